@@ -1,0 +1,111 @@
+//! The `Game` trait: what every rules engine offers to bots, the simulator and the server.
+
+use crate::{MatchRng, RuleError, Seat, SeatSet, SetupError, Viewer};
+use serde::{Serialize, de::DeserializeOwned};
+use std::fmt::Debug;
+
+/// How a match ended. Co-operative games against the rules (Wolf Pack's Ace) may have no
+/// winning seat at all.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct Outcome {
+    pub winners: SeatSet,
+}
+
+impl Outcome {
+    pub fn winner(seat: Seat) -> Self {
+        Outcome { winners: SeatSet::one(seat) }
+    }
+}
+
+/// A complete, pure rules engine: a value that can be cloned, compared, serialized, replayed
+/// and searched. No IO, no clock, no threads: randomness comes from the `MatchRng` the state
+/// owns.
+///
+/// Contract (checked for every game by [`crate::testing`]):
+/// - `apply_into` on an action `legal_actions` does not list returns `Err`, pushes no event
+///   and leaves `self` unchanged;
+/// - while `outcome()` is `None`, `to_act()` is non-empty and each seat in it has a legal
+///   action; once it is `Some`, nobody has one;
+/// - `view(v)` depends only on what `v` may see: `determinize(v, _)` never changes it.
+pub trait Game: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static {
+    /// The name used on the command line, in URLs and in the database.
+    const NAME: &'static str;
+
+    type Config: Clone + Debug + Default + Serialize + DeserializeOwned + Send + Sync;
+    type Action: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
+    type Event: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
+    type View: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
+
+    /// A new match. Everything random is drawn from `seed`.
+    fn new(config: &Self::Config, seed: u64) -> Result<Self, SetupError>;
+
+    /// How many seats the match has (players, eliminated or not).
+    fn num_seats(&self) -> usize;
+
+    /// The seats the game is waiting on. Usually one; several in simultaneous phases and
+    /// reaction windows; none once the game is over. A seat outside this set may still have
+    /// legal actions (an out-of-turn item, a reaction) — `legal_actions` is the authority.
+    fn to_act(&self) -> SeatSet;
+
+    /// Appends the legal actions of `seat` to `out` (which the caller may reuse between calls
+    /// to avoid allocating). Empty when `seat` may do nothing now.
+    fn legal_actions_into(&self, seat: Seat, out: &mut Vec<Self::Action>);
+
+    fn legal_actions(&self, seat: Seat) -> Vec<Self::Action> {
+        let mut v = Vec::new();
+        self.legal_actions_into(seat, &mut v);
+        v
+    }
+
+    /// Applies `action` by `seat`, appending what happened to `out`. On `Err` nothing changed.
+    fn apply_into(
+        &mut self,
+        seat: Seat,
+        action: Self::Action,
+        out: &mut Vec<Self::Event>,
+    ) -> Result<(), RuleError>;
+
+    fn apply(&mut self, seat: Seat, action: Self::Action) -> Result<Vec<Self::Event>, RuleError> {
+        let mut out = Vec::new();
+        self.apply_into(seat, action, &mut out)?;
+        Ok(out)
+    }
+
+    /// Whether `apply` would accept the action, decided by `apply` itself on a copy. The
+    /// invariant suite checks this agrees with `legal_actions` for every game.
+    fn is_legal(&self, seat: Seat, action: &Self::Action) -> bool {
+        self.clone().apply_into(seat, action.clone(), &mut Vec::new()).is_ok()
+    }
+
+    /// What `viewer` may know of the match. The only thing that leaves the engine.
+    fn view(&self, viewer: Viewer) -> Self::View;
+
+    /// What `viewer` may know of an event (`None`: they do not learn it happened at all).
+    fn view_event(&self, event: &Self::Event, viewer: Viewer) -> Option<Self::Event>;
+
+    /// A copy in which everything `viewer` cannot see is resampled consistently with what
+    /// they can, and whose RNG is reseeded from `rng` (so a search cannot peek at future
+    /// draws). Search bots plan on these, never on the real state.
+    fn determinize(&self, viewer: Viewer, rng: &mut MatchRng) -> Self;
+
+    /// `Some` once the match is over.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// Game-specific invariants (card conservation, bounds). Checked after every step of the
+    /// random-play suite.
+    fn check_invariants(&self) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// A superset of the legal actions of `seat` that includes plausible illegal ones, so the
+    /// suite can check that `apply` refuses exactly what `legal_actions` leaves out.
+    fn candidate_actions(&self, seat: Seat) -> Vec<Self::Action> {
+        self.legal_actions(seat)
+    }
+
+    /// A rough upper bound on the number of actions a match of this configuration takes; the
+    /// suite fails a playout that runs past it.
+    fn step_limit(&self) -> usize {
+        100_000
+    }
+}
