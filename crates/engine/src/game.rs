@@ -88,6 +88,19 @@ pub trait Game: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send 
     /// draws). Search bots plan on these, never on the real state.
     fn determinize(&self, viewer: Viewer, rng: &mut MatchRng) -> Self;
 
+    /// A seat leaves the match for good (it left the room, or its connection was not
+    /// reclaimed in time). Each game decides what that means — eliminated, conceded — and
+    /// the default does nothing (a bot then keeps playing the seat). Recorded in replays.
+    fn leave(&mut self, seat: Seat, out: &mut Vec<Self::Event>) {
+        let _ = (seat, out);
+    }
+
+    /// Events that describe the opening position (the first deal, who starts), for clients
+    /// that follow a match from its start.
+    fn start_events(&self) -> Vec<Self::Event> {
+        Vec::new()
+    }
+
     /// `Some` once the match is over.
     fn outcome(&self) -> Option<Outcome>;
 

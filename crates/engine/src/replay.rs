@@ -4,11 +4,13 @@ use crate::{Game, RuleError, Seat, SetupError};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-/// One applied action.
+/// One entry of a match's log: an action a seat took, or a seat leaving the match (which the
+/// rules handle through [`Game::leave`], not as a move anyone chooses).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Move<A> {
-    pub seat: Seat,
-    pub action: A,
+#[serde(tag = "type")]
+pub enum Move<A> {
+    Act { seat: Seat, action: A },
+    Leave { seat: Seat },
 }
 
 /// Everything needed to rebuild a match exactly.
@@ -34,7 +36,7 @@ impl<C, A> Replay<C, A> {
     }
 
     pub fn push(&mut self, seat: Seat, action: A) {
-        self.moves.push(Move { seat, action });
+        self.moves.push(Move::Act { seat, action });
     }
 }
 
@@ -45,8 +47,12 @@ pub fn run_replay<G: Game>(
     let mut game = G::new(&replay.config, replay.seed)?;
     let mut events = Vec::new();
     for (index, m) in replay.moves.iter().enumerate() {
-        game.apply_into(m.seat, m.action.clone(), &mut events)
-            .map_err(|error| ReplayError::Refused { index, error })?;
+        match m {
+            Move::Act { seat, action } => game
+                .apply_into(*seat, action.clone(), &mut events)
+                .map_err(|error| ReplayError::Refused { index, error })?,
+            Move::Leave { seat } => game.leave(*seat, &mut events),
+        }
     }
     Ok((game, events))
 }
