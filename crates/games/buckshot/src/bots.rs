@@ -1,0 +1,112 @@
+//! Buckshot bots. Both decide from the `Observation` only (their view and legal actions).
+//!
+//! `heuristic` tracks the chance that the next shell is live from the public counts (exact
+//! after its own Chamber Check) and plays the obvious odds: checks when unsure, shoots the
+//! weakest opponent when a live shell is likely (doubling the damage or taking a Quickshot when
+//! it is sure), shoots itself when a blank is likely (a blank at yourself is a free turn), skips
+//! the most dangerous opponent, heals when hurt, and steals what it lacks.
+
+use crate::{Action, Buckshot, ItemUse, Shell, View};
+use engine::{Bot, MatchRng, Observation, RandomBot, Seat};
+
+pub const BOTS: &[&str] = &["random", "heuristic"];
+
+/// A bot by name (`random` or `heuristic`).
+pub fn bot(name: &str) -> Option<Box<dyn Bot<Buckshot>>> {
+    match name {
+        "random" => Some(Box::new(RandomBot)),
+        "heuristic" => Some(Box::new(Heuristic)),
+        _ => None,
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Heuristic;
+
+impl Bot<Buckshot> for Heuristic {
+    fn choose(&mut self, obs: &Observation<'_, Buckshot>, rng: &mut MatchRng) -> Action {
+        let legal = obs.legal();
+        let view = obs.view();
+        let me = obs.seat();
+        choose(view, me, legal).unwrap_or_else(|| *rng.pick(legal))
+    }
+}
+
+fn choose(v: &View, me: Seat, legal: &[Action]) -> Option<Action> {
+    let has = |a: Action| legal.contains(&a).then_some(a);
+    let use_ = |item: ItemUse| has(Action::Use { item });
+    // Prefer our own item; failing that, steal it from whoever has it.
+    let use_or_steal = |item: ItemUse| {
+        use_(item).or_else(|| legal.iter().copied().find(|a| matches!(a, Action::Steal { item: i, .. } if *i == item)))
+    };
+    let my = v.player(me);
+    let opponents: Vec<Seat> = v.players.iter().filter(|p| p.alive && p.seat != me).map(|p| p.seat).collect();
+
+    if v.current != Some(me) {
+        // Out of turn, only a Rebalancer is possible: add blanks, since others shoot next.
+        return use_(ItemUse::Rebalancer { kind: Shell::Blank });
+    }
+    if v.quickshot == crate::Quickshot::Second {
+        return shoot_decision(v, me, &opponents, legal);
+    }
+    if my.lives < crate::state::MAX_LIVES
+        && let Some(a) = use_or_steal(ItemUse::AddLife)
+    {
+        return Some(a);
+    }
+    let p = v.live_chance();
+    if v.next_shell.is_none()
+        && p > 0.0
+        && p < 1.0
+        && let Some(a) = use_or_steal(ItemUse::ChamberCheck)
+    {
+        return Some(a);
+    }
+    if v.rebalancer_window && v.next_shell.is_none() {
+        // We shoot first this round: more live shells favour the shooter.
+        if let Some(a) = use_(ItemUse::Rebalancer { kind: Shell::Live }) {
+            return Some(a);
+        }
+    }
+    // Deny the strongest opponent a turn.
+    if let Some(strongest) = opponents.iter().copied().filter(|s| !v.player(*s).skipped).max_by_key(|s| v.player(*s).lives)
+        && let Some(a) = use_(ItemUse::Skip { target: strongest })
+    {
+        return Some(a);
+    }
+    if p >= 0.999 {
+        if !v.double_damage
+            && let Some(a) = use_or_steal(ItemUse::DoubleDamage)
+        {
+            return Some(a);
+        }
+        if v.quickshot == crate::Quickshot::Off
+            && v.live_left >= 2
+            && let Some(a) = use_(ItemUse::Quickshot)
+        {
+            return Some(a);
+        }
+    }
+    if p > 0.5 && p < 0.999 && my.lives <= 1 && opponents.len() > 1 {
+        // Likely live and we cannot afford a mistake either way: fire it into the air.
+        if let Some(a) = use_(ItemUse::ShootAir) {
+            return Some(a);
+        }
+    }
+    shoot_decision(v, me, &opponents, legal)
+}
+
+fn shoot_decision(v: &View, me: Seat, opponents: &[Seat], legal: &[Action]) -> Option<Action> {
+    let p = v.live_chance();
+    let target = if p < 0.5 || (p == 0.5 && v.players[me.index()].lives > 2) {
+        me
+    } else {
+        // The opponent closest to elimination; ties go to the one with more items.
+        *opponents.iter().min_by_key(|s| {
+            let pl = v.player(**s);
+            (pl.lives, std::cmp::Reverse(pl.items.total()))
+        })?
+    };
+    let a = Action::Shoot { target };
+    legal.contains(&a).then_some(a)
+}

@@ -1,0 +1,123 @@
+//! Items and a player's hand of items (a multiset: items have no order).
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Item {
+    Skip,
+    DoubleDamage,
+    ChamberCheck,
+    Rebalancer,
+    Quickshot,
+    Steal,
+    AddLife,
+    ShootAir,
+}
+
+impl Item {
+    pub const ALL: [Item; 8] = [
+        Item::Skip,
+        Item::DoubleDamage,
+        Item::ChamberCheck,
+        Item::Rebalancer,
+        Item::Quickshot,
+        Item::Steal,
+        Item::AddLife,
+        Item::ShootAir,
+    ];
+
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The name used in the terminal and in messages.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Item::Skip => "skip",
+            Item::DoubleDamage => "double-damage",
+            Item::ChamberCheck => "chamber-check",
+            Item::Rebalancer => "rebalancer",
+            Item::Quickshot => "quickshot",
+            Item::Steal => "steal",
+            Item::AddLife => "add-life",
+            Item::ShootAir => "shoot-air",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Item> {
+        let norm: String = s.chars().filter(|c| c.is_ascii_alphanumeric()).collect::<String>().to_ascii_lowercase();
+        Item::ALL.into_iter().find(|i| i.name().replace('-', "") == norm)
+    }
+}
+
+/// How many of each item a player holds. Serialized as a list of items, one entry per item.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Items([u8; 8]);
+
+impl Items {
+    pub const NONE: Items = Items([0; 8]);
+
+    pub fn count(self, item: Item) -> u8 {
+        self.0[item.index()]
+    }
+
+    pub fn has(self, item: Item) -> bool {
+        self.0[item.index()] > 0
+    }
+
+    pub fn add(&mut self, item: Item) {
+        self.0[item.index()] += 1;
+    }
+
+    pub fn take(&mut self, item: Item) {
+        debug_assert!(self.has(item));
+        self.0[item.index()] -= 1;
+    }
+
+    pub fn total(self) -> u32 {
+        self.0.iter().map(|&c| u32::from(c)).sum()
+    }
+
+    pub fn absorb(&mut self, other: Items) {
+        for (a, b) in self.0.iter_mut().zip(other.0) {
+            *a += b;
+        }
+    }
+
+    /// The kinds held, each once.
+    pub fn kinds(self) -> impl Iterator<Item = Item> {
+        Item::ALL.into_iter().filter(move |i| self.has(*i))
+    }
+
+    /// Every item held, with repeats, in a fixed order.
+    pub fn iter(self) -> impl Iterator<Item = Item> {
+        Item::ALL.into_iter().flat_map(move |i| std::iter::repeat_n(i, self.count(i) as usize))
+    }
+}
+
+impl FromIterator<Item> for Items {
+    fn from_iter<I: IntoIterator<Item = Item>>(iter: I) -> Self {
+        let mut s = Items::NONE;
+        for i in iter {
+            s.add(i);
+        }
+        s
+    }
+}
+
+impl Serialize for Items {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for Items {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = Vec::<Item>::deserialize(d)?;
+        if v.len() > 255 {
+            return Err(serde::de::Error::custom("too many items"));
+        }
+        Ok(v.into_iter().collect())
+    }
+}
