@@ -95,6 +95,13 @@ pub trait Game: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send 
         let _ = (seat, out);
     }
 
+    /// What `seat` is taken to answer if it does not act in time (a reaction window's pass, a
+    /// default choice). `None`: the game has no default and the seat must act.
+    fn timeout_action(&self, seat: Seat) -> Option<Self::Action> {
+        let _ = seat;
+        None
+    }
+
     /// Events that describe the opening position (the first deal, who starts), for clients
     /// that follow a match from its start.
     fn start_events(&self) -> Vec<Self::Event> {

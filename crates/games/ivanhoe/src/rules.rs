@@ -1,0 +1,1069 @@
+//! The rules: setup, legality (`check`, the one place that decides), the legal-action lists
+//! built from it, and `execute`, one function per phase. `apply` is `check` then `execute`,
+//! so a refused action never touches the state.
+
+use crate::action::{Action, Event, Slot};
+use crate::cards::{Card, Colour, Colours};
+use crate::state::{Config, Hand, Ivanhoe, Phase, Player, display_total};
+use engine::{BySeat, MatchRng, RuleError, Seat, SeatSet, SetupError};
+
+fn refuse(code: &'static str, message: impl Into<std::borrow::Cow<'static, str>>) -> Result<(), RuleError> {
+    Err(RuleError::new(code, message))
+}
+
+/// Cards dealt to each player.
+pub const HAND_SIZE: usize = 8;
+
+/// The seed's first-player procedure (§4.2): from seat 0 clockwise, each player draws one of
+/// the five colour tokens (putting it straight back) until someone draws purple. Returns that
+/// seat and the colours drawn, in order. `draw` is injectable for tests.
+pub fn first_player(players: usize, mut draw: impl FnMut() -> Colour) -> (Seat, Vec<Colour>) {
+    let mut draws = Vec::new();
+    let mut s = 0u8;
+    loop {
+        let c = draw();
+        draws.push(c);
+        if c == Colour::Purple {
+            return (Seat(s), draws);
+        }
+        s = (s + 1) % players as u8;
+    }
+}
+
+/// Red, blue, yellow: the colours Unhorse and Change Weapon may name.
+const RBY: Colours = Colours::from_bits(0b0_1110);
+
+impl Ivanhoe {
+    /// A new match and the events of its opening (first-player draw, the starter's draw).
+    pub fn new_with_events(config: &Config, seed: u64) -> Result<(Self, Vec<Event>), SetupError> {
+        let n = config.players as usize;
+        if !(2..=5).contains(&n) {
+            return Err(SetupError::new("bad_player_count", format!("Ivanhoe is for 2 to 5 players, not {n}")));
+        }
+        let mut rng = MatchRng::new(seed);
+        let (starter, draws) = first_player(n, || Colour::ALL[rng.below(5) as usize]);
+        let mut draw = Card::deck();
+        rng.shuffle(&mut draw);
+        let mut players = BySeat::from_fn(n, |_| Player::default());
+        for _ in 0..HAND_SIZE {
+            for p in players.values_mut() {
+                p.hand.add(draw.pop().expect("110 cards deal 8 to 5 players"));
+            }
+        }
+        let mut game = Ivanhoe {
+            rng,
+            draw,
+            discard: Vec::with_capacity(crate::cards::DECK_SIZE),
+            players,
+            shield: None,
+            stunned: None,
+            supply: [5; 5],
+            colour: None,
+            previous: None,
+            active: starter,
+            played: false,
+            added: 0,
+            phase: Phase::Start,
+            tournaments: 0,
+            opening: draws.clone(),
+        };
+        let mut events = vec![Event::FirstPlayer { seat: starter, draws }];
+        game.begin_tournament(starter, &mut events);
+        Ok((game, events))
+    }
+
+    // ----- legality -------------------------------------------------------------------------
+
+    /// Whether `seat` may take `action` now, and if not, why. The only judge of legality.
+    pub fn check(&self, seat: Seat, action: &Action) -> Result<(), RuleError> {
+        if seat.index() >= self.players.len() {
+            return refuse("no_such_seat", format!("there is no {seat}"));
+        }
+        match &self.phase {
+            Phase::Over { .. } => Err(RuleError::game_over()),
+            Phase::Start => {
+                if seat != self.active {
+                    return Err(RuleError::not_your_turn());
+                }
+                match *action {
+                    Action::Start { colour, card } => self.check_start(seat, colour, card),
+                    _ => refuse(
+                        "must_start",
+                        "open the tournament first: name a colour and play a card of that colour or a supporter",
+                    ),
+                }
+            }
+            Phase::Turn => {
+                if seat != self.active {
+                    return match action {
+                        Action::Ivanhoe => refuse("no_window", "Ivanhoe can only answer an action card as it is played"),
+                        _ => Err(RuleError::not_your_turn()),
+                    };
+                }
+                match *action {
+                    Action::Play { card } => self.check_play(seat, card),
+                    Action::EndTurn => Ok(()),
+                    Action::Start { .. } => refuse("already_started", "the tournament has already started"),
+                    Action::Ivanhoe => refuse("no_window", "Ivanhoe can only answer another player's action card"),
+                    Action::Pass | Action::Keep { .. } | Action::ReturnToken { .. } | Action::ChooseToken { .. } => {
+                        refuse("wrong_phase", "nothing is waiting on that answer")
+                    }
+                    _ => self.check_card(seat, action),
+                }
+            }
+            Phase::Window { waiting, .. } => {
+                if !waiting.contains(seat) {
+                    return Err(RuleError::not_your_turn());
+                }
+                match action {
+                    Action::Pass => Ok(()),
+                    Action::Ivanhoe if self.players[seat].hand.has(Card::Ivanhoe) => Ok(()),
+                    Action::Ivanhoe => refuse("not_in_hand", "you do not hold Ivanhoe"),
+                    _ => refuse("window_open", "an action card is being played: answer with Ivanhoe or pass"),
+                }
+            }
+            Phase::Adapt { queue } => {
+                let (owner, value) = queue[0];
+                if seat != owner {
+                    return Err(RuleError::not_your_turn());
+                }
+                match *action {
+                    Action::Keep { card } if card.is_value() && card.value() == value => {
+                        if self.players[seat].display.contains(&card) {
+                            Ok(())
+                        } else {
+                            refuse("not_in_display", format!("there is no {card} in your display"))
+                        }
+                    }
+                    Action::Keep { .. } => refuse("wrong_value", format!("choose which card of value {value} to keep")),
+                    _ => refuse("must_keep", format!("Adapt: choose which card of value {value} to keep")),
+                }
+            }
+            Phase::MaidenPenalty => {
+                if seat != self.active {
+                    return Err(RuleError::not_your_turn());
+                }
+                match *action {
+                    Action::ReturnToken { colour } if self.players[seat].tokens.contains(colour) => Ok(()),
+                    Action::ReturnToken { colour } => refuse("token_not_held", format!("you hold no {colour} token")),
+                    _ => refuse("must_return_token", "you withdraw with a maiden: give back one of your tokens"),
+                }
+            }
+            Phase::PurpleToken { winner } => {
+                if seat != *winner {
+                    return Err(RuleError::not_your_turn());
+                }
+                match *action {
+                    Action::ChooseToken { colour } if !self.players[seat].tokens.contains(colour) => Ok(()),
+                    Action::ChooseToken { colour } => {
+                        refuse("token_already_held", format!("you already hold a {colour} token"))
+                    }
+                    _ => refuse("must_choose_token", "you won a purple tournament: choose a token you lack"),
+                }
+            }
+        }
+    }
+
+    /// The colours the designated starter may open with (§5.3), from their hand now.
+    pub fn allowed_colours(&self, seat: Seat) -> Colours {
+        let hand = &self.players[seat].hand;
+        let mut allowed = if hand.has(Card::Squire2) || hand.has(Card::Squire3) || hand.has(Card::Maiden) {
+            Colours::ALL
+        } else {
+            hand.kinds().filter_map(Card::colour).collect()
+        };
+        if self.previous == Some(Colour::Purple) {
+            allowed.remove(Colour::Purple);
+        }
+        allowed
+    }
+
+    fn check_start(&self, seat: Seat, colour: Colour, card: Card) -> Result<(), RuleError> {
+        if !self.players[seat].hand.has(card) {
+            return refuse("not_in_hand", format!("you hold no {card}"));
+        }
+        if card.is_action() {
+            return refuse(
+                "first_card_must_be_display",
+                "a tournament opens with a coloured card or a supporter, not an action card",
+            );
+        }
+        if !self.allowed_colours(seat).contains(colour) {
+            return if colour == Colour::Purple && self.previous == Some(Colour::Purple) {
+                refuse("purple_twice", "purple cannot follow a purple tournament")
+            } else {
+                refuse("colour_not_allowed", format!("you cannot open {colour}: no {colour} card or supporter in hand"))
+            };
+        }
+        if let Some(c) = card.colour()
+            && c != colour
+        {
+            return refuse("wrong_colour", format!("{card} is not {colour}"));
+        }
+        Ok(())
+    }
+
+    fn check_play(&self, seat: Seat, card: Card) -> Result<(), RuleError> {
+        let p = &self.players[seat];
+        if !p.hand.has(card) {
+            return refuse("not_in_hand", format!("you hold no {card}"));
+        }
+        if card.is_action() {
+            return refuse("not_a_value_card", format!("{card} is an action card: play it with its choices"));
+        }
+        if let Some(c) = card.colour()
+            && Some(c) != self.colour
+        {
+            return refuse("wrong_colour", format!("{card} does not match the {} tournament", colour_name(self.colour)));
+        }
+        if card.is_maiden() && p.display.contains(&Card::Maiden) {
+            return refuse("maiden_limit", "a display may hold only one maiden");
+        }
+        if self.stunned == Some(seat) && self.added >= 1 {
+            return refuse("stunned", "you are stunned: one card added to your display per turn");
+        }
+        Ok(())
+    }
+
+    /// An opponent still in the tournament.
+    fn check_opponent(&self, seat: Seat, target: Seat) -> Result<(), RuleError> {
+        if target == seat || target.index() >= self.players.len() {
+            return refuse("bad_target", "choose another player");
+        }
+        if self.players[target].withdrawn {
+            return refuse("bad_target", format!("P{} has withdrawn", target.0 + 1));
+        }
+        Ok(())
+    }
+
+    fn check_unshielded(&self, target: Seat) -> Result<(), RuleError> {
+        if self.shield == Some(target) {
+            return refuse("shielded", format!("P{} is protected by the Shield", target.0 + 1));
+        }
+        Ok(())
+    }
+
+    fn check_card(&self, seat: Seat, action: &Action) -> Result<(), RuleError> {
+        let card = action.action_card().expect("check_card is called for action cards");
+        if !self.players[seat].hand.has(card) {
+            return refuse("not_in_hand", format!("you hold no {}", card.name()));
+        }
+        let me = &self.players[seat];
+        let no_effect = || refuse("no_effect", format!("{} would change nothing now", card.name()));
+        match *action {
+            Action::Unhorse { colour } => {
+                if self.colour != Some(Colour::Purple) {
+                    return refuse("wrong_tournament_colour", "Unhorse is played in a purple tournament");
+                }
+                if !RBY.contains(colour) {
+                    return refuse("bad_colour", "Unhorse changes purple to red, blue or yellow");
+                }
+            }
+            Action::ChangeWeapon { colour } => {
+                if !self.colour.is_some_and(|c| RBY.contains(c)) {
+                    return refuse("wrong_tournament_colour", "Change Weapon is played in a red, blue or yellow tournament");
+                }
+                if !RBY.contains(colour) || Some(colour) == self.colour {
+                    return refuse("bad_colour", "Change Weapon changes to another of red, blue or yellow");
+                }
+            }
+            Action::DropWeapon => {
+                if !self.colour.is_some_and(|c| RBY.contains(c)) {
+                    return refuse("wrong_tournament_colour", "Drop Weapon is played in a red, blue or yellow tournament");
+                }
+            }
+            Action::BreakLance { target } => {
+                self.check_opponent(seat, target)?;
+                self.check_unshielded(target)?;
+                if stripped(&self.players[target].display, |c| c.colour() == Some(Colour::Purple)) == 0 {
+                    return no_effect();
+                }
+            }
+            Action::Riposte { target } => {
+                self.check_opponent(seat, target)?;
+                self.check_unshielded(target)?;
+                let d = &self.players[target].display;
+                if d.len() < 2 {
+                    return refuse("last_card", "a display's last card cannot be taken");
+                }
+                if d.last() == Some(&Card::Maiden) && me.display.contains(&Card::Maiden) {
+                    return refuse("maiden_limit", "you would hold two maidens");
+                }
+                if self.stunned == Some(seat) && self.added >= 1 {
+                    return refuse("stunned", "you are stunned and have already added a card this turn");
+                }
+            }
+            Action::Dodge { target, pos } => {
+                self.check_opponent(seat, target)?;
+                self.check_unshielded(target)?;
+                let d = &self.players[target].display;
+                if pos as usize >= d.len() {
+                    return refuse("bad_position", "no such card in that display");
+                }
+                if d.len() < 2 {
+                    return refuse("last_card", "a display's last card cannot be removed");
+                }
+            }
+            Action::Retreat { pos } => {
+                if pos as usize >= me.display.len() {
+                    return refuse("bad_position", "no such card in your display");
+                }
+                if me.display.len() < 2 {
+                    return refuse("last_card", "your display's last card cannot be taken back");
+                }
+            }
+            Action::KnockDown { target } => {
+                if target == seat || target.index() >= self.players.len() {
+                    return refuse("bad_target", "choose another player");
+                }
+                self.check_unshielded(target)?;
+                if self.players[target].hand.is_empty() {
+                    return refuse("no_effect", format!("P{} has no cards in hand", target.0 + 1));
+                }
+            }
+            Action::Outmaneuver => {
+                let hit = self.players.iter().any(|(s, p)| {
+                    s != seat && !p.withdrawn && self.shield != Some(s) && p.display.len() >= 2
+                });
+                if !hit {
+                    return no_effect();
+                }
+            }
+            Action::Charge | Action::Countercharge => {
+                let Some(v) = self.charge_value(matches!(action, Action::Charge)) else {
+                    return no_effect();
+                };
+                if !self.affected(seat).any(|s| stripped(&self.players[s].display, |c| c.value() == v) > 0) {
+                    return no_effect();
+                }
+            }
+            Action::Disgrace => {
+                if !self.affected(seat).any(|s| stripped(&self.players[s].display, |c| c.is_supporter()) > 0) {
+                    return no_effect();
+                }
+            }
+            Action::Adapt => {
+                if !self.affected(seat).any(|s| duplicated_values(&self.players[s].display) != 0) {
+                    return no_effect();
+                }
+            }
+            Action::Outwit { give, target, take } => {
+                self.check_opponent(seat, target)?;
+                let Some(gave) = self.slot_card(seat, give) else {
+                    return refuse("bad_slot", "you have no such face-up card");
+                };
+                let Some(took) = self.slot_card(target, take) else {
+                    return refuse("bad_slot", format!("P{} has no such face-up card", target.0 + 1));
+                };
+                let (mine, theirs) = (&me.display, &self.players[target].display);
+                let give_display = matches!(give, Slot::Display { .. });
+                let take_display = matches!(take, Slot::Display { .. });
+                if (give_display && mine.len() == 1 && !take_display) || (take_display && theirs.len() == 1 && !give_display) {
+                    return refuse("last_card", "Outwit may swap a display's only card, but only for a display card");
+                }
+                let maidens = |d: &[Card], out: Option<Card>, inc: Option<Card>| {
+                    d.iter().filter(|c| c.is_maiden()).count() - usize::from(out == Some(Card::Maiden))
+                        + usize::from(inc == Some(Card::Maiden))
+                };
+                let gd = give_display.then_some(gave);
+                let td = take_display.then_some(took);
+                if maidens(mine, gd, td) > 1 || maidens(theirs, td, gd) > 1 {
+                    return refuse("maiden_limit", "a display may hold only one maiden");
+                }
+                // Swapping two identical cards that are already both last changes nothing.
+                if let (Slot::Display { pos: a }, Slot::Display { pos: b }) = (give, take)
+                    && gave == took
+                    && a as usize == mine.len() - 1
+                    && b as usize == theirs.len() - 1
+                {
+                    return no_effect();
+                }
+            }
+            Action::Shield => {}
+            Action::Stunned { target } => self.check_opponent(seat, target)?,
+            _ => unreachable!("not an action card"),
+        }
+        Ok(())
+    }
+
+    /// The card in `seat`'s face-up `slot`, if there is one.
+    fn slot_card(&self, seat: Seat, slot: Slot) -> Option<Card> {
+        match slot {
+            Slot::Display { pos } => self.players[seat].display.get(pos as usize).copied(),
+            Slot::Shield => (self.shield == Some(seat)).then_some(Card::Shield),
+            Slot::Stunned => (self.stunned == Some(seat)).then_some(Card::Stunned),
+        }
+    }
+
+    /// The seats whose displays Charge, Countercharge, Disgrace and Adapt touch: the player's
+    /// own and every unshielded opponent still in the tournament.
+    fn affected(&self, seat: Seat) -> impl Iterator<Item = Seat> + '_ {
+        self.players
+            .iter()
+            .filter(move |(s, p)| !p.withdrawn && (*s == seat || self.shield != Some(*s)))
+            .map(|(s, _)| s)
+    }
+
+    /// The lowest (Charge) or highest (Countercharge) printed value in all displays, shielded
+    /// ones included (§9 A-7).
+    fn charge_value(&self, lowest: bool) -> Option<u8> {
+        let values = self.players.values().flat_map(|p| p.display.iter().map(|c| c.value()));
+        if lowest { values.min() } else { values.max() }
+    }
+
+    // ----- legal action lists -----------------------------------------------------------------
+
+    /// Appends a superset of `seat`'s legal actions. With `all`, also plausible illegal ones
+    /// (cards not held, bad targets, out of phase) for the invariant suite.
+    pub(crate) fn candidates(&self, seat: Seat, out: &mut Vec<Action>, all: bool) {
+        let n = self.players.len();
+        if seat.index() >= n {
+            return;
+        }
+        if all {
+            out.extend([Action::EndTurn, Action::Pass, Action::Ivanhoe, Action::Play { card: Card::Squire2 }]);
+            out.push(Action::Keep { card: Card::Red3 });
+            out.push(Action::ReturnToken { colour: Colour::Green });
+            out.push(Action::ChooseToken { colour: Colour::Purple });
+            out.push(Action::Start { colour: Colour::Red, card: Card::Red3 });
+        }
+        match &self.phase {
+            Phase::Over { .. } => {}
+            Phase::Start if seat == self.active || all => {
+                let hand = &self.players[seat].hand;
+                for card in Card::ALL {
+                    if !(all || hand.has(card)) {
+                        continue;
+                    }
+                    match card.colour() {
+                        Some(c) if !all => out.push(Action::Start { colour: c, card }),
+                        _ if card.is_action() && !all => {}
+                        _ => out.extend(Colour::ALL.map(|colour| Action::Start { colour, card })),
+                    }
+                }
+            }
+            Phase::Turn if seat == self.active || all => {
+                let hand = self.players[seat].hand;
+                for card in Card::ALL {
+                    if all || hand.has(card) {
+                        self.card_candidates(seat, card, out, all);
+                    }
+                }
+                out.push(Action::EndTurn);
+            }
+            Phase::Window { waiting, .. } if waiting.contains(seat) || all => {
+                out.push(Action::Pass);
+                out.push(Action::Ivanhoe);
+            }
+            Phase::Adapt { queue } if queue[0].0 == seat || all => {
+                let d = &self.players[seat].display;
+                for card in Card::ALL {
+                    if card.is_value() && (all || d.contains(&card)) {
+                        out.push(Action::Keep { card });
+                    }
+                }
+            }
+            Phase::MaidenPenalty if seat == self.active || all => {
+                out.extend(Colour::ALL.map(|colour| Action::ReturnToken { colour }));
+            }
+            Phase::PurpleToken { winner } if *winner == seat || all => {
+                out.extend(Colour::ALL.map(|colour| Action::ChooseToken { colour }));
+            }
+            _ => {}
+        }
+    }
+
+    fn card_candidates(&self, seat: Seat, card: Card, out: &mut Vec<Action>, all: bool) {
+        let n = self.players.len() as u8;
+        let seats = move || (0..n).map(Seat).filter(move |&s| all || s != seat);
+        match card {
+            Card::Unhorse => out.extend(Colour::ALL.map(|colour| Action::Unhorse { colour })),
+            Card::ChangeWeapon => out.extend(Colour::ALL.map(|colour| Action::ChangeWeapon { colour })),
+            Card::DropWeapon => out.push(Action::DropWeapon),
+            Card::BreakLance => out.extend(seats().map(|target| Action::BreakLance { target })),
+            Card::Riposte => out.extend(seats().map(|target| Action::Riposte { target })),
+            Card::Dodge => {
+                for target in seats() {
+                    let len = self.players[target].display.len() as u8;
+                    if len >= 2 || all {
+                        out.extend((0..len + u8::from(all)).map(|pos| Action::Dodge { target, pos }));
+                    }
+                }
+            }
+            Card::Retreat => {
+                let len = self.players[seat].display.len() as u8;
+                if len >= 2 || all {
+                    out.extend((0..len + u8::from(all)).map(|pos| Action::Retreat { pos }));
+                }
+            }
+            Card::KnockDown => out.extend(seats().map(|target| Action::KnockDown { target })),
+            Card::Outmaneuver => out.push(Action::Outmaneuver),
+            Card::Charge => out.push(Action::Charge),
+            Card::Countercharge => out.push(Action::Countercharge),
+            Card::Disgrace => out.push(Action::Disgrace),
+            Card::Adapt => out.push(Action::Adapt),
+            Card::Outwit => {
+                for target in seats() {
+                    if !all && self.players[target].withdrawn {
+                        continue;
+                    }
+                    let theirs = self.slots(target, all);
+                    for give in self.slots(seat, all) {
+                        for take in theirs.clone() {
+                            out.push(Action::Outwit { give, target, take });
+                        }
+                    }
+                }
+            }
+            Card::Shield => out.push(Action::Shield),
+            Card::Stunned => out.extend(seats().map(|target| Action::Stunned { target })),
+            Card::Ivanhoe => {}
+            _ => out.push(Action::Play { card }),
+        }
+    }
+
+    /// The face-up slots of `seat` (with `all`, also the Shield and Stunned slots and one
+    /// position past the display).
+    fn slots(&self, seat: Seat, all: bool) -> impl Iterator<Item = Slot> + Clone + use<> {
+        let len = self.players[seat].display.len().min(250) as u8;
+        let shield = (all || self.shield == Some(seat)).then_some(Slot::Shield);
+        let stunned = (all || self.stunned == Some(seat)).then_some(Slot::Stunned);
+        (0..len + u8::from(all)).map(|pos| Slot::Display { pos }).chain(shield).chain(stunned)
+    }
+
+    /// Appends the legal actions of `seat`: the candidates `check` accepts.
+    pub(crate) fn legal_into(&self, seat: Seat, out: &mut Vec<Action>) {
+        let start = out.len();
+        self.candidates(seat, out, false);
+        let mut w = start;
+        for r in start..out.len() {
+            if self.check(seat, &out[r]).is_ok() {
+                out[w] = out[r];
+                w += 1;
+            }
+        }
+        out.truncate(w);
+    }
+
+    /// Who must answer now.
+    pub(crate) fn waiting_on(&self) -> SeatSet {
+        match &self.phase {
+            Phase::Start | Phase::Turn | Phase::MaidenPenalty => SeatSet::one(self.active),
+            Phase::Window { waiting, .. } => *waiting,
+            Phase::Adapt { queue } => SeatSet::one(queue[0].0),
+            Phase::PurpleToken { winner } => SeatSet::one(*winner),
+            Phase::Over { .. } => SeatSet::EMPTY,
+        }
+    }
+
+    /// What a seat that does not answer in time is taken to do: pass an Ivanhoe window, keep
+    /// the earliest copy for Adapt, give back the token last in the order purple, red, blue,
+    /// yellow, green (§9 A-10), take the first colour lacked, end a turn, open with the first
+    /// legal start.
+    pub fn default_action(&self, seat: Seat) -> Option<Action> {
+        if !self.waiting_on().contains(seat) {
+            return None;
+        }
+        let p = &self.players[seat];
+        Some(match &self.phase {
+            Phase::Window { .. } => Action::Pass,
+            Phase::Adapt { queue } => {
+                let v = queue[0].1;
+                Action::Keep { card: *p.display.iter().find(|c| c.value() == v)? }
+            }
+            Phase::MaidenPenalty => Action::ReturnToken { colour: p.tokens.iter().last()? },
+            Phase::PurpleToken { .. } => Action::ChooseToken { colour: p.tokens.complement().iter().next()? },
+            Phase::Turn => Action::EndTurn,
+            Phase::Start => {
+                let mut v = Vec::new();
+                self.legal_into(seat, &mut v);
+                *v.first()?
+            }
+            Phase::Over { .. } => return None,
+        })
+    }
+
+    // ----- execution ----------------------------------------------------------------------------
+
+    /// Carries out an action `check` accepted.
+    pub(crate) fn execute(&mut self, seat: Seat, action: Action, out: &mut Vec<Event>) {
+        match self.phase {
+            Phase::Start => {
+                let Action::Start { colour, card } = action else { unreachable!() };
+                self.colour = Some(colour);
+                out.push(Event::TournamentStarted { seat, colour });
+                self.add_from_hand(seat, card, out);
+                self.phase = Phase::Turn;
+            }
+            Phase::Turn => match action {
+                Action::Play { card } => self.add_from_hand(seat, card, out),
+                Action::EndTurn => self.end_turn(out),
+                _ => self.declare(seat, action, out),
+            },
+            Phase::Window { action: pending, ref mut waiting } => match action {
+                Action::Pass => {
+                    waiting.remove(seat);
+                    let done = waiting.is_empty();
+                    out.push(Event::Passed { seat });
+                    if done {
+                        self.resolve(self.active, pending, out);
+                    }
+                }
+                Action::Ivanhoe => {
+                    self.players[seat].hand.remove(Card::Ivanhoe);
+                    let card = pending.action_card().expect("pending action card");
+                    if matches!(card, Card::Shield | Card::Stunned) {
+                        self.discard.push(card);
+                    }
+                    self.discard.push(Card::Ivanhoe);
+                    out.push(Event::Cancelled { seat, card });
+                    self.phase = Phase::Turn;
+                }
+                _ => unreachable!(),
+            },
+            Phase::Adapt { ref mut queue } => {
+                let Action::Keep { card } = action else { unreachable!() };
+                let (owner, value) = queue.remove(0);
+                if queue.is_empty() {
+                    self.phase = Phase::Turn;
+                }
+                self.keep_one(owner, value, card, out);
+            }
+            Phase::MaidenPenalty => {
+                let Action::ReturnToken { colour } = action else { unreachable!() };
+                self.return_token(seat, colour, out);
+                self.finish_withdrawal(seat, out);
+            }
+            Phase::PurpleToken { winner } => {
+                let Action::ChooseToken { colour } = action else { unreachable!() };
+                self.gain_token(winner, colour, out);
+                self.after_award(winner, out);
+            }
+            Phase::Over { .. } => unreachable!(),
+        }
+    }
+
+    fn add_from_hand(&mut self, seat: Seat, card: Card, out: &mut Vec<Event>) {
+        let p = &mut self.players[seat];
+        p.hand.remove(card);
+        p.display.push(card);
+        self.played = true;
+        self.added += 1;
+        out.push(Event::Played { seat, card });
+    }
+
+    /// An action card leaves the hand (§6.3 step 3) and the Ivanhoe window opens to every
+    /// other player still in the tournament, unless Ivanhoe lies face up in the discard pile
+    /// (then everyone knows nobody can answer, and asking would only slow the game).
+    fn declare(&mut self, seat: Seat, action: Action, out: &mut Vec<Event>) {
+        let card = action.action_card().expect("declared an action card");
+        self.players[seat].hand.remove(card);
+        self.played = true;
+        if !matches!(card, Card::Shield | Card::Stunned) {
+            self.discard.push(card);
+        }
+        out.push(Event::Declared { seat, action });
+        let mut waiting = SeatSet::EMPTY;
+        if !self.discard.contains(&Card::Ivanhoe) {
+            waiting = self.in_tournament();
+            waiting.remove(seat);
+        }
+        if waiting.is_empty() {
+            self.resolve(seat, action, out);
+        } else {
+            self.phase = Phase::Window { action, waiting };
+        }
+    }
+
+    /// The declared card takes effect (nobody cancelled it).
+    fn resolve(&mut self, seat: Seat, action: Action, out: &mut Vec<Event>) {
+        self.phase = Phase::Turn;
+        match action {
+            Action::Unhorse { colour } | Action::ChangeWeapon { colour } => self.set_colour(colour, out),
+            Action::DropWeapon => self.set_colour(Colour::Green, out),
+            Action::BreakLance { target } => self.strip(target, |c| c.colour() == Some(Colour::Purple), out),
+            Action::Riposte { target } => {
+                let card = self.players[target].display.pop().expect("checked: two cards");
+                self.players[seat].display.push(card);
+                self.added += 1;
+                out.push(Event::Moved { from: target, to: seat, card });
+            }
+            Action::Dodge { target, pos } => {
+                let card = self.players[target].display.remove(pos as usize);
+                self.discard.push(card);
+                out.push(Event::Discarded { seat: target, card });
+            }
+            Action::Retreat { pos } => {
+                let p = &mut self.players[seat];
+                let card = p.display.remove(pos as usize);
+                p.hand.add(card);
+                out.push(Event::Retreated { seat, card });
+            }
+            Action::KnockDown { target } => {
+                let len = self.players[target].hand.len();
+                let card = self.players[target].hand.nth(self.rng.index(len));
+                self.players[target].hand.remove(card);
+                self.players[seat].hand.add(card);
+                out.push(Event::Took { seat, from: target, card: Some(card) });
+            }
+            Action::Outmaneuver => {
+                for s in Seat::all(self.players.len()) {
+                    let p = &mut self.players[s];
+                    if s != seat && !p.withdrawn && self.shield != Some(s) && p.display.len() >= 2 {
+                        let card = p.display.pop().expect("two cards");
+                        self.discard.push(card);
+                        out.push(Event::Discarded { seat: s, card });
+                    }
+                }
+            }
+            Action::Charge | Action::Countercharge => {
+                let v = self.charge_value(matches!(action, Action::Charge)).expect("checked");
+                for s in self.affected_list(seat).iter() {
+                    self.strip(s, |c| c.value() == v, out);
+                }
+            }
+            Action::Disgrace => {
+                for s in self.affected_list(seat).iter() {
+                    self.strip(s, |c| c.is_supporter(), out);
+                }
+            }
+            Action::Adapt => {
+                let mut queue = Vec::new();
+                // The player's own display first, then clockwise.
+                let n = self.players.len() as u8;
+                let targets = self.affected_list(seat);
+                for k in 0..n {
+                    let s = Seat((seat.0 + k) % n);
+                    if !targets.contains(s) {
+                        continue;
+                    }
+                    let dup = duplicated_values(&self.players[s].display);
+                    for v in 1..=7u8 {
+                        if dup & (1 << v) == 0 {
+                            continue;
+                        }
+                        let d = &self.players[s].display;
+                        let first = *d.iter().find(|c| c.value() == v).expect("duplicated");
+                        if d.iter().all(|c| c.value() != v || *c == first) {
+                            self.keep_one(s, v, first, out);
+                        } else {
+                            queue.push((s, v));
+                        }
+                    }
+                }
+                if !queue.is_empty() {
+                    self.phase = Phase::Adapt { queue };
+                }
+            }
+            Action::Outwit { give, target, take } => {
+                let gave = self.take_slot(seat, give);
+                let took = self.take_slot(target, take);
+                self.put_face_up(target, gave);
+                self.put_face_up(seat, took);
+                out.push(Event::Swapped { seat, target, gave, took });
+            }
+            Action::Shield => {
+                self.shield = Some(seat);
+                out.push(Event::Placed { seat, card: Card::Shield });
+            }
+            Action::Stunned { target } => {
+                self.stunned = Some(target);
+                out.push(Event::Placed { seat: target, card: Card::Stunned });
+            }
+            _ => unreachable!("not an action card"),
+        }
+    }
+
+    fn affected_list(&self, seat: Seat) -> SeatSet {
+        self.affected(seat).collect()
+    }
+
+    fn set_colour(&mut self, colour: Colour, out: &mut Vec<Event>) {
+        self.colour = Some(colour);
+        out.push(Event::ColourChanged { colour });
+    }
+
+    /// Discards the cards of `seat`'s display matching `pred`, keeping the earliest if all
+    /// match (§6.4).
+    fn strip(&mut self, seat: Seat, pred: impl Fn(&Card) -> bool, out: &mut Vec<Event>) {
+        let d = &mut self.players[seat].display;
+        if stripped(d, &pred) == 0 {
+            return;
+        }
+        let keep_first = d.iter().all(&pred);
+        let discard = &mut self.discard;
+        let mut i = 0;
+        d.retain(|c| {
+            let first = i == 0;
+            i += 1;
+            if pred(c) && !(keep_first && first) {
+                discard.push(*c);
+                out.push(Event::Discarded { seat, card: *c });
+                false
+            } else {
+                true
+            }
+        });
+    }
+
+    /// Adapt: `seat` keeps the earliest `card` among their cards of `value`.
+    fn keep_one(&mut self, seat: Seat, value: u8, card: Card, out: &mut Vec<Event>) {
+        let d = &mut self.players[seat].display;
+        let discard = &mut self.discard;
+        let mut kept = false;
+        d.retain(|c| {
+            if c.value() != value {
+                true
+            } else if *c == card && !kept {
+                kept = true;
+                true
+            } else {
+                discard.push(*c);
+                out.push(Event::Discarded { seat, card: *c });
+                false
+            }
+        });
+        out.push(Event::Kept { seat, card });
+    }
+
+    fn take_slot(&mut self, seat: Seat, slot: Slot) -> Card {
+        match slot {
+            Slot::Display { pos } => self.players[seat].display.remove(pos as usize),
+            Slot::Shield => {
+                self.shield = None;
+                Card::Shield
+            }
+            Slot::Stunned => {
+                self.stunned = None;
+                Card::Stunned
+            }
+        }
+    }
+
+    fn put_face_up(&mut self, seat: Seat, card: Card) {
+        match card {
+            Card::Shield => self.shield = Some(seat),
+            Card::Stunned => self.stunned = Some(seat),
+            _ => self.players[seat].display.push(card),
+        }
+    }
+
+    // ----- turns and tournaments ------------------------------------------------------------
+
+    /// Draws one card for `seat` (§5.11): reshuffle the discard pile first if the draw pile is
+    /// empty, and at once when its last card is taken.
+    fn draw_for(&mut self, seat: Seat, out: &mut Vec<Event>) -> bool {
+        if self.draw.is_empty() {
+            self.reshuffle(out);
+        }
+        let Some(card) = self.draw.pop() else {
+            out.push(Event::NothingToDraw { seat });
+            return false;
+        };
+        self.players[seat].hand.add(card);
+        out.push(Event::Drew { seat, card: Some(card) });
+        if self.draw.is_empty() {
+            self.reshuffle(out);
+        }
+        true
+    }
+
+    fn reshuffle(&mut self, out: &mut Vec<Event>) {
+        if self.discard.is_empty() {
+            return;
+        }
+        std::mem::swap(&mut self.draw, &mut self.discard);
+        self.rng.shuffle(&mut self.draw);
+        out.push(Event::Reshuffled { cards: self.draw.len() as u8 });
+    }
+
+    fn begin_tournament(&mut self, starter: Seat, out: &mut Vec<Event>) {
+        for p in self.players.values_mut() {
+            p.withdrawn = false;
+        }
+        self.colour = None;
+        let n = self.players.len() as u8;
+        let mut seat = starter;
+        let mut dry = 0;
+        loop {
+            self.active = seat;
+            self.played = false;
+            self.added = 0;
+            let drew = self.draw_for(seat, out);
+            if !self.allowed_colours(seat).is_empty() {
+                self.phase = Phase::Start;
+                return;
+            }
+            out.push(Event::CannotStart { seat, hand: self.players[seat].hand.cards().collect() });
+            dry = if drew { 0 } else { dry + 1 };
+            if dry >= n {
+                self.phase = Phase::Over { winner: None };
+                out.push(Event::Stalled);
+                return;
+            }
+            seat = Seat((seat.0 + 1) % n);
+        }
+    }
+
+    fn begin_turn(&mut self, seat: Seat, out: &mut Vec<Event>) {
+        self.active = seat;
+        self.played = false;
+        self.added = 0;
+        self.phase = Phase::Turn;
+        self.draw_for(seat, out);
+    }
+
+    /// Stay if a card was played and the display is strictly highest; otherwise withdraw.
+    fn end_turn(&mut self, out: &mut Vec<Event>) {
+        let seat = self.active;
+        let mine = self.total(seat);
+        let highest = self.played
+            && self.players.iter().all(|(s, p)| s == seat || p.withdrawn || display_total(&p.display, self.colour) < mine);
+        if highest {
+            out.push(Event::Stayed { seat });
+            let next = self.next_active(seat);
+            self.begin_turn(next, out);
+            return;
+        }
+        let p = &self.players[seat];
+        if p.display.contains(&Card::Maiden) && !p.tokens.is_empty() {
+            if p.tokens.len() > 1 {
+                self.phase = Phase::MaidenPenalty;
+                return;
+            }
+            let colour = p.tokens.iter().next().expect("one token");
+            self.return_token(seat, colour, out);
+        }
+        self.finish_withdrawal(seat, out);
+    }
+
+    fn return_token(&mut self, seat: Seat, colour: Colour, out: &mut Vec<Event>) {
+        self.players[seat].tokens.remove(colour);
+        self.supply[colour.index()] += 1;
+        out.push(Event::TokenReturned { seat, colour });
+    }
+
+    fn clear_table(&mut self, seat: Seat) {
+        let p = &mut self.players[seat];
+        self.discard.append(&mut p.display);
+        if self.shield == Some(seat) {
+            self.shield = None;
+            self.discard.push(Card::Shield);
+        }
+        if self.stunned == Some(seat) {
+            self.stunned = None;
+            self.discard.push(Card::Stunned);
+        }
+    }
+
+    fn finish_withdrawal(&mut self, seat: Seat, out: &mut Vec<Event>) {
+        self.clear_table(seat);
+        self.players[seat].withdrawn = true;
+        out.push(Event::Withdrew { seat });
+        let left = self.in_tournament();
+        if left.len() == 1 {
+            self.win_tournament(left.first().expect("one left"), out);
+        } else {
+            let next = self.next_active(seat);
+            self.begin_turn(next, out);
+        }
+    }
+
+    fn win_tournament(&mut self, winner: Seat, out: &mut Vec<Event>) {
+        let colour = self.colour.expect("a tournament in progress has a colour");
+        self.clear_table(winner);
+        self.previous = Some(colour);
+        self.tournaments += 1;
+        out.push(Event::TournamentWon { seat: winner, colour });
+        let tokens = self.players[winner].tokens;
+        if colour == Colour::Purple {
+            let options = tokens.complement();
+            if options.len() > 1 {
+                self.phase = Phase::PurpleToken { winner };
+                return;
+            }
+            if let Some(c) = options.iter().next() {
+                self.gain_token(winner, c, out);
+            }
+        } else if !tokens.contains(colour) {
+            self.gain_token(winner, colour, out);
+        }
+        self.after_award(winner, out);
+    }
+
+    fn gain_token(&mut self, seat: Seat, colour: Colour, out: &mut Vec<Event>) {
+        self.players[seat].tokens.insert(colour);
+        self.supply[colour.index()] -= 1;
+        out.push(Event::TokenGained { seat, colour });
+    }
+
+    fn after_award(&mut self, winner: Seat, out: &mut Vec<Event>) {
+        if self.players[winner].tokens.len() >= self.tokens_to_win() {
+            self.phase = Phase::Over { winner: Some(winner) };
+            out.push(Event::GameWon { seat: winner });
+        } else {
+            self.begin_tournament(winner, out);
+        }
+    }
+
+    // ----- hidden information -----------------------------------------------------------------
+
+    /// Resamples the hands `viewer` cannot see and the draw pile, keeping every count. A
+    /// designated starter is public knowledge to be able to open, so a resample that leaves
+    /// them unable to is drawn again.
+    pub(crate) fn resample(&self, viewer: Option<Seat>, rng: &mut MatchRng) -> Ivanhoe {
+        let mut g = self.clone();
+        g.rng = rng.fork();
+        let mut pool: Vec<Card> = g.draw.clone();
+        for (s, p) in g.players.iter() {
+            if Some(s) != viewer {
+                pool.extend(p.hand.cards());
+            }
+        }
+        let starter_public = matches!(g.phase, Phase::Start) && Some(g.active) != viewer;
+        for attempt in 0..64 {
+            rng.shuffle(&mut pool);
+            let mut it = pool.iter().copied();
+            for s in Seat::all(g.players.len()) {
+                if Some(s) != viewer {
+                    let k = self.players[s].hand.len();
+                    g.players[s].hand = it.by_ref().take(k).collect::<Hand>();
+                }
+            }
+            g.draw.clear();
+            g.draw.extend(it);
+            if !starter_public || !g.allowed_colours(g.active).is_empty() || attempt == 63 {
+                break;
+            }
+        }
+        if starter_public && g.allowed_colours(g.active).is_empty() {
+            // Practically unreachable (eight-plus cards without a coloured card or supporter in
+            // 64 draws): keep the true hands rather than produce an impossible position.
+            let rng = g.rng;
+            g = self.clone();
+            g.rng = rng;
+        }
+        g
+    }
+}
+
+/// How many cards stripping `pred` from `display` would discard (§6.4: never the last one).
+pub(crate) fn stripped(display: &[Card], pred: impl Fn(&Card) -> bool) -> usize {
+    let m = display.iter().filter(|c| pred(c)).count();
+    if m == display.len() { m.saturating_sub(1) } else { m }
+}
+
+/// Bit `v` set for each printed value held more than once.
+pub(crate) fn duplicated_values(display: &[Card]) -> u16 {
+    let (mut seen, mut dup) = (0u16, 0u16);
+    for c in display {
+        let b = 1 << c.value();
+        dup |= seen & b;
+        seen |= b;
+    }
+    dup
+}
+
+fn colour_name(c: Option<Colour>) -> &'static str {
+    c.map_or("unstarted", Colour::name)
+}
