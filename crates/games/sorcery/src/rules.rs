@@ -1,0 +1,679 @@
+//! Setup, legality and the effects of each action. `check` is the one place an action is
+//! judged; `legal_actions_into` lists exactly what `check` accepts (a property test holds them
+//! together), generated directly rather than by trial so that random playouts stay fast.
+
+use crate::action::{Action, DrawReason, Event, MinionRef, Target, TargetRef};
+use crate::cards::{AbilityEffect, CardId, Kind, Modifier, SpellEffect, Targeting, When};
+use crate::effects::{Effect, Zone};
+use crate::state::{
+    BOARD_SIZE, Card, Config, HAND_SIZE, Player, Ritual, START_LIFE, START_MAGIC, Sorcery, Status, can_bring_minion,
+    other,
+};
+use engine::{MatchRng, RuleError, Seat, SetupError};
+
+fn err(code: &'static str, message: String) -> RuleError {
+    RuleError::new(code, message)
+}
+
+/// What `check` found out about an accepted action, so `execute` need not look again.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Checked {
+    /// Magic to pay (testing mode: may exceed what the player has; magic then goes to 0).
+    cost: i32,
+}
+
+impl Sorcery {
+    pub(crate) fn setup(config: &Config, seed: u64) -> Result<Self, SetupError> {
+        let mut rng = MatchRng::new(seed);
+        let mut players = config.decks.clone().map(|list| {
+            // Stored top-last, so the first line of the deck file is drawn first.
+            let deck: Vec<Card> = list.iter().rev().map(|&id| Card::new(id)).collect();
+            Player {
+                life: START_LIFE,
+                magic: START_MAGIC,
+                initial: deck.len() as u32,
+                deck,
+                hand: Vec::with_capacity(HAND_SIZE),
+                board: Vec::with_capacity(BOARD_SIZE),
+                ritual: None,
+                graveyard: Vec::new(),
+                removed: 0,
+                created: 0,
+            }
+        });
+        if !config.testing {
+            for p in &mut players {
+                rng.shuffle(&mut p.deck);
+            }
+        }
+        for p in &mut players {
+            for _ in 0..HAND_SIZE {
+                if let Some(c) = p.deck.pop() {
+                    p.hand.push(c);
+                }
+            }
+        }
+        let mut game = Sorcery {
+            testing: config.testing,
+            turn_limit: config.turn_limit,
+            draw_when_stuck: config.draw_when_stuck,
+            players,
+            active: Seat(0),
+            turn: 1,
+            status: Status::Playing,
+            next_uid: 1,
+            rng,
+            queue: Vec::with_capacity(16),
+        };
+        // Turn 1 is an ordinary turn: player 1 gains a magic and tries to draw (rules 3.1.3).
+        let mut ignored = Vec::new();
+        game.start_turn(&mut ignored);
+        Ok(game)
+    }
+
+    /// The events of the first turn's start, for clients that follow from the beginning.
+    pub(crate) fn opening_events(&self) -> Vec<Event> {
+        vec![Event::TurnStarted { player: Seat(0), turn: 1, magic: START_MAGIC + 1 }]
+    }
+
+    // ----- checking -------------------------------------------------------------------------
+
+    fn check_magic(&self, seat: Seat, what: &str, cost: i32) -> Result<(), RuleError> {
+        let magic = self.player(seat).magic;
+        if magic < cost && !self.testing {
+            return Err(err("not_enough_magic", format!("{what} costs {cost} magic, but you have only {magic}.")));
+        }
+        Ok(())
+    }
+
+    fn own_minion(&self, seat: Seat, i: u8) -> Result<&crate::state::Minion, RuleError> {
+        self.player(seat)
+            .board
+            .get(i as usize)
+            .ok_or_else(|| err("no_such_minion", format!("You have no minion {}.", i as usize + 1)))
+    }
+
+    /// Checks that `target` names a card that exists and that `targeting` allows, for a card
+    /// or ability called `what`.
+    fn check_target(&self, what: &str, targeting: Targeting, target: Option<Target>) -> Result<(), RuleError> {
+        match (targeting, target) {
+            (Targeting::None, None) => Ok(()),
+            (Targeting::None, Some(_)) => Err(err("takes_no_target", format!("{what} does not take a target."))),
+            (_, None) => Err(err("needs_target", format!("{what} needs a target."))),
+            (_, Some(Target::Minion { player, index })) => {
+                if player.index() > 1 {
+                    return Err(err("no_such_player", "There are only players 1 and 2.".into()));
+                }
+                if index as usize >= self.player(player).board.len() {
+                    return Err(err(
+                        "no_such_target",
+                        format!("Player {} has no minion {}.", player.0 + 1, index as usize + 1),
+                    ));
+                }
+                Ok(())
+            }
+            (Targeting::Minion, Some(Target::Ritual { .. })) => {
+                Err(err("bad_target", format!("{what} must target a minion, not a ritual.")))
+            }
+            (Targeting::MinionOrRitual, Some(Target::Ritual { player })) => {
+                if player.index() > 1 {
+                    return Err(err("no_such_player", "There are only players 1 and 2.".into()));
+                }
+                if self.player(player).ritual.is_none() {
+                    return Err(err("no_such_target", format!("Player {} has no ritual.", player.0 + 1)));
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn target_minion(&self, target: Option<Target>) -> Option<&crate::state::Minion> {
+        match target? {
+            Target::Minion { player, index } => self.player(player).board.get(index as usize),
+            Target::Ritual { .. } => None,
+        }
+    }
+
+    /// The single judge of legality. `Ok` means `execute` will succeed.
+    pub(crate) fn check(&self, seat: Seat, action: &Action) -> Result<Checked, RuleError> {
+        if self.status != Status::Playing {
+            return Err(RuleError::game_over());
+        }
+        if seat != self.active {
+            return Err(RuleError::not_your_turn());
+        }
+        let me = self.player(seat);
+        let free = Checked { cost: 0 };
+        match *action {
+            Action::End => Ok(free),
+            Action::Attack { minion, target } => {
+                let m = self.own_minion(seat, minion)?;
+                if m.actions == 0 {
+                    return Err(err("no_actions", format!("{} has no actions left this turn.", m.card.id.name())));
+                }
+                if let Some(j) = target
+                    && j as usize >= self.player(other(seat)).board.len()
+                {
+                    return Err(err(
+                        "no_such_target",
+                        format!("Player {} has no minion {}.", other(seat).0 + 1, j as usize + 1),
+                    ));
+                }
+                Ok(free)
+            }
+            Action::Play { card, target } => {
+                let c = me
+                    .hand
+                    .get(card as usize)
+                    .ok_or_else(|| err("no_such_card", format!("You have no card {} in your hand.", card as usize + 1)))?;
+                let def = c.id.def();
+                self.check_target(def.name, def.targeting, target)?;
+                match def.kind {
+                    Kind::Minion if me.board.len() >= BOARD_SIZE => {
+                        return Err(err("board_full", "Your board is full (5 minions).".into()));
+                    }
+                    Kind::Spell => match def.spell.expect("spells have an effect") {
+                        SpellEffect::AddCharges(_) if me.ritual.is_none() => {
+                            return Err(err("no_ritual", format!("{} needs a ritual of yours in play.", def.name)));
+                        }
+                        SpellEffect::Resurrect { .. } if me.graveyard.is_empty() => {
+                            return Err(err("graveyard_empty", "Your graveyard is empty.".into()));
+                        }
+                        SpellEffect::Resurrect { .. } if me.board.len() >= BOARD_SIZE => {
+                            return Err(err("board_full", "Your board is full (5 minions).".into()));
+                        }
+                        SpellEffect::RemoveTopEnchantment
+                            if self.target_minion(target).is_some_and(|m| m.enchantments.is_empty()) =>
+                        {
+                            return Err(err("no_enchantment", "That minion has no enchantment.".into()));
+                        }
+                        SpellEffect::ReturnToHand => {
+                            let owner = target.expect("checked").player();
+                            // Unsummon leaves the caster's hand first, so only the other
+                            // player's hand can be full.
+                            if owner != seat && self.player(owner).hand.len() >= HAND_SIZE {
+                                return Err(err(
+                                    "hand_full",
+                                    format!("Player {}'s hand is full.", owner.0 + 1),
+                                ));
+                            }
+                        }
+                        _ => {}
+                    },
+                    _ => {}
+                }
+                self.check_magic(seat, def.name, def.cost)?;
+                Ok(Checked { cost: def.cost })
+            }
+            Action::Use { minion, target } => {
+                let m = self.own_minion(seat, minion)?;
+                let name = m.card.id.name();
+                let Some(ability) = m.card.id.def().ability else {
+                    return Err(err("no_ability", format!("{name} has no activated ability.")));
+                };
+                if m.silenced() {
+                    return Err(err("silenced", format!("{name} is silenced and cannot use abilities.")));
+                }
+                if m.actions == 0 {
+                    return Err(err("no_actions", format!("{name} has no actions left this turn.")));
+                }
+                self.check_target(&format!("{name}'s ability"), ability.targeting, target)?;
+                if let AbilityEffect::Summon { .. } = ability.effect
+                    && me.board.len() >= BOARD_SIZE
+                {
+                    return Err(err("board_full", "Your board is full (5 minions).".into()));
+                }
+                let cost = m.ability_cost().expect("has an ability");
+                self.check_magic(seat, &format!("{name}'s ability"), cost)?;
+                Ok(Checked { cost })
+            }
+            Action::Draw => {
+                if !self.testing {
+                    return Err(err("testing_only", "draw is only available in testing mode (-testing).".into()));
+                }
+                if me.hand.len() >= HAND_SIZE {
+                    return Err(err("hand_full", "Your hand is full.".into()));
+                }
+                if me.deck.is_empty() {
+                    return Err(err("deck_empty", "Your deck is empty.".into()));
+                }
+                Ok(free)
+            }
+            Action::Discard { card } => {
+                if !self.testing {
+                    return Err(err("testing_only", "discard is only available in testing mode (-testing).".into()));
+                }
+                if card as usize >= me.hand.len() {
+                    return Err(err("no_such_card", format!("You have no card {} in your hand.", card as usize + 1)));
+                }
+                Ok(free)
+            }
+        }
+    }
+
+    // ----- legal actions --------------------------------------------------------------------
+
+    /// Every target `targeting` allows, for a card that is still in `seat`'s hand.
+    fn push_targets(&self, targeting: Targeting, mut f: impl FnMut(Option<Target>)) {
+        match targeting {
+            Targeting::None => f(None),
+            Targeting::Minion | Targeting::MinionOrRitual => {
+                for (p, player) in self.players.iter().enumerate() {
+                    let seat = Seat(p as u8);
+                    for i in 0..player.board.len() {
+                        f(Some(Target::Minion { player: seat, index: i as u8 }));
+                    }
+                    if targeting == Targeting::MinionOrRitual && player.ritual.is_some() {
+                        f(Some(Target::Ritual { player: seat }));
+                    }
+                }
+            }
+        }
+    }
+
+    pub(crate) fn legal_into(&self, seat: Seat, out: &mut Vec<Action>) {
+        if self.status != Status::Playing || seat != self.active {
+            return;
+        }
+        let me = self.player(seat);
+        let them = self.player(other(seat));
+        out.push(Action::End);
+        let afford = |cost: i32| self.testing || me.magic >= cost;
+        for (i, m) in me.board.iter().enumerate() {
+            if m.actions == 0 {
+                continue;
+            }
+            let i = i as u8;
+            out.push(Action::Attack { minion: i, target: None });
+            for j in 0..them.board.len() {
+                out.push(Action::Attack { minion: i, target: Some(j as u8) });
+            }
+            if let Some(ability) = m.card.id.def().ability
+                && !m.silenced()
+                && afford(m.ability_cost().expect("has an ability"))
+            {
+                if matches!(ability.effect, AbilityEffect::Summon { .. }) && me.board.len() >= BOARD_SIZE {
+                    continue;
+                }
+                self.push_targets(ability.targeting, |target| out.push(Action::Use { minion: i, target }));
+            }
+        }
+        for (i, c) in me.hand.iter().enumerate() {
+            let card = i as u8;
+            let def = c.id.def();
+            if !afford(def.cost) {
+                continue;
+            }
+            match def.kind {
+                Kind::Minion => {
+                    if me.board.len() < BOARD_SIZE {
+                        out.push(Action::Play { card, target: None });
+                    }
+                }
+                Kind::Ritual => out.push(Action::Play { card, target: None }),
+                Kind::Enchantment => {
+                    self.push_targets(Targeting::Minion, |target| out.push(Action::Play { card, target }));
+                }
+                Kind::Spell => match def.spell.expect("spells have an effect") {
+                    SpellEffect::Destroy | SpellEffect::DamageAll(_) => {
+                        self.push_targets(def.targeting, |target| out.push(Action::Play { card, target }));
+                    }
+                    SpellEffect::AddCharges(_) => {
+                        if me.ritual.is_some() {
+                            out.push(Action::Play { card, target: None });
+                        }
+                    }
+                    SpellEffect::Resurrect { .. } => {
+                        if !me.graveyard.is_empty() && me.board.len() < BOARD_SIZE {
+                            out.push(Action::Play { card, target: None });
+                        }
+                    }
+                    SpellEffect::RemoveTopEnchantment => {
+                        for (p, player) in self.players.iter().enumerate() {
+                            for (j, m) in player.board.iter().enumerate() {
+                                if !m.enchantments.is_empty() {
+                                    let target = Target::Minion { player: Seat(p as u8), index: j as u8 };
+                                    out.push(Action::Play { card, target: Some(target) });
+                                }
+                            }
+                        }
+                    }
+                    SpellEffect::ReturnToHand => {
+                        for (p, player) in self.players.iter().enumerate() {
+                            let owner = Seat(p as u8);
+                            if owner != seat && player.hand.len() >= HAND_SIZE {
+                                continue;
+                            }
+                            for j in 0..player.board.len() {
+                                out.push(Action::Play { card, target: Some(Target::Minion { player: owner, index: j as u8 }) });
+                            }
+                        }
+                    }
+                },
+            }
+        }
+        if self.testing {
+            if me.hand.len() < HAND_SIZE && !me.deck.is_empty() {
+                out.push(Action::Draw);
+            }
+            for i in 0..me.hand.len() {
+                out.push(Action::Discard { card: i as u8 });
+            }
+        }
+    }
+
+    /// Legal actions plus near misses: every index and target combination a terminal user
+    /// could type, for the property test that `check` refuses exactly what is not listed.
+    pub(crate) fn candidates(&self) -> Vec<Action> {
+        let mut out = vec![Action::End, Action::Draw];
+        let mut targets = vec![None, Some(Target::Ritual { player: Seat(0) }), Some(Target::Ritual { player: Seat(1) })];
+        for p in 0..2u8 {
+            for i in 0..=BOARD_SIZE as u8 {
+                targets.push(Some(Target::Minion { player: Seat(p), index: i }));
+            }
+        }
+        for i in 0..=HAND_SIZE as u8 {
+            out.push(Action::Discard { card: i });
+            for &t in &targets {
+                out.push(Action::Play { card: i, target: t });
+            }
+        }
+        for i in 0..=BOARD_SIZE as u8 {
+            out.push(Action::Attack { minion: i, target: None });
+            for j in 0..=BOARD_SIZE as u8 {
+                out.push(Action::Attack { minion: i, target: Some(j) });
+            }
+            for &t in &targets {
+                out.push(Action::Use { minion: i, target: t });
+            }
+        }
+        out
+    }
+
+    // ----- doing ----------------------------------------------------------------------------
+
+    fn pay(&mut self, seat: Seat, cost: i32) -> i32 {
+        let p = self.player_mut(seat);
+        // Testing mode lets a player go ahead without enough magic; magic then becomes 0.
+        p.magic = if p.magic >= cost { p.magic - cost } else { 0 };
+        p.magic
+    }
+
+    fn uid_of(&self, target: Target) -> Option<u32> {
+        match target {
+            Target::Minion { player, index } => self.player(player).board.get(index as usize).map(|m| m.uid),
+            Target::Ritual { .. } => None,
+        }
+    }
+
+    fn target_ref(&self, target: Option<Target>) -> Option<TargetRef> {
+        Some(match target? {
+            Target::Minion { player, index } => {
+                TargetRef::Minion { minion: MinionRef { player, card: self.player(player).board[index as usize].card.id } }
+            }
+            Target::Ritual { player } => {
+                TargetRef::Ritual { player, card: self.player(player).ritual.expect("checked").id }
+            }
+        })
+    }
+
+    pub(crate) fn apply_checked(&mut self, seat: Seat, action: Action, out: &mut Vec<Event>) -> Result<(), RuleError> {
+        let checked = self.check(seat, &action)?;
+        match action {
+            Action::End => self.end_turn(out),
+            Action::Attack { minion, target } => {
+                let me = &mut self.players[seat.index()];
+                let m = &mut me.board[minion as usize];
+                m.actions -= 1;
+                let (uid, attack) = (m.uid, m.attack());
+                let attacker = MinionRef { player: seat, card: m.card.id };
+                let foe = other(seat);
+                match target {
+                    None => {
+                        let life = self.player(foe).life - attack;
+                        out.push(Event::AttackedPlayer { minion: attacker, player: foe, amount: attack, life });
+                        self.schedule(&[Effect::HitPlayer { player: foe, amount: attack }]);
+                    }
+                    Some(j) => {
+                        let d = &self.player(foe).board[j as usize];
+                        let target = MinionRef { player: foe, card: d.card.id };
+                        out.push(Event::AttackedMinion { minion: attacker, target });
+                        // The attacker hits first and that is resolved completely (deaths and
+                        // their triggers); then the defender hits back with the attack it had
+                        // when the fight began.
+                        self.schedule(&[
+                            Effect::Damage { uid: d.uid, amount: attack },
+                            Effect::Damage { uid, amount: d.attack() },
+                        ]);
+                    }
+                }
+            }
+            Action::Play { card, target } => {
+                let target_ref = self.target_ref(target);
+                let magic = self.pay(seat, checked.cost);
+                let c = self.player_mut(seat).hand.remove(card as usize);
+                out.push(Event::CardPlayed { player: seat, card: c.id, target: target_ref, magic });
+                self.play(seat, c, target, out);
+            }
+            Action::Use { minion, target } => {
+                let target_ref = self.target_ref(target);
+                let magic = self.pay(seat, checked.cost);
+                let m = &mut self.players[seat.index()].board[minion as usize];
+                m.actions -= 1;
+                let user = MinionRef { player: seat, card: m.card.id };
+                out.push(Event::AbilityUsed { minion: user, target: target_ref, magic });
+                match user.card.def().ability.expect("checked").effect {
+                    AbilityEffect::Damage(amount) => {
+                        let uid = self.uid_of(target.expect("checked")).expect("checked");
+                        self.schedule(&[Effect::Damage { uid, amount }]);
+                    }
+                    AbilityEffect::Summon { card, up_to } => {
+                        let room = BOARD_SIZE - self.player(seat).board.len();
+                        let n = room.min(up_to as usize);
+                        let start = self.queue.len();
+                        for _ in 0..n {
+                            self.queue.push(Effect::Enter { player: seat, card: Sorcery::token(card), created: true });
+                        }
+                        self.queue[start..].reverse();
+                    }
+                }
+            }
+            Action::Draw => self.draw(seat, out),
+            Action::Discard { card } => {
+                let p = self.player_mut(seat);
+                let c = p.hand.remove(card as usize);
+                p.removed += 1;
+                out.push(Event::Discarded { player: seat, card: c.id });
+            }
+        }
+        self.run_queue(out);
+        Ok(())
+    }
+
+    /// A card has left `seat`'s hand and been paid for.
+    fn play(&mut self, seat: Seat, card: Card, target: Option<Target>, out: &mut Vec<Event>) {
+        let def = card.id.def();
+        match def.kind {
+            Kind::Minion => self.schedule(&[Effect::Enter { player: seat, card, created: false }]),
+            Kind::Ritual => {
+                let p = self.player_mut(seat);
+                // A second ritual replaces the first, which is removed from the game.
+                let replaced = p.ritual.replace(Ritual { id: card.id, charges: def.charges }).map(|r| r.id);
+                if replaced.is_some() {
+                    p.removed += 1;
+                }
+                out.push(Event::RitualPlaced { player: seat, card: card.id, replaced });
+            }
+            Kind::Enchantment => {
+                let uid = self.uid_of(target.expect("checked")).expect("checked");
+                let (owner, _) = self.find(uid).expect("checked");
+                let m = self.minion_mut(uid).expect("checked");
+                m.enchantments.push(card.id);
+                if def.modifier == Some(Modifier::ExtraAction) {
+                    // Haste grants its action at once (spec 6.3).
+                    m.actions += 1;
+                }
+                let (attack, defence) = m.stats();
+                let minion = MinionRef { player: owner, card: m.card.id };
+                out.push(Event::MinionEnchanted { minion, enchantment: card.id, attack, defence });
+            }
+            Kind::Spell => {
+                self.player_mut(seat).removed += 1;
+                match def.spell.expect("spells have an effect") {
+                    SpellEffect::Destroy => match target.expect("checked") {
+                        Target::Ritual { player } => {
+                            let p = self.player_mut(player);
+                            let r = p.ritual.take().expect("checked");
+                            p.removed += 1;
+                            out.push(Event::RitualDestroyed { player, card: r.id });
+                        }
+                        t @ Target::Minion { .. } => {
+                            let uid = self.uid_of(t).expect("checked");
+                            self.minion_mut(uid).expect("checked").leaving = true;
+                            self.schedule(&[Effect::Leave { uid, to: Zone::Graveyard }]);
+                        }
+                    },
+                    SpellEffect::ReturnToHand => {
+                        let uid = self.uid_of(target.expect("checked")).expect("checked");
+                        self.minion_mut(uid).expect("checked").leaving = true;
+                        self.schedule(&[Effect::Leave { uid, to: Zone::Hand }]);
+                    }
+                    SpellEffect::AddCharges(n) => {
+                        let r = self.player_mut(seat).ritual.as_mut().expect("checked");
+                        r.charges += n;
+                        let (card, charges) = (r.id, r.charges);
+                        out.push(Event::ChargesChanged { player: seat, card, charges });
+                    }
+                    SpellEffect::RemoveTopEnchantment => {
+                        let t = target.expect("checked");
+                        let uid = self.uid_of(t).expect("checked");
+                        let m = self.minion_mut(uid).expect("checked");
+                        let e = m.enchantments.pop().expect("checked");
+                        let minion = MinionRef { player: t.player(), card: m.card.id };
+                        self.player_mut(t.player()).removed += 1;
+                        out.push(Event::EnchantmentRemoved { minion, enchantment: e });
+                    }
+                    SpellEffect::Resurrect { defence } => {
+                        let mut c = self.player_mut(seat).graveyard.pop().expect("checked");
+                        c.defence = defence;
+                        self.schedule(&[Effect::Enter { player: seat, card: c, created: false }]);
+                    }
+                    SpellEffect::DamageAll(amount) => {
+                        let start = self.queue.len();
+                        for s in self.apnap() {
+                            for m in &self.players[s.index()].board {
+                                self.queue.push(Effect::Damage { uid: m.uid, amount });
+                            }
+                        }
+                        self.queue[start..].reverse();
+                    }
+                }
+            }
+        }
+    }
+
+    /// Draws a card if the deck has one and the hand has room (otherwise it stays on top).
+    fn draw(&mut self, seat: Seat, out: &mut Vec<Event>) {
+        let p = self.player_mut(seat);
+        if p.hand.len() < HAND_SIZE
+            && let Some(c) = p.deck.pop()
+        {
+            p.hand.push(c);
+            out.push(Event::CardDrawn { player: seat, card: Some(c.id) });
+        }
+    }
+
+    fn end_turn(&mut self, out: &mut Vec<Event>) {
+        let seat = self.active;
+        let start = self.queue.len();
+        self.collect_triggers(When::EndOfTurn, None);
+        self.queue[start..].reverse();
+        self.run_queue(out);
+        if self.status != Status::Playing {
+            return;
+        }
+        out.push(Event::TurnEnded { player: seat });
+        if self.draw_when_stuck && self.stuck() {
+            self.status = Status::Drawn;
+            out.push(Event::GameDrawn { reason: DrawReason::NoDamagePossible });
+            return;
+        }
+        if self.turn_limit.is_some_and(|limit| self.turn >= limit) {
+            self.status = Status::Drawn;
+            out.push(Event::GameDrawn { reason: DrawReason::TurnLimit });
+            return;
+        }
+        self.active = other(seat);
+        self.turn += 1;
+        self.start_turn(out);
+    }
+
+    /// Gain a magic, draw, ready the minions, then "start of your turn" triggers.
+    fn start_turn(&mut self, out: &mut Vec<Event>) {
+        let seat = self.active;
+        let p = self.player_mut(seat);
+        p.magic += 1;
+        let magic = p.magic;
+        out.push(Event::TurnStarted { player: seat, turn: self.turn, magic });
+        self.draw(seat, out);
+        for m in &mut self.player_mut(seat).board {
+            m.actions = m.actions_per_turn();
+        }
+        let start = self.queue.len();
+        self.collect_triggers(When::StartOfTurn, None);
+        self.queue[start..].reverse();
+        self.run_queue(out);
+    }
+
+    /// Neither player can ever put a minion on the board again, and none is there.
+    fn stuck(&self) -> bool {
+        self.players.iter().all(|p| {
+            p.board.is_empty() && !p.hand.iter().chain(p.deck.iter()).any(|c| can_bring_minion(c.id))
+        })
+    }
+
+    /// Card conservation and bounds.
+    pub(crate) fn invariants(&self) -> Result<(), String> {
+        if !self.queue.is_empty() {
+            return Err("effect queue not empty between actions".into());
+        }
+        // Conservation is global: an enchantment played on the other player's minion is on
+        // their board (and owned by them, spec 1.1) until it is removed from the game.
+        let count: u32 = self.players.iter().map(Player::card_count).sum();
+        let expected: u32 = self.players.iter().map(|p| p.initial + p.created).sum();
+        if count != expected {
+            return Err(format!("{count} cards accounted for, expected {expected} (created included)"));
+        }
+        for (i, p) in self.players.iter().enumerate() {
+            if p.hand.len() > HAND_SIZE || p.board.len() > BOARD_SIZE {
+                return Err(format!("player {}: hand {} board {}", i + 1, p.hand.len(), p.board.len()));
+            }
+            if p.magic < 0 {
+                return Err(format!("player {}: negative magic", i + 1));
+            }
+            for m in &p.board {
+                if m.leaving || m.defence() <= 0 {
+                    return Err(format!("player {}: dead minion {:?} on the board", i + 1, m.card.id));
+                }
+                if m.enchantments.iter().any(|e| e.kind() != Kind::Enchantment) {
+                    return Err("a non-enchantment is enchanting a minion".into());
+                }
+            }
+            if p.graveyard.iter().any(|c| c.id.kind() != Kind::Minion) {
+                return Err("a non-minion is in a graveyard".into());
+            }
+            if p.ritual.is_some_and(|r| r.id.kind() != Kind::Ritual) {
+                return Err("a non-ritual is in the ritual slot".into());
+            }
+        }
+        if self.status == Status::Playing && self.players.iter().any(|p| p.life <= 0) {
+            return Err("a player is at 0 life but the game goes on".into());
+        }
+        Ok(())
+    }
+
+    /// A card by id, for tests and the notation.
+    pub fn card(id: CardId) -> Card {
+        Card::new(id)
+    }
+}
