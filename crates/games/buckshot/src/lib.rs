@@ -46,6 +46,7 @@ mod rules;
 mod setup;
 mod shell;
 mod state;
+pub mod text;
 mod view;
 
 pub use action::{Action, Event, ItemUse};

@@ -1,0 +1,60 @@
+//! `cardtable`: the one binary. Subcommands live in their own modules; this file only parses
+//! arguments and dispatches.
+
+mod input;
+mod play_buckshot;
+mod sim_cmd;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+const GAMES: &str = "buckshot";
+
+#[derive(Parser)]
+#[command(
+    name = "cardtable",
+    version,
+    about = "An engine and server for multiplayer card games",
+    long_about = "cardtable runs five card games — Buckshot, Sorcery, Ivanhoe, Wolf Pack and Three \
+Kingdoms — as pure rules engines with bots, batch simulation, terminal play and a web server.\n\n\
+Quick start:\n  cardtable play buckshot        play Buckshot in the terminal against bots\n  \
+cardtable sim buckshot --games 100000 --players 4 --bots heuristic\n  cardtable sorcery -testing   the Sorcery command-line game"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Play a game in the terminal against bots.
+    Play(play_buckshot::PlayArgs),
+    /// Play many bot-vs-bot games and report win rates and speed.
+    Sim(sim_cmd::SimArgs),
+    /// The Sorcery command-line game, with the arguments of its specification
+    /// (-deck1 FILE, -deck2 FILE, -init FILE, -testing, -graphics, -seed N).
+    #[command(disable_help_flag = true)]
+    Sorcery {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Play(args) => play_buckshot::run(args),
+        Command::Sim(args) => sim_cmd::run(args),
+        Command::Sorcery { args } => {
+            let _ = args;
+            Err(anyhow::anyhow!("the Sorcery command-line game is not built yet"))
+        }
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("cardtable: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
