@@ -29,7 +29,7 @@
 //! - `= colour blue`, `= previous purple`, `= active P2`, `= phase window`, `= winner P1`,
 //!   `= toact P2,P3`, `= allowed red,green`, `= tokenoptions red,blue`, `= supply blue 4`,
 //!   `= discardtop DODGE,Sq2` (the top cards, any order), `= drawcount 12`,
-//!   `= discardcount 0`, `= event CannotStart` / `= noevent Took` (in the last step's events).
+//!   `= discardcount 0`, `= legalcount P1 1`, `= event CannotStart` / `= noevent Took` (in the last step's events).
 
 use crate::action::{Action, Event};
 use crate::cards::{Card, Colour, Colours, KINDS};
@@ -367,6 +367,11 @@ fn expect(game: &Ivanhoe, events: &[Event], check: &str) -> Result<(), String> {
             eq("top of the discard pile", counts(&d[d.len() - want.len()..]), counts(&want))
         }
         "drawcount" => eq("draw pile size", game.draw.len().to_string(), arg.into()),
+        "legalcount" => {
+            let s = seat(arg)?;
+            let want = words.nth(1).unwrap_or("");
+            eq("legal actions", game.legal_actions(s).len().to_string(), want.to_string())
+        }
         "discardcount" => eq("discard pile size", game.discard.len().to_string(), arg.into()),
         "event" | "noevent" => {
             let found = events.iter().any(|e| event_name(e) == arg);
