@@ -4,6 +4,7 @@
 mod input;
 mod play_buckshot;
 mod sim_cmd;
+mod sorcery_cli;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -45,10 +46,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Play(args) => play_buckshot::run(args),
         Command::Sim(args) => sim_cmd::run(args),
-        Command::Sorcery { args } => {
-            let _ = args;
-            Err(anyhow::anyhow!("the Sorcery command-line game is not built yet"))
-        }
+        Command::Sorcery { args } => sorcery_cli::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,41 @@
+//! `cardtable sorcery`: the Sorcery command-line game of the spec, with its single-dash
+//! arguments (`-deck1 FILE -deck2 FILE -init FILE -testing -graphics`, plus `-seed N`,
+//! `-unicode`, `-bot1 NAME`, `-bot2 NAME`). The game logic, the argument parser and the
+//! transcript format all live in `sorcery::session`; this module only supplies the file
+//! system, standard input, standard output and standard error.
+
+use sorcery::session::{Io, drive};
+use std::io::{BufRead, Write};
+use std::process::ExitCode;
+
+pub fn run(args: &[String]) -> anyhow::Result<ExitCode> {
+    // Lines are read lazily, so each command is answered before the next is typed. Invalid
+    // UTF-8 is replaced rather than ending the game.
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().split(b'\n').map_while(Result::ok).map(|bytes| {
+        let mut line = String::from_utf8_lossy(&bytes).into_owned();
+        if line.ends_with('\r') {
+            line.pop();
+        }
+        line
+    });
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let stdout = std::io::stdout();
+    let mut stdout = stdout.lock();
+    let code = drive(
+        args,
+        seed,
+        &mut lines,
+        Io {
+            read_file: &mut |path| std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}")),
+            // A closed pipe (`| head`) must not crash the game; output is best effort.
+            out: &mut |text| {
+                let _ = stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush());
+            },
+            err: &mut |text| eprint!("{text}"),
+        },
+    );
+    Ok(ExitCode::from(code))
+}
