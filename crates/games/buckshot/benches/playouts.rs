@@ -24,7 +24,7 @@ fn playout(seed: u64, config: &Config, legal: &mut Vec<buckshot::Action>, events
     moves
 }
 
-#[divan::bench(args = [2, 4, 8])]
+#[divan::bench(args = [2, 4, 8], sample_count = 500, sample_size = 20)]
 fn random_game(bencher: divan::Bencher, players: u8) {
     let config = Config::players(players);
     let mut legal = Vec::with_capacity(64);

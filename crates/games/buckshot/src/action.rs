@@ -50,7 +50,7 @@ impl ItemUse {
 #[serde(tag = "type", rename_all = "camelCase")]
 pub enum Event {
     /// A round began: items dealt (public) and the chamber's counts (its order is secret).
-    RoundStarted { round: u32, live: u8, blank: u8, items: Vec<crate::Items> },
+    RoundStarted { round: u32, live: u8, blank: u8, items: crate::SeatItems },
     TurnStarted { seat: Seat, turn: u32 },
     TurnEnded { seat: Seat },
     /// A seat's turn came up and was skipped (the pending skip is consumed).

@@ -52,37 +52,54 @@ impl Item {
 }
 
 /// How many of each item a player holds. Serialized as a list of items, one entry per item.
+///
+/// The set of kinds held is kept as a bit mask beside the counts: legal-move generation asks
+/// "which kinds does this seat hold" for every seat on every move.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Items([u8; 8]);
+pub struct Items {
+    counts: [u8; 8],
+    mask: u8,
+}
 
 impl Items {
-    pub const NONE: Items = Items([0; 8]);
+    pub const NONE: Items = Items { counts: [0; 8], mask: 0 };
 
     pub fn count(self, item: Item) -> u8 {
-        self.0[item.index()]
+        self.counts[item.index()]
     }
 
     pub fn has(self, item: Item) -> bool {
-        self.0[item.index()] > 0
+        self.mask & (1 << item.index()) != 0
     }
 
     pub fn add(&mut self, item: Item) {
-        self.0[item.index()] += 1;
+        self.counts[item.index()] += 1;
+        self.mask |= 1 << item.index();
     }
 
     pub fn take(&mut self, item: Item) {
         debug_assert!(self.has(item));
-        self.0[item.index()] -= 1;
+        let c = &mut self.counts[item.index()];
+        *c -= 1;
+        if *c == 0 {
+            self.mask &= !(1 << item.index());
+        }
+    }
+
+    /// Bit `i` set when at least one of `Item::ALL[i]` is held.
+    pub fn kind_mask(self) -> u8 {
+        self.mask
     }
 
     pub fn total(self) -> u32 {
-        self.0.iter().map(|&c| u32::from(c)).sum()
+        self.counts.iter().map(|&c| u32::from(c)).sum()
     }
 
     pub fn absorb(&mut self, other: Items) {
-        for (a, b) in self.0.iter_mut().zip(other.0) {
+        for (a, b) in self.counts.iter_mut().zip(other.counts) {
             *a += b;
         }
+        self.mask |= other.mask;
     }
 
     /// The kinds held, each once.
@@ -119,5 +136,41 @@ impl<'de> Deserialize<'de> for Items {
             return Err(serde::de::Error::custom("too many items"));
         }
         Ok(v.into_iter().collect())
+    }
+}
+
+/// Every seat's items, without allocating (carried by `Event::RoundStarted`). Serialized as a
+/// list with one entry per seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeatItems {
+    items: [Items; 8],
+    len: u8,
+}
+
+impl SeatItems {
+    pub fn new(items: &[Items]) -> Self {
+        let mut all = [Items::NONE; 8];
+        all[..items.len()].copy_from_slice(items);
+        SeatItems { items: all, len: items.len() as u8 }
+    }
+
+    pub fn as_slice(&self) -> &[Items] {
+        &self.items[..usize::from(self.len)]
+    }
+}
+
+impl Serialize for SeatItems {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.as_slice().serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for SeatItems {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = Vec::<Items>::deserialize(d)?;
+        if v.len() > 8 {
+            return Err(serde::de::Error::custom("at most 8 seats"));
+        }
+        Ok(SeatItems::new(&v))
     }
 }

@@ -52,7 +52,7 @@ mod view;
 pub use action::{Action, Event, ItemUse};
 pub use bots::{BOTS, Heuristic, bot};
 pub use config::Config;
-pub use item::{Item, Items};
+pub use item::{Item, Items, SeatItems};
 pub use shell::{Chamber, Shell};
 pub use state::{Buckshot, MAX_LIVES, MAX_SEATS, Quickshot};
 pub use view::{PlayerView, View};
@@ -136,7 +136,7 @@ impl Game for Buckshot {
                 round: self.round,
                 live: self.chamber.live(),
                 blank: self.chamber.blank(),
-                items: self.items[..self.players()].to_vec(),
+                items: SeatItems::new(&self.items[..self.players()]),
             },
             Event::TurnStarted { seat: self.current, turn: self.turn },
         ]

@@ -8,6 +8,19 @@ use engine::{MatchRng, RuleError, Seat, SetupError};
 /// Shells a Rebalancer may add at most; the chamber must have room for them.
 const REBALANCE_MAX: u8 = 3;
 
+/// The most actions one seat can have: 8 shots; own items: 7 skip targets and one use of each
+/// other kind (2 for a Rebalancer); stealing from 7 others: the same per victim.
+const MAX_ACTIONS: usize = 8 + 14 + 7 * 14;
+
+/// Calls `f` with the index of every set bit, lowest first.
+#[inline(always)]
+fn for_each_bit(mut mask: u8, mut f: impl FnMut(u8)) {
+    while mask != 0 {
+        f(mask.trailing_zeros() as u8);
+        mask &= mask - 1;
+    }
+}
+
 fn err(code: &'static str, message: &'static str) -> RuleError {
     RuleError::new(code, message)
 }
@@ -48,6 +61,8 @@ impl Buckshot {
     // ---- legality -------------------------------------------------------------------------
 
     pub(crate) fn legal_into(&self, seat: Seat, out: &mut Vec<Action>) {
+        // Hot path of every playout: bit masks and one up-front reservation (free once the
+        // caller's buffer has grown), so the pushes never reallocate.
         if self.winner.is_some() || !self.is_alive(seat) {
             return;
         }
@@ -55,42 +70,50 @@ impl Buckshot {
         if seat != self.current {
             // Out of turn, only a Rebalancer during its window.
             if mine.has(Item::Rebalancer) && self.can_rebalance() {
-                for kind in [Shell::Live, Shell::Blank] {
-                    out.push(Action::Use { item: ItemUse::Rebalancer { kind } });
-                }
+                out.push(Action::Use { item: ItemUse::Rebalancer { kind: Shell::Live } });
+                out.push(Action::Use { item: ItemUse::Rebalancer { kind: Shell::Blank } });
             }
             return;
         }
-        for target in self.alive_seats() {
-            out.push(Action::Shoot { target });
-        }
-        if self.quickshot == Quickshot::Second {
-            return;
-        }
-        for item in mine.kinds() {
-            if item != Item::Steal {
-                self.push_uses(seat, item, out, |item| Action::Use { item });
-            }
-        }
-        if mine.has(Item::Steal) {
-            for from in self.alive_seats().filter(|&s| s != seat) {
-                for item in self.items[from.index()].kinds().filter(|&i| i != Item::Steal) {
-                    self.push_uses(seat, item, out, |item| Action::Steal { from, item });
-                }
+        out.reserve(MAX_ACTIONS);
+        let buf = out;
+        let alive = self.alive_mask();
+        for_each_bit(alive, |t| buf.push(Action::Shoot { target: Seat(t) }));
+        if self.quickshot != Quickshot::Second {
+            const STEAL: u8 = 1 << Item::Steal as u8;
+            let held = mine.kind_mask();
+            for_each_bit(held & !STEAL, |k| {
+                self.push_uses(seat, alive, Item::ALL[usize::from(k)], buf, |item| Action::Use { item });
+            });
+            if held & STEAL != 0 {
+                for_each_bit(alive & !bit(seat), |from| {
+                    let theirs = self.items[usize::from(from)].kind_mask() & !STEAL;
+                    let from = Seat(from);
+                    for_each_bit(theirs, |k| {
+                        self.push_uses(seat, alive, Item::ALL[usize::from(k)], buf, |item| Action::Steal { from, item });
+                    });
+                });
             }
         }
     }
 
-    /// Every valid use of `item` by `user`, wrapped by `wrap`.
-    fn push_uses(&self, user: Seat, item: Item, out: &mut Vec<Action>, wrap: impl Fn(ItemUse) -> Action) {
-        match item {
-            Item::Skip => {
-                for target in self.alive_seats() {
-                    if target != user && !self.is_skipped(target) {
-                        out.push(wrap(ItemUse::Skip { target }));
-                    }
-                }
+    pub(crate) fn alive_mask(&self) -> u8 {
+        let mut m = 0;
+        for s in 0..self.players() {
+            if self.lives[s] > 0 {
+                m |= 1 << s;
             }
+        }
+        m
+    }
+
+    /// Every valid use of `item` by `user`, wrapped by `wrap`.
+    #[inline(always)]
+    fn push_uses(&self, user: Seat, alive: u8, item: Item, out: &mut Vec<Action>, wrap: impl Fn(ItemUse) -> Action) {
+        match item {
+            Item::Skip => for_each_bit(alive & !bit(user) & !self.skipped, |t| {
+                out.push(wrap(ItemUse::Skip { target: Seat(t) }));
+            }),
             Item::DoubleDamage if !self.double_damage => out.push(wrap(ItemUse::DoubleDamage)),
             Item::ChamberCheck => out.push(wrap(ItemUse::ChamberCheck)),
             Item::Rebalancer if self.can_rebalance() => {
@@ -393,7 +416,7 @@ impl Buckshot {
             round: self.round,
             live,
             blank,
-            items: self.items[..self.players()].to_vec(),
+            items: crate::SeatItems::new(&self.items[..self.players()]),
         });
         let k = self.rng.below(alive) as usize;
         let starter = self.alive_seats().nth(k).expect("k < alive");
@@ -448,38 +471,39 @@ impl Buckshot {
     }
 }
 
-/// The item deck of one round, as counts: drawing a uniform card from counts is the same as
-/// dealing from a shuffled deck, without building one.
+/// The item deck of one round: built in order from the counts, then dealt by a partial
+/// Fisher–Yates (one draw per card dealt, not a full shuffle).
 struct ItemDeck {
-    counts: [u32; 8],
-    total: u32,
+    cards: [Item; 22 * 4],
+    len: usize,
+    dealt: usize,
 }
 
 impl ItemDeck {
     /// With `n` living players and k = ⌈n/2⌉: 3k of each item except Rebalancer, k
     /// Rebalancers; from round 6 on, Add Life is replaced by more Double Damage.
     fn for_round(n: u32, round: u32) -> Self {
-        let k = n.div_ceil(2);
-        let mut counts = [3 * k; 8];
-        counts[Item::Rebalancer.index()] = k;
-        if round > 5 {
-            counts[Item::DoubleDamage.index()] += counts[Item::AddLife.index()];
-            counts[Item::AddLife.index()] = 0;
+        let k = n.div_ceil(2) as usize;
+        let mut cards = [Item::Skip; 22 * 4];
+        let mut len = 0;
+        for item in Item::ALL {
+            let count = match item {
+                Item::Rebalancer => k,
+                Item::AddLife if round > 5 => 0,
+                Item::DoubleDamage if round > 5 => 6 * k,
+                _ => 3 * k,
+            };
+            cards[len..len + count].fill(item);
+            len += count;
         }
-        ItemDeck { counts, total: counts.iter().sum() }
+        ItemDeck { cards, len, dealt: 0 }
     }
 
     fn draw(&mut self, rng: &mut MatchRng) -> Item {
-        let mut r = rng.below(self.total);
-        for item in Item::ALL {
-            let c = &mut self.counts[item.index()];
-            if r < *c {
-                *c -= 1;
-                self.total -= 1;
-                return item;
-            }
-            r -= *c;
-        }
-        unreachable!("r < total")
+        let i = self.dealt;
+        let j = i + rng.below((self.len - i) as u32) as usize;
+        self.cards.swap(i, j);
+        self.dealt += 1;
+        self.cards[i]
     }
 }
