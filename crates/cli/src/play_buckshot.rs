@@ -70,7 +70,8 @@ pub fn play(args: &PlayArgs, mut input: Lines, out: &mut dyn Write) -> anyhow::R
             bots.push(None);
         } else {
             let kind = bot_names.next().map_or("heuristic", String::as_str);
-            let bot = buckshot::bot(kind).ok_or_else(|| anyhow::anyhow!("unknown bot `{kind}` (known: {:?})", buckshot::BOTS))?;
+            let bot = buckshot::bot(kind)
+                .ok_or_else(|| anyhow::anyhow!("unknown bot `{kind}` (known: {:?})", buckshot::BOTS))?;
             names.push(others.next().expect("8 names for 8 seats").to_string());
             bots.push(Some(bot));
         }
@@ -149,14 +150,8 @@ mod tests {
     use super::*;
 
     fn run_text(script: &str, seed: u64) -> String {
-        let args = PlayArgs {
-            game: "buckshot".into(),
-            players: Some(3),
-            seat: 0,
-            bots: vec![],
-            seed: Some(seed),
-            init: None,
-        };
+        let args =
+            PlayArgs { game: "buckshot".into(), players: Some(3), seat: 0, bots: vec![], seed: Some(seed), init: None };
         let input = Lines::new(None, Box::new(std::io::Cursor::new(script.to_string()))).unwrap();
         let mut out = Vec::new();
         play(&args, input, &mut out).unwrap();

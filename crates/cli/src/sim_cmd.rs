@@ -114,4 +114,3 @@ pub fn render(r: &SimReport) -> String {
     }
     s
 }
-

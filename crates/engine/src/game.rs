@@ -58,12 +58,7 @@ pub trait Game: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send 
     }
 
     /// Applies `action` by `seat`, appending what happened to `out`. On `Err` nothing changed.
-    fn apply_into(
-        &mut self,
-        seat: Seat,
-        action: Self::Action,
-        out: &mut Vec<Self::Event>,
-    ) -> Result<(), RuleError>;
+    fn apply_into(&mut self, seat: Seat, action: Self::Action, out: &mut Vec<Self::Event>) -> Result<(), RuleError>;
 
     fn apply(&mut self, seat: Seat, action: Self::Action) -> Result<Vec<Self::Event>, RuleError> {
         let mut out = Vec::new();

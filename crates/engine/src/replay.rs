@@ -41,9 +41,7 @@ impl<C, A> Replay<C, A> {
 }
 
 /// Rebuilds a match from its replay, returning the final state and every event in order.
-pub fn run_replay<G: Game>(
-    replay: &Replay<G::Config, G::Action>,
-) -> Result<(G, Vec<G::Event>), ReplayError> {
+pub fn run_replay<G: Game>(replay: &Replay<G::Config, G::Action>) -> Result<(G, Vec<G::Event>), ReplayError> {
     let mut game = G::new(&replay.config, replay.seed)?;
     let mut events = Vec::new();
     for (index, m) in replay.moves.iter().enumerate() {

@@ -43,8 +43,7 @@ pub fn play_out<G: Game>(
             r.push(seat, action.clone());
         }
         events.clear();
-        game.apply_into(seat, action, &mut events)
-            .expect("a bot chose an action outside its legal list");
+        game.apply_into(seat, action, &mut events).expect("a bot chose an action outside its legal list");
         moves += 1;
     }
 }

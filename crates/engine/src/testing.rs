@@ -106,7 +106,7 @@ pub fn random_play_suite<G: Game>(config: &G::Config, opts: &SuiteOptions) -> Su
                 }
             }
             if i % opts.replay_every == 0 {
-                all_events.extend(events.drain(..));
+                all_events.append(&mut events);
             }
             step += 1;
         }
@@ -156,7 +156,11 @@ fn deep_checks<G: Game>(game: &G, rng: &mut MatchRng, ctx: &dyn Fn() -> String) 
             assert!(d.view(v) == view, "{}: determinizing for {v:?} changed its view", ctx());
             assert!(d.to_act() == game.to_act(), "{}: determinizing changed who acts", ctx());
             if let Some(s) = v.as_seat() {
-                assert!(d.legal_actions(s) == game.legal_actions(s), "{}: determinizing changed {s}'s legal actions", ctx());
+                assert!(
+                    d.legal_actions(s) == game.legal_actions(s),
+                    "{}: determinizing changed {s}'s legal actions",
+                    ctx()
+                );
             }
         }
     }

@@ -108,10 +108,7 @@ pub fn run<G: Game>(
             return Err(format!("unknown bot `{name}`"));
         }
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads.max(1))
-        .build()
-        .map_err(|e| e.to_string())?;
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(opts.threads.max(1)).build().map_err(|e| e.to_string())?;
     let done = std::sync::atomic::AtomicU64::new(0);
     let start = Instant::now();
     let blocks = opts.games.div_ceil(BLOCK);
@@ -204,7 +201,10 @@ mod tests {
         let b = sim(2, 5);
         let c = sim(3, 5);
         for r in [&b, &c] {
-            assert_eq!((&a.wins, &a.wins_by_bot, a.mean_moves, &a.means), (&r.wins, &r.wins_by_bot, r.mean_moves, &r.means));
+            assert_eq!(
+                (&a.wins, &a.wins_by_bot, a.mean_moves, &a.means),
+                (&r.wins, &r.wins_by_bot, r.mean_moves, &r.means)
+            );
         }
         let d = sim(2, 6);
         assert_ne!((&a.wins, a.mean_moves), (&d.wins, d.mean_moves), "another seed, other games");

@@ -50,24 +50,75 @@ impl ItemUse {
 #[serde(tag = "type", rename_all = "camelCase")]
 pub enum Event {
     /// A round began: items dealt (public) and the chamber's counts (its order is secret).
-    RoundStarted { round: u32, live: u8, blank: u8, items: crate::SeatItems },
-    TurnStarted { seat: Seat, turn: u32 },
-    TurnEnded { seat: Seat },
+    RoundStarted {
+        round: u32,
+        live: u8,
+        blank: u8,
+        items: crate::SeatItems,
+    },
+    TurnStarted {
+        seat: Seat,
+        turn: u32,
+    },
+    TurnEnded {
+        seat: Seat,
+    },
     /// A seat's turn came up and was skipped (the pending skip is consumed).
-    TurnSkipped { seat: Seat },
-    Shot { by: Seat, target: Seat, shell: Shell, damage: u8 },
+    TurnSkipped {
+        seat: Seat,
+    },
+    Shot {
+        by: Seat,
+        target: Seat,
+        shell: Shell,
+        damage: u8,
+    },
     /// The user learns the next shell; everyone else only that the check was made.
-    ChamberChecked { by: Seat, shell: Option<Shell> },
-    SkipUsed { by: Seat, target: Seat },
-    DoubleDamageUsed { by: Seat },
-    Rebalanced { by: Seat, kind: Shell, added: u8, live: u8, blank: u8 },
-    QuickshotUsed { by: Seat },
-    LifeAdded { by: Seat, lives: u8 },
-    AirShot { by: Seat, shell: Shell },
+    ChamberChecked {
+        by: Seat,
+        shell: Option<Shell>,
+    },
+    SkipUsed {
+        by: Seat,
+        target: Seat,
+    },
+    DoubleDamageUsed {
+        by: Seat,
+    },
+    Rebalanced {
+        by: Seat,
+        kind: Shell,
+        added: u8,
+        live: u8,
+        blank: u8,
+    },
+    QuickshotUsed {
+        by: Seat,
+    },
+    LifeAdded {
+        by: Seat,
+        lives: u8,
+    },
+    AirShot {
+        by: Seat,
+        shell: Shell,
+    },
     /// `by` took `item` from `from` and used it at once (the use follows as its own event).
-    Stole { by: Seat, from: Seat, item: Item },
+    Stole {
+        by: Seat,
+        from: Seat,
+        item: Item,
+    },
     /// Out of the game. `by` is the shooter, who takes `items`.
-    Eliminated { seat: Seat, by: Option<Seat>, items: crate::Items },
-    Left { seat: Seat },
-    GameOver { winner: Seat },
+    Eliminated {
+        seat: Seat,
+        by: Option<Seat>,
+        items: crate::Items,
+    },
+    Left {
+        seat: Seat,
+    },
+    GameOver {
+        winner: Seat,
+    },
 }

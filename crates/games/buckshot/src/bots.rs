@@ -69,7 +69,8 @@ fn choose(v: &View, me: Seat, legal: &[Action]) -> Option<Action> {
         }
     }
     // Deny the strongest opponent a turn.
-    if let Some(strongest) = opponents.iter().copied().filter(|s| !v.player(*s).skipped).max_by_key(|s| v.player(*s).lives)
+    if let Some(strongest) =
+        opponents.iter().copied().filter(|s| !v.player(*s).skipped).max_by_key(|s| v.player(*s).lives)
         && let Some(a) = use_(ItemUse::Skip { target: strongest })
     {
         return Some(a);

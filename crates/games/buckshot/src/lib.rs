@@ -149,7 +149,8 @@ impl Game for Buckshot {
     fn candidate_actions(&self, _seat: Seat) -> Vec<Action> {
         // Every action shape, aimed at every seat and one past the table.
         let seats = Seat::all(self.players() + 1);
-        let mut uses = vec![ItemUse::DoubleDamage, ItemUse::ChamberCheck, ItemUse::Quickshot, ItemUse::AddLife, ItemUse::ShootAir];
+        let mut uses =
+            vec![ItemUse::DoubleDamage, ItemUse::ChamberCheck, ItemUse::Quickshot, ItemUse::AddLife, ItemUse::ShootAir];
         uses.extend([Shell::Live, Shell::Blank].map(|kind| ItemUse::Rebalancer { kind }));
         uses.extend(seats.clone().map(|target| ItemUse::Skip { target }));
         let mut out: Vec<Action> = seats.clone().map(|target| Action::Shoot { target }).collect();

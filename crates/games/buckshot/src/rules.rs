@@ -90,7 +90,10 @@ impl Buckshot {
                     let theirs = self.items[usize::from(from)].kind_mask() & !STEAL;
                     let from = Seat(from);
                     for_each_bit(theirs, |k| {
-                        self.push_uses(seat, alive, Item::ALL[usize::from(k)], buf, |item| Action::Steal { from, item });
+                        self.push_uses(seat, alive, Item::ALL[usize::from(k)], buf, |item| Action::Steal {
+                            from,
+                            item,
+                        });
                     });
                 });
             }

@@ -68,7 +68,7 @@ impl Chamber {
 
     /// The next shell, without firing it.
     pub fn peek(self) -> Option<Shell> {
-        (self.len > 0).then(|| if self.bits & 1 == 1 { Shell::Live } else { Shell::Blank })
+        (self.len > 0).then_some(if self.bits & 1 == 1 { Shell::Live } else { Shell::Blank })
     }
 
     /// Fires the next shell.

@@ -111,7 +111,9 @@ pub fn describe_event(e: &Event, names: &[String]) -> Option<String> {
                 Shell::Blank => format!("{} shoots {whom}: blank.", n(*by)),
             }
         }
-        Event::ChamberChecked { by, shell: Some(s) } => format!("{} checks the chamber: the next shell is {}.", n(*by), shell_name(*s)),
+        Event::ChamberChecked { by, shell: Some(s) } => {
+            format!("{} checks the chamber: the next shell is {}.", n(*by), shell_name(*s))
+        }
         Event::ChamberChecked { by, shell: None } => format!("{} checks the chamber.", n(*by)),
         Event::SkipUsed { by, target } => format!("{} skips {}'s next turn.", n(*by), n(*target)),
         Event::DoubleDamageUsed { by } => format!("{} readies Double Damage.", n(*by)),
@@ -211,7 +213,10 @@ mod tests {
             parse_command("steal ben rebalancer blank", me, &names()),
             Ok(Command::Act(Action::Steal { from: Seat(2), item: ItemUse::Rebalancer { kind: Shell::Blank } }))
         );
-        assert_eq!(parse_command("use doubledamage", me, &names()), Ok(Command::Act(Action::Use { item: ItemUse::DoubleDamage })));
+        assert_eq!(
+            parse_command("use doubledamage", me, &names()),
+            Ok(Command::Act(Action::Use { item: ItemUse::DoubleDamage }))
+        );
         assert!(parse_command("shoot zed", me, &names()).unwrap_err().contains("zed"));
         assert!(parse_command("use banana", me, &names()).unwrap_err().contains("banana"));
         assert!(parse_command("dance", me, &names()).unwrap_err().contains("unknown command"));

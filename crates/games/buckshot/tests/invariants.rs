@@ -28,7 +28,8 @@ fn random_play_all_player_counts() {
 #[test]
 fn bots_ignore_hidden_information() {
     for name in buckshot::BOTS {
-        let checked = bot_ignores_hidden_information::<Buckshot>(&Config::players(4), 150, &|| buckshot::bot(name).unwrap());
+        let checked =
+            bot_ignores_hidden_information::<Buckshot>(&Config::players(4), 150, &|| buckshot::bot(name).unwrap());
         assert!(checked > 1_000, "{name}: only {checked} decisions checked");
     }
 }
