@@ -104,7 +104,7 @@ impl Game for Ivanhoe {
     }
 
     fn is_legal(&self, seat: Seat, action: &Action) -> bool {
-        self.check(seat, action).is_ok()
+        self.verdict(seat, action).is_ok()
     }
 
     fn view(&self, viewer: Viewer) -> View {

@@ -7,8 +7,70 @@ use crate::cards::{Card, Colour, Colours};
 use crate::state::{Config, Hand, Ivanhoe, Phase, Player, display_total};
 use engine::{BySeat, MatchRng, RuleError, Seat, SeatSet, SetupError};
 
-fn refuse(code: &'static str, message: impl Into<std::borrow::Cow<'static, str>>) -> Result<(), RuleError> {
-    Err(RuleError::new(code, message))
+/// A refusal, built without allocating: legal-action lists try many illegal candidates, so
+/// the message is only formatted when a refusal leaves the crate as a [`RuleError`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Refusal {
+    code: &'static str,
+    /// A message with at most one `{}`, filled from `arg`.
+    msg: &'static str,
+    arg: Arg,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Arg {
+    None,
+    Card(Card),
+    Seat(Seat),
+    Colour(Colour),
+    Value(u8),
+    Text(&'static str),
+}
+
+impl From<Card> for Arg {
+    fn from(c: Card) -> Arg {
+        Arg::Card(c)
+    }
+}
+impl From<Seat> for Arg {
+    fn from(s: Seat) -> Arg {
+        Arg::Seat(s)
+    }
+}
+impl From<Colour> for Arg {
+    fn from(c: Colour) -> Arg {
+        Arg::Colour(c)
+    }
+}
+impl From<u8> for Arg {
+    fn from(v: u8) -> Arg {
+        Arg::Value(v)
+    }
+}
+
+impl From<Refusal> for RuleError {
+    fn from(r: Refusal) -> RuleError {
+        let arg = match r.arg {
+            Arg::None => return RuleError::new(r.code, r.msg),
+            Arg::Card(c) if c.is_action() => c.name().to_string(),
+            Arg::Card(c) => c.code().to_string(),
+            Arg::Seat(s) => format!("P{}", s.0 + 1),
+            Arg::Colour(c) => c.name().to_string(),
+            Arg::Value(v) => v.to_string(),
+            Arg::Text(t) => t.to_string(),
+        };
+        RuleError::new(r.code, r.msg.replacen("{}", &arg, 1))
+    }
+}
+
+type Verdict = Result<(), Refusal>;
+
+fn refuse(code: &'static str, msg: &'static str) -> Verdict {
+    Err(Refusal { code, msg, arg: Arg::None })
+}
+
+fn refuse_with(code: &'static str, msg: &'static str, arg: impl Into<Arg>) -> Verdict {
+    Err(Refusal { code, msg, arg: arg.into() })
 }
 
 /// Cards dealt to each player.
@@ -76,14 +138,19 @@ impl Ivanhoe {
 
     /// Whether `seat` may take `action` now, and if not, why. The only judge of legality.
     pub fn check(&self, seat: Seat, action: &Action) -> Result<(), RuleError> {
+        self.verdict(seat, action).map_err(RuleError::from)
+    }
+
+    /// `check` without building a message.
+    pub(crate) fn verdict(&self, seat: Seat, action: &Action) -> Verdict {
         if seat.index() >= self.players.len() {
-            return refuse("no_such_seat", format!("there is no {seat}"));
+            return refuse_with("no_such_seat", "there is no {}", seat);
         }
         match &self.phase {
-            Phase::Over { .. } => Err(RuleError::game_over()),
+            Phase::Over { .. } => refuse("game_over", "the game is over"),
             Phase::Start => {
                 if seat != self.active {
-                    return Err(RuleError::not_your_turn());
+                    return refuse("not_your_turn", "it is not your turn");
                 }
                 match *action {
                     Action::Start { colour, card } => self.check_start(seat, colour, card),
@@ -97,7 +164,7 @@ impl Ivanhoe {
                 if seat != self.active {
                     return match action {
                         Action::Ivanhoe => refuse("no_window", "Ivanhoe can only answer an action card as it is played"),
-                        _ => Err(RuleError::not_your_turn()),
+                        _ => refuse("not_your_turn", "it is not your turn"),
                     };
                 }
                 match *action {
@@ -113,7 +180,7 @@ impl Ivanhoe {
             }
             Phase::Window { waiting, .. } => {
                 if !waiting.contains(seat) {
-                    return Err(RuleError::not_your_turn());
+                    return refuse("not_your_turn", "it is not your turn");
                 }
                 match action {
                     Action::Pass => Ok(()),
@@ -125,38 +192,38 @@ impl Ivanhoe {
             Phase::Adapt { queue } => {
                 let (owner, value) = queue[0];
                 if seat != owner {
-                    return Err(RuleError::not_your_turn());
+                    return refuse("not_your_turn", "it is not your turn");
                 }
                 match *action {
                     Action::Keep { card } if card.is_value() && card.value() == value => {
                         if self.players[seat].display.contains(&card) {
                             Ok(())
                         } else {
-                            refuse("not_in_display", format!("there is no {card} in your display"))
+                            refuse_with("not_in_display", "there is no {} in your display", card)
                         }
                     }
-                    Action::Keep { .. } => refuse("wrong_value", format!("choose which card of value {value} to keep")),
-                    _ => refuse("must_keep", format!("Adapt: choose which card of value {value} to keep")),
+                    Action::Keep { .. } => refuse_with("wrong_value", "choose which card of value {} to keep", value),
+                    _ => refuse_with("must_keep", "Adapt: choose which card of value {} to keep", value),
                 }
             }
             Phase::MaidenPenalty => {
                 if seat != self.active {
-                    return Err(RuleError::not_your_turn());
+                    return refuse("not_your_turn", "it is not your turn");
                 }
                 match *action {
                     Action::ReturnToken { colour } if self.players[seat].tokens.contains(colour) => Ok(()),
-                    Action::ReturnToken { colour } => refuse("token_not_held", format!("you hold no {colour} token")),
+                    Action::ReturnToken { colour } => refuse_with("token_not_held", "you hold no {} token", colour),
                     _ => refuse("must_return_token", "you withdraw with a maiden: give back one of your tokens"),
                 }
             }
             Phase::PurpleToken { winner } => {
                 if seat != *winner {
-                    return Err(RuleError::not_your_turn());
+                    return refuse("not_your_turn", "it is not your turn");
                 }
                 match *action {
                     Action::ChooseToken { colour } if !self.players[seat].tokens.contains(colour) => Ok(()),
                     Action::ChooseToken { colour } => {
-                        refuse("token_already_held", format!("you already hold a {colour} token"))
+                        refuse_with("token_already_held", "you already hold a {} token", colour)
                     }
                     _ => refuse("must_choose_token", "you won a purple tournament: choose a token you lack"),
                 }
@@ -167,20 +234,16 @@ impl Ivanhoe {
     /// The colours the designated starter may open with (§5.3), from their hand now.
     pub fn allowed_colours(&self, seat: Seat) -> Colours {
         let hand = &self.players[seat].hand;
-        let mut allowed = if hand.has(Card::Squire2) || hand.has(Card::Squire3) || hand.has(Card::Maiden) {
-            Colours::ALL
-        } else {
-            hand.kinds().filter_map(Card::colour).collect()
-        };
+        let mut allowed = if hand.has_supporter() { Colours::ALL } else { hand.colours() };
         if self.previous == Some(Colour::Purple) {
             allowed.remove(Colour::Purple);
         }
         allowed
     }
 
-    fn check_start(&self, seat: Seat, colour: Colour, card: Card) -> Result<(), RuleError> {
+    fn check_start(&self, seat: Seat, colour: Colour, card: Card) -> Verdict {
         if !self.players[seat].hand.has(card) {
-            return refuse("not_in_hand", format!("you hold no {card}"));
+            return refuse_with("not_in_hand", "you hold no {}", card);
         }
         if card.is_action() {
             return refuse(
@@ -192,29 +255,29 @@ impl Ivanhoe {
             return if colour == Colour::Purple && self.previous == Some(Colour::Purple) {
                 refuse("purple_twice", "purple cannot follow a purple tournament")
             } else {
-                refuse("colour_not_allowed", format!("you cannot open {colour}: no {colour} card or supporter in hand"))
+                refuse_with("colour_not_allowed", "you cannot open {}: you hold neither a card of it nor a supporter", colour)
             };
         }
         if let Some(c) = card.colour()
             && c != colour
         {
-            return refuse("wrong_colour", format!("{card} is not {colour}"));
+            return refuse_with("wrong_colour", "that card is not {}", colour);
         }
         Ok(())
     }
 
-    fn check_play(&self, seat: Seat, card: Card) -> Result<(), RuleError> {
+    fn check_play(&self, seat: Seat, card: Card) -> Verdict {
         let p = &self.players[seat];
         if !p.hand.has(card) {
-            return refuse("not_in_hand", format!("you hold no {card}"));
+            return refuse_with("not_in_hand", "you hold no {}", card);
         }
         if card.is_action() {
-            return refuse("not_a_value_card", format!("{card} is an action card: play it with its choices"));
+            return refuse_with("not_a_value_card", "{} is an action card: play it with its choices", card);
         }
         if let Some(c) = card.colour()
             && Some(c) != self.colour
         {
-            return refuse("wrong_colour", format!("{card} does not match the {} tournament", colour_name(self.colour)));
+            return refuse_with("wrong_colour", "that card does not match the {} tournament", Arg::Text(colour_name(self.colour)));
         }
         if card.is_maiden() && p.display.contains(&Card::Maiden) {
             return refuse("maiden_limit", "a display may hold only one maiden");
@@ -226,30 +289,30 @@ impl Ivanhoe {
     }
 
     /// An opponent still in the tournament.
-    fn check_opponent(&self, seat: Seat, target: Seat) -> Result<(), RuleError> {
+    fn check_opponent(&self, seat: Seat, target: Seat) -> Verdict {
         if target == seat || target.index() >= self.players.len() {
             return refuse("bad_target", "choose another player");
         }
         if self.players[target].withdrawn {
-            return refuse("bad_target", format!("P{} has withdrawn", target.0 + 1));
+            return refuse_with("bad_target", "{} has withdrawn", target);
         }
         Ok(())
     }
 
-    fn check_unshielded(&self, target: Seat) -> Result<(), RuleError> {
+    fn check_unshielded(&self, target: Seat) -> Verdict {
         if self.shield == Some(target) {
-            return refuse("shielded", format!("P{} is protected by the Shield", target.0 + 1));
+            return refuse_with("shielded", "{} is protected by the Shield", target);
         }
         Ok(())
     }
 
-    fn check_card(&self, seat: Seat, action: &Action) -> Result<(), RuleError> {
+    fn check_card(&self, seat: Seat, action: &Action) -> Verdict {
         let card = action.action_card().expect("check_card is called for action cards");
         if !self.players[seat].hand.has(card) {
-            return refuse("not_in_hand", format!("you hold no {}", card.name()));
+            return refuse_with("not_in_hand", "you hold no {}", card);
         }
         let me = &self.players[seat];
-        let no_effect = || refuse("no_effect", format!("{} would change nothing now", card.name()));
+        let no_effect = || refuse_with("no_effect", "{} would change nothing now", card);
         match *action {
             Action::Unhorse { colour } => {
                 if self.colour != Some(Colour::Purple) {
@@ -318,7 +381,7 @@ impl Ivanhoe {
                 }
                 self.check_unshielded(target)?;
                 if self.players[target].hand.is_empty() {
-                    return refuse("no_effect", format!("P{} has no cards in hand", target.0 + 1));
+                    return refuse_with("no_effect", "{} has no cards in hand", target);
                 }
             }
             Action::Outmaneuver => {
@@ -353,7 +416,7 @@ impl Ivanhoe {
                     return refuse("bad_slot", "you have no such face-up card");
                 };
                 let Some(took) = self.slot_card(target, take) else {
-                    return refuse("bad_slot", format!("P{} has no such face-up card", target.0 + 1));
+                    return refuse_with("bad_slot", "{} has no such face-up card", target);
                 };
                 let (mine, theirs) = (&me.display, &self.players[target].display);
                 let give_display = matches!(give, Slot::Display { .. });
@@ -443,9 +506,12 @@ impl Ivanhoe {
                 }
             }
             Phase::Turn if seat == self.active || all => {
-                let hand = self.players[seat].hand;
-                for card in Card::ALL {
-                    if all || hand.has(card) {
+                if all {
+                    for card in Card::ALL {
+                        self.card_candidates(seat, card, out, all);
+                    }
+                } else {
+                    for card in self.players[seat].hand.kinds() {
                         self.card_candidates(seat, card, out, all);
                     }
                 }
@@ -518,6 +584,8 @@ impl Ivanhoe {
             Card::Shield => out.push(Action::Shield),
             Card::Stunned => out.extend(seats().map(|target| Action::Stunned { target })),
             Card::Ivanhoe => {}
+            // A coloured card off the tournament colour can never be played: skip it early.
+            _ if !all && card.colour().is_some_and(|c| Some(c) != self.colour) => {}
             _ => out.push(Action::Play { card }),
         }
     }
@@ -537,7 +605,7 @@ impl Ivanhoe {
         self.candidates(seat, out, false);
         let mut w = start;
         for r in start..out.len() {
-            if self.check(seat, &out[r]).is_ok() {
+            if self.verdict(seat, &out[r]).is_ok() {
                 out[w] = out[r];
                 w += 1;
             }

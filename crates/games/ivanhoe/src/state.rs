@@ -3,6 +3,7 @@
 
 use crate::action::Action;
 use crate::cards::{Card, Colour, Colours, KINDS};
+
 use engine::{BySeat, MatchRng, Seat, SeatSet};
 use serde::{Deserialize, Serialize};
 
@@ -26,11 +27,13 @@ pub struct Hand {
     #[serde(with = "counts")]
     counts: [u8; KINDS],
     len: u8,
+    /// Bit `k` set while `counts[k] > 0`: legal-action lists walk only the kinds held.
+    present: u64,
 }
 
 impl Default for Hand {
     fn default() -> Self {
-        Hand { counts: [0; KINDS], len: 0 }
+        Hand { counts: [0; KINDS], len: 0, present: 0 }
     }
 }
 
@@ -50,16 +53,44 @@ impl Hand {
     pub fn add(&mut self, card: Card) {
         self.counts[card.index()] += 1;
         self.len += 1;
+        self.present |= 1 << card.index();
     }
     /// Removes one `card`; the caller has checked it is there.
     pub fn remove(&mut self, card: Card) {
         debug_assert!(self.has(card), "removing {card} from a hand without it");
         self.counts[card.index()] -= 1;
         self.len -= 1;
+        if self.counts[card.index()] == 0 {
+            self.present &= !(1 << card.index());
+        }
     }
+    /// The colours of the coloured cards held (supporters and action cards have none).
+    pub fn colours(&self) -> Colours {
+        let mut bits = 0u8;
+        for c in self.kinds() {
+            match c.colour() {
+                Some(k) => bits |= 1 << (k as u8),
+                None => break, // kinds come in table order: coloured cards first
+            }
+        }
+        Colours::from_bits(bits)
+    }
+
+    pub fn has_supporter(&self) -> bool {
+        self.present & (0b111 << Card::Squire2 as u32) != 0
+    }
+
     /// The distinct kinds held, in table order.
-    pub fn kinds(&self) -> impl Iterator<Item = Card> + '_ {
-        Card::ALL.into_iter().filter(|c| self.counts[c.index()] > 0)
+    pub fn kinds(&self) -> impl Iterator<Item = Card> + use<> {
+        let mut bits = self.present;
+        std::iter::from_fn(move || {
+            if bits == 0 {
+                return None;
+            }
+            let k = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            Some(Card::ALL[k])
+        })
     }
     /// Every card, in table order.
     pub fn cards(&self) -> impl Iterator<Item = Card> + '_ {
