@@ -112,8 +112,8 @@ impl Sorcery {
                 // The leaving minion is still on the board, so its own trigger fires too,
                 // before its enchantments are removed (spec 3.4).
                 let start = self.queue.len();
-                self.queue.push(Effect::Remove { uid, to });
                 self.collect_triggers(When::MinionLeaves, Some(uid));
+                self.queue.push(Effect::Remove { uid, to });
                 self.queue[start..].reverse();
             }
             Effect::Remove { uid, to } => {

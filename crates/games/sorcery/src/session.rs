@@ -12,7 +12,7 @@
 //! - the end of input ends the game with no winner, as `quit` does.
 
 use crate::action::{Action, DrawReason, Event, MinionRef, Target, TargetRef};
-use crate::cards::CardId;
+use crate::cards::{CardId, Modifier};
 use crate::state::{Config, Sorcery, Status};
 use crate::text::{self, Style};
 use engine::{Bot, Game, MatchRng, Observation, Seat, SetupError, Viewer};
@@ -181,12 +181,13 @@ impl Session {
         &self.names[seat.index()]
     }
 
-    /// Whose eyes the narration is for: the one human, or everyone (hot seat, or bots only).
-    fn audience(&self) -> Viewer {
-        match self.bots.iter().map(Option::is_some).collect::<Vec<_>>()[..] {
-            [false, true] => Viewer::seat(Seat(0)),
-            [true, false] => Viewer::seat(Seat(1)),
-            _ => Viewer::Spectator,
+    /// Whose eyes the narration is for: the one human against a bot; everyone (no redaction)
+    /// at a hot seat or when bots play each other.
+    fn audience(&self) -> Option<Viewer> {
+        match [self.bots[0].is_some(), self.bots[1].is_some()] {
+            [false, true] => Some(Viewer::seat(Seat(0))),
+            [true, false] => Some(Viewer::seat(Seat(1))),
+            _ => None,
         }
     }
 
@@ -281,8 +282,13 @@ impl Session {
             Ok(()) => {
                 let audience = self.audience();
                 for e in &events {
-                    if let Some(seen) = self.game.view_event(e, audience) {
-                        self.narrate(&seen, out);
+                    match audience {
+                        None => self.narrate(e, out),
+                        Some(v) => {
+                            if let Some(seen) = self.game.view_event(e, v) {
+                                self.narrate(&seen, out);
+                            }
+                        }
                     }
                 }
             }
@@ -351,9 +357,16 @@ impl Session {
             Event::MinionDamaged { minion, amount, attack, defence } => {
                 format!("{} takes {amount} damage ({attack}/{defence}).", self.minion(minion))
             }
-            Event::MinionBuffed { minion, attack, defence } | Event::MinionEnchanted { minion, attack, defence, .. } => {
+            Event::MinionBuffed { minion, attack, defence } => {
                 format!("{} is now {attack}/{defence}.", self.minion(minion))
             }
+            // Only enchantments that change attack and defence get a line of their own.
+            Event::MinionEnchanted { minion, enchantment, attack, defence } => match enchantment.def().modifier {
+                Some(Modifier::Add(..) | Modifier::Multiply(..)) => {
+                    format!("{} is now {attack}/{defence}.", self.minion(minion))
+                }
+                _ => return,
+            },
             Event::MinionDied { minion } => format!("{} dies.", self.minion(minion)),
             Event::MinionReturned { minion } => {
                 format!("{} returns to {}'s hand.", self.minion(minion), self.name(minion.player))
@@ -381,6 +394,96 @@ impl Session {
         out.push_str(&line);
         out.push('\n');
     }
+}
+
+/// What the driver needs from the outside world. The binary passes the file system,
+/// stdout and stderr; tests pass a directory of test data and buffers.
+pub struct Io<'a> {
+    /// Reads a file named on the command line (or `default.deck`).
+    pub read_file: &'a mut dyn FnMut(&str) -> Result<String, String>,
+    /// Standard output (flushed by the caller after each call, for interactive play).
+    pub out: &'a mut dyn FnMut(&str),
+    /// Standard error: notices and warnings that are not part of the game.
+    pub err: &'a mut dyn FnMut(&str),
+}
+
+/// Reads a deck named on the command line, or `default.deck`, or falls back to the built-in
+/// default deck with a notice. Unknown card names are skipped with a warning.
+fn load_deck(which: usize, path: Option<&str>, io: &mut Io<'_>) -> Result<Vec<CardId>, String> {
+    let (source, text) = match path {
+        Some(p) => (p, (io.read_file)(p).map_err(|e| format!("cannot read the deck file for player {}: {e}", which + 1))?),
+        None => match (io.read_file)("default.deck") {
+            Ok(text) => ("default.deck", text),
+            Err(_) => {
+                (io.err)(&format!(
+                    "No default.deck in the current directory: player {} uses the built-in default deck.\n",
+                    which + 1
+                ));
+                return Ok(crate::cards::DEFAULT_DECK.to_vec());
+            }
+        },
+    };
+    let deck = crate::deck::parse_deck(source, &text);
+    for p in &deck.problems {
+        (io.err)(&format!("Warning: {p}\n"));
+    }
+    Ok(deck.cards)
+}
+
+/// Runs `cardtable sorcery ARGS`: the whole terminal game. `input` yields the lines of
+/// standard input (read lazily, so play is interactive). Returns the exit code: 0 when the
+/// game ran (whatever its end), 1 when a file could not be read, 2 for bad arguments.
+pub fn drive(args: &[String], default_seed: u64, input: &mut dyn Iterator<Item = String>, mut io: Io<'_>) -> u8 {
+    let args = match parse_args(args) {
+        Ok(a) => a,
+        Err(e) => {
+            (io.err)(&format!("cardtable sorcery: {e}\n{USAGE}\n"));
+            return 2;
+        }
+    };
+    if args.graphics {
+        (io.err)("-graphics: the graphical display is not available yet; playing with the text display only.\n");
+    }
+    let mut decks = [Vec::new(), Vec::new()];
+    for (i, path) in [args.deck1.as_deref(), args.deck2.as_deref()].into_iter().enumerate() {
+        match load_deck(i, path, &mut io) {
+            Ok(d) => decks[i] = d,
+            Err(e) => {
+                (io.err)(&format!("cardtable sorcery: {e}\n"));
+                return 1;
+            }
+        }
+    }
+    let init: Vec<String> = match &args.init {
+        None => Vec::new(),
+        Some(p) => match (io.read_file)(p) {
+            Ok(text) => text.lines().map(str::to_string).collect(),
+            Err(e) => {
+                (io.err)(&format!("cardtable sorcery: cannot read the init file: {e}\n"));
+                return 1;
+            }
+        },
+    };
+    let seed = args.seed.unwrap_or(default_seed);
+    if args.seed.is_none() && !args.testing {
+        (io.err)(&format!("Seed {seed} (play this deal again with -seed {seed}).\n"));
+    }
+    let (mut session, first) = match Session::new(&args, decks, seed) {
+        Ok(s) => s,
+        Err(e) => {
+            (io.err)(&format!("cardtable sorcery: {e}\n"));
+            return 1;
+        }
+    };
+    (io.out)(&first);
+    for line in init.into_iter().chain(input) {
+        if session.is_over() {
+            break;
+        }
+        (io.out)(&session.feed(&line));
+    }
+    (io.out)(&session.finish());
+    0
 }
 
 /// A 1-based number typed by the user, as a 0-based index.
