@@ -1,0 +1,1 @@
+//! The cardtable server (being written).

@@ -1,0 +1,406 @@
+//! # store — live rooms and finished matches in SQLite
+//!
+//! SQLite runs on a thread of its own; the async server talks to it through [`Store`], a
+//! cheap handle over a channel, and awaits each write's acknowledgement before it tells
+//! clients an action happened. Writes that arrive together are committed in one transaction
+//! (group commit), so a busy server pays one commit for many moves.
+//!
+//! The database is in WAL mode with `synchronous = NORMAL`: a committed write survives the
+//! process being killed (`kill -9`); an OS crash may lose the last moments.
+//!
+//! A live room is a row in `rooms` (its JSON snapshot: members, tokens, host, chat, the
+//! match's seed and config) plus its moves appended to `room_moves`, so a move costs one
+//! small insert, not a rewrite. A finished match goes to `matches` with its full log.
+
+use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite_migration::{M, Migrations};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+use std::sync::mpsc as std_mpsc;
+use tokio::sync::oneshot;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("database: {0}")]
+    Db(#[from] rusqlite::Error),
+    #[error("migration: {0}")]
+    Migration(#[from] rusqlite_migration::Error),
+    #[error("the store thread has stopped")]
+    Closed,
+}
+
+/// A live room as stored: its snapshot and its moves so far.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoredRoom {
+    pub id: String,
+    pub game: String,
+    pub snapshot: String,
+    pub moves: Vec<String>,
+}
+
+/// A finished match.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MatchRecord {
+    pub id: i64,
+    pub room_id: String,
+    pub game: String,
+    pub seed: u64,
+    /// JSON: the game's config.
+    pub config: String,
+    /// JSON: the usernames by seat.
+    pub players: String,
+    /// JSON: the move log (`engine::Move` entries).
+    pub log: String,
+    /// JSON: the outcome (winners by username).
+    pub result: String,
+    pub started_at: u64,
+    pub ended_at: u64,
+}
+
+enum Cmd {
+    SaveRoom { id: String, game: String, snapshot: String, ack: oneshot::Sender<Result<(), String>> },
+    AppendMove { id: String, index: u64, entry: String, ack: oneshot::Sender<Result<(), String>> },
+    /// Clears a room's moves (a new match begins) and saves its snapshot.
+    ResetMoves { id: String, snapshot: String, ack: oneshot::Sender<Result<(), String>> },
+    DeleteRoom { id: String, ack: oneshot::Sender<Result<(), String>> },
+    FinishMatch { record: MatchRecord, ack: oneshot::Sender<Result<i64, String>> },
+    LoadRooms { reply: oneshot::Sender<Result<Vec<StoredRoom>, String>> },
+    GetMatch { id: i64, reply: oneshot::Sender<Result<Option<MatchRecord>, String>> },
+    ListMatches { limit: u32, reply: oneshot::Sender<Result<Vec<MatchRecord>, String>> },
+}
+
+/// A handle to the store thread. Clone freely.
+#[derive(Clone)]
+pub struct Store {
+    tx: std_mpsc::Sender<Cmd>,
+}
+
+fn migrations() -> Migrations<'static> {
+    Migrations::new(vec![M::up(
+        "CREATE TABLE rooms (
+            id TEXT PRIMARY KEY,
+            game TEXT NOT NULL,
+            snapshot TEXT NOT NULL,
+            updated_at INTEGER NOT NULL DEFAULT (unixepoch())
+        );
+        CREATE TABLE room_moves (
+            room_id TEXT NOT NULL REFERENCES rooms(id) ON DELETE CASCADE,
+            idx INTEGER NOT NULL,
+            entry TEXT NOT NULL,
+            PRIMARY KEY (room_id, idx)
+        ) WITHOUT ROWID;
+        CREATE TABLE matches (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            room_id TEXT NOT NULL,
+            game TEXT NOT NULL,
+            seed INTEGER NOT NULL,
+            config TEXT NOT NULL,
+            players TEXT NOT NULL,
+            log TEXT NOT NULL,
+            result TEXT NOT NULL,
+            started_at INTEGER NOT NULL,
+            ended_at INTEGER NOT NULL
+        );",
+    )])
+}
+
+fn open(path: &Path) -> Result<Connection, StoreError> {
+    let mut conn = Connection::open(path)?;
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    migrations().to_latest(&mut conn)?;
+    Ok(conn)
+}
+
+impl Store {
+    /// Opens (creating if needed) the database at `path` and starts its thread.
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        let conn = open(path)?;
+        let (tx, rx) = std_mpsc::channel();
+        std::thread::Builder::new()
+            .name("sqlite".into())
+            .spawn(move || worker(conn, rx))
+            .expect("spawn the sqlite thread");
+        Ok(Store { tx })
+    }
+
+    /// An in-memory database (tests, `--db :memory:`).
+    pub fn memory() -> Result<Store, StoreError> {
+        Store::open(Path::new(":memory:"))
+    }
+
+    async fn call<T>(&self, make: impl FnOnce(oneshot::Sender<Result<T, String>>) -> Cmd) -> Result<T, String> {
+        let (tx, rx) = oneshot::channel();
+        self.tx.send(make(tx)).map_err(|_| StoreError::Closed.to_string())?;
+        rx.await.map_err(|_| StoreError::Closed.to_string())?
+    }
+
+    pub async fn save_room(&self, id: &str, game: &str, snapshot: String) -> Result<(), String> {
+        self.call(|ack| Cmd::SaveRoom { id: id.into(), game: game.into(), snapshot, ack }).await
+    }
+
+    pub async fn append_move(&self, id: &str, index: u64, entry: String) -> Result<(), String> {
+        self.call(|ack| Cmd::AppendMove { id: id.into(), index, entry, ack }).await
+    }
+
+    pub async fn reset_moves(&self, id: &str, snapshot: String) -> Result<(), String> {
+        self.call(|ack| Cmd::ResetMoves { id: id.into(), snapshot, ack }).await
+    }
+
+    pub async fn delete_room(&self, id: &str) -> Result<(), String> {
+        self.call(|ack| Cmd::DeleteRoom { id: id.into(), ack }).await
+    }
+
+    pub async fn finish_match(&self, record: MatchRecord) -> Result<i64, String> {
+        self.call(|ack| Cmd::FinishMatch { record, ack }).await
+    }
+
+    pub async fn load_rooms(&self) -> Result<Vec<StoredRoom>, String> {
+        self.call(|reply| Cmd::LoadRooms { reply }).await
+    }
+
+    pub async fn get_match(&self, id: i64) -> Result<Option<MatchRecord>, String> {
+        self.call(|reply| Cmd::GetMatch { id, reply }).await
+    }
+
+    pub async fn list_matches(&self, limit: u32) -> Result<Vec<MatchRecord>, String> {
+        self.call(|reply| Cmd::ListMatches { limit, reply }).await
+    }
+}
+
+/// Reads a finished match straight from a database file, without a server (for
+/// `cardtable replay`).
+pub fn read_match(path: &Path, id: i64) -> Result<Option<MatchRecord>, StoreError> {
+    let conn = open(path)?;
+    get_match(&conn, id)
+}
+
+fn get_match(conn: &Connection, id: i64) -> Result<Option<MatchRecord>, StoreError> {
+    Ok(conn
+        .query_row(
+            "SELECT id, room_id, game, seed, config, players, log, result, started_at, ended_at FROM matches WHERE id = ?1",
+            [id],
+            row_to_match,
+        )
+        .optional()?)
+}
+
+fn row_to_match(r: &rusqlite::Row<'_>) -> rusqlite::Result<MatchRecord> {
+    Ok(MatchRecord {
+        id: r.get(0)?,
+        room_id: r.get(1)?,
+        game: r.get(2)?,
+        seed: r.get::<_, i64>(3)? as u64,
+        config: r.get(4)?,
+        players: r.get(5)?,
+        log: r.get(6)?,
+        result: r.get(7)?,
+        started_at: r.get::<_, i64>(8)? as u64,
+        ended_at: r.get::<_, i64>(9)? as u64,
+    })
+}
+
+type Acks = Vec<Box<dyn FnOnce(Result<(), String>) + Send>>;
+
+fn worker(mut conn: Connection, rx: std_mpsc::Receiver<Cmd>) {
+    while let Ok(first) = rx.recv() {
+        // Group commit: take everything already queued into one transaction; acknowledge
+        // the writes only after it commits.
+        let mut batch = vec![first];
+        while let Ok(more) = rx.try_recv() {
+            batch.push(more);
+            if batch.len() >= 512 {
+                break;
+            }
+        }
+        let mut acks: Acks = Vec::new();
+        let tx = match conn.transaction() {
+            Ok(tx) => tx,
+            Err(e) => {
+                fail_all(batch, &e.to_string());
+                continue;
+            }
+        };
+        for cmd in batch {
+            run(&tx, cmd, &mut acks);
+        }
+        let result = tx.commit().map_err(|e| e.to_string());
+        for ack in acks {
+            ack(result.clone());
+        }
+    }
+}
+
+fn run(tx: &rusqlite::Transaction<'_>, cmd: Cmd, acks: &mut Acks) {
+    fn ack_after(acks: &mut Acks, r: rusqlite::Result<()>, ack: oneshot::Sender<Result<(), String>>) {
+        match r {
+            Ok(()) => acks.push(Box::new(move |c| {
+                let _ = ack.send(c);
+            })),
+            Err(e) => {
+                let _ = ack.send(Err(e.to_string()));
+            }
+        }
+    }
+    match cmd {
+        Cmd::SaveRoom { id, game, snapshot, ack } => {
+            let r = tx
+                .execute(
+                    "INSERT INTO rooms (id, game, snapshot) VALUES (?1, ?2, ?3)
+                     ON CONFLICT(id) DO UPDATE SET snapshot = excluded.snapshot, updated_at = unixepoch()",
+                    params![id, game, snapshot],
+                )
+                .map(|_| ());
+            ack_after(acks, r, ack);
+        }
+        Cmd::AppendMove { id, index, entry, ack } => {
+            let r = tx
+                .prepare_cached("INSERT OR REPLACE INTO room_moves (room_id, idx, entry) VALUES (?1, ?2, ?3)")
+                .and_then(|mut st| st.execute(params![id, index as i64, entry]))
+                .map(|_| ());
+            ack_after(acks, r, ack);
+        }
+        Cmd::ResetMoves { id, snapshot, ack } => {
+            let r = tx
+                .execute("DELETE FROM room_moves WHERE room_id = ?1", [&id])
+                .and_then(|_| tx.execute("UPDATE rooms SET snapshot = ?2 WHERE id = ?1", params![id, snapshot]))
+                .map(|_| ());
+            ack_after(acks, r, ack);
+        }
+        Cmd::DeleteRoom { id, ack } => {
+            let r = tx.execute("DELETE FROM rooms WHERE id = ?1", [&id]).map(|_| ());
+            ack_after(acks, r, ack);
+        }
+        Cmd::FinishMatch { record: m, ack } => {
+            let r = tx.execute(
+                "INSERT INTO matches (room_id, game, seed, config, players, log, result, started_at, ended_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                params![
+                    m.room_id,
+                    m.game,
+                    m.seed as i64,
+                    m.config,
+                    m.players,
+                    m.log,
+                    m.result,
+                    m.started_at as i64,
+                    m.ended_at as i64
+                ],
+            );
+            match r {
+                Ok(_) => {
+                    let id = tx.last_insert_rowid();
+                    acks.push(Box::new(move |c| {
+                        let _ = ack.send(c.map(|()| id));
+                    }));
+                }
+                Err(e) => {
+                    let _ = ack.send(Err(e.to_string()));
+                }
+            }
+        }
+        Cmd::LoadRooms { reply } => {
+            let _ = reply.send(load_rooms(tx).map_err(|e| e.to_string()));
+        }
+        Cmd::GetMatch { id, reply } => {
+            let _ = reply.send(get_match(tx, id).map_err(|e| e.to_string()));
+        }
+        Cmd::ListMatches { limit, reply } => {
+            let r = tx
+                .prepare(
+                    "SELECT id, room_id, game, seed, config, players, log, result, started_at, ended_at
+                     FROM matches ORDER BY id DESC LIMIT ?1",
+                )
+                .and_then(|mut st| st.query_map([limit], row_to_match)?.collect::<Result<Vec<_>, _>>());
+            let _ = reply.send(r.map_err(|e| e.to_string()));
+        }
+    }
+}
+
+fn load_rooms(conn: &Connection) -> Result<Vec<StoredRoom>, rusqlite::Error> {
+    let mut rooms: Vec<StoredRoom> = conn
+        .prepare("SELECT id, game, snapshot FROM rooms ORDER BY rowid")?
+        .query_map([], |r| Ok(StoredRoom { id: r.get(0)?, game: r.get(1)?, snapshot: r.get(2)?, moves: Vec::new() }))?
+        .collect::<Result<_, _>>()?;
+    let mut st = conn.prepare("SELECT entry FROM room_moves WHERE room_id = ?1 ORDER BY idx")?;
+    for room in &mut rooms {
+        room.moves = st.query_map([&room.id], |r| r.get(0))?.collect::<Result<_, _>>()?;
+    }
+    Ok(rooms)
+}
+
+fn fail_all(batch: Vec<Cmd>, e: &str) {
+    for cmd in batch {
+        let err = Err(e.to_string());
+        match cmd {
+            Cmd::SaveRoom { ack, .. }
+            | Cmd::AppendMove { ack, .. }
+            | Cmd::ResetMoves { ack, .. }
+            | Cmd::DeleteRoom { ack, .. } => {
+                let _ = ack.send(err);
+            }
+            Cmd::FinishMatch { ack, .. } => {
+                let _ = ack.send(Err(e.to_string()));
+            }
+            Cmd::LoadRooms { reply } => {
+                let _ = reply.send(Err(e.to_string()));
+            }
+            Cmd::GetMatch { reply, .. } => {
+                let _ = reply.send(Err(e.to_string()));
+            }
+            Cmd::ListMatches { reply, .. } => {
+                let _ = reply.send(Err(e.to_string()));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn rooms_and_moves_survive_reopening() {
+        let dir = std::env::temp_dir().join(format!("cardtable-store-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.db");
+        let _ = std::fs::remove_file(&path);
+        {
+            let s = Store::open(&path).unwrap();
+            s.save_room("r1", "buckshot", "{\"a\":1}".into()).await.unwrap();
+            for i in 0..3 {
+                s.append_move("r1", i, format!("m{i}")).await.unwrap();
+            }
+            s.save_room("r2", "buckshot", "{}".into()).await.unwrap();
+            s.delete_room("r2").await.unwrap();
+            let id = s
+                .finish_match(MatchRecord {
+                    id: 0,
+                    room_id: "r1".into(),
+                    game: "buckshot".into(),
+                    seed: 7,
+                    config: "{}".into(),
+                    players: "[]".into(),
+                    log: "[]".into(),
+                    result: "{}".into(),
+                    started_at: 1,
+                    ended_at: 2,
+                })
+                .await
+                .unwrap();
+            assert_eq!(id, 1);
+        }
+        let s = Store::open(&path).unwrap();
+        let rooms = s.load_rooms().await.unwrap();
+        assert_eq!(rooms.len(), 1);
+        assert_eq!(rooms[0].moves, vec!["m0", "m1", "m2"]);
+        s.reset_moves("r1", "{}".into()).await.unwrap();
+        assert!(s.load_rooms().await.unwrap()[0].moves.is_empty());
+        assert_eq!(read_match(&path, 1).unwrap().unwrap().seed, 7);
+        assert!(read_match(&path, 99).unwrap().is_none());
+        assert_eq!(s.list_matches(10).await.unwrap().len(), 1);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
