@@ -19,9 +19,7 @@ pub fn run(args: &[String]) -> anyhow::Result<ExitCode> {
         }
         line
     });
-    let seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
+    let seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
     let stdout = std::io::stdout();
     let mut stdout = stdout.lock();
     let code = drive(

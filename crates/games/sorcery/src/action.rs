@@ -71,28 +71,103 @@ pub enum DrawReason {
 #[serde(tag = "type")]
 pub enum Event {
     /// The turn's magic is already gained: `magic` is the new total.
-    TurnStarted { player: Seat, turn: u32, magic: i32 },
+    TurnStarted {
+        player: Seat,
+        turn: u32,
+        magic: i32,
+    },
     /// Magic from a ritual.
-    MagicGained { player: Seat, amount: i32, magic: i32 },
+    MagicGained {
+        player: Seat,
+        amount: i32,
+        magic: i32,
+    },
     /// `card` is `None` for viewers who may not see it.
-    CardDrawn { player: Seat, card: Option<CardId> },
-    CardPlayed { player: Seat, card: CardId, target: Option<TargetRef>, magic: i32 },
-    AbilityUsed { minion: MinionRef, target: Option<TargetRef>, magic: i32 },
-    MinionEntered { minion: MinionRef, attack: i32, defence: i32 },
-    AttackedPlayer { minion: MinionRef, player: Seat, amount: i32, life: i32 },
-    AttackedMinion { minion: MinionRef, target: MinionRef },
-    MinionDamaged { minion: MinionRef, amount: i32, attack: i32, defence: i32 },
-    MinionBuffed { minion: MinionRef, attack: i32, defence: i32 },
-    MinionDied { minion: MinionRef },
-    MinionReturned { minion: MinionRef },
-    MinionEnchanted { minion: MinionRef, enchantment: CardId, attack: i32, defence: i32 },
-    EnchantmentRemoved { minion: MinionRef, enchantment: CardId },
-    RitualPlaced { player: Seat, card: CardId, replaced: Option<CardId> },
-    RitualDestroyed { player: Seat, card: CardId },
-    ChargesChanged { player: Seat, card: CardId, charges: i32 },
-    Discarded { player: Seat, card: CardId },
-    TurnEnded { player: Seat },
-    GameWon { winner: Seat },
-    GameDrawn { reason: DrawReason },
-    Conceded { player: Seat },
+    CardDrawn {
+        player: Seat,
+        card: Option<CardId>,
+    },
+    CardPlayed {
+        player: Seat,
+        card: CardId,
+        target: Option<TargetRef>,
+        magic: i32,
+    },
+    AbilityUsed {
+        minion: MinionRef,
+        target: Option<TargetRef>,
+        magic: i32,
+    },
+    MinionEntered {
+        minion: MinionRef,
+        attack: i32,
+        defence: i32,
+    },
+    AttackedPlayer {
+        minion: MinionRef,
+        player: Seat,
+        amount: i32,
+        life: i32,
+    },
+    AttackedMinion {
+        minion: MinionRef,
+        target: MinionRef,
+    },
+    MinionDamaged {
+        minion: MinionRef,
+        amount: i32,
+        attack: i32,
+        defence: i32,
+    },
+    MinionBuffed {
+        minion: MinionRef,
+        attack: i32,
+        defence: i32,
+    },
+    MinionDied {
+        minion: MinionRef,
+    },
+    MinionReturned {
+        minion: MinionRef,
+    },
+    MinionEnchanted {
+        minion: MinionRef,
+        enchantment: CardId,
+        attack: i32,
+        defence: i32,
+    },
+    EnchantmentRemoved {
+        minion: MinionRef,
+        enchantment: CardId,
+    },
+    RitualPlaced {
+        player: Seat,
+        card: CardId,
+        replaced: Option<CardId>,
+    },
+    RitualDestroyed {
+        player: Seat,
+        card: CardId,
+    },
+    ChargesChanged {
+        player: Seat,
+        card: CardId,
+        charges: i32,
+    },
+    Discarded {
+        player: Seat,
+        card: CardId,
+    },
+    TurnEnded {
+        player: Seat,
+    },
+    GameWon {
+        winner: Seat,
+    },
+    GameDrawn {
+        reason: DrawReason,
+    },
+    Conceded {
+        player: Seat,
+    },
 }

@@ -54,8 +54,7 @@ pub fn score(view: &View, me: Seat) -> f64 {
         Status::Playing => {}
     }
     let (mine, theirs) = (view.player(me), view.player(foe));
-    2.0 * f64::from(mine.life) - 3.0 * f64::from(theirs.life) + minion_value(mine)
-        - 1.1 * minion_value(theirs)
+    2.0 * f64::from(mine.life) - 3.0 * f64::from(theirs.life) + minion_value(mine) - 1.1 * minion_value(theirs)
         + 1.0 * mine.hand_size as f64
         - 0.5 * theirs.hand_size as f64
         + 0.3 * f64::from(mine.magic)
@@ -91,4 +90,3 @@ impl Bot<Sorcery> for HeuristicBot {
         best.0
     }
 }
-

@@ -193,7 +193,14 @@ const fn enchantment(name: &'static str, cost: i32, text: &'static str, m: Modif
     CardDef { name, kind: Kind::Enchantment, cost, text, targeting: Targeting::Minion, modifier: Some(m), ..BLANK }
 }
 
-const fn ritual(name: &'static str, cost: i32, text: &'static str, activation: i32, charges: i32, t: Trigger) -> CardDef {
+const fn ritual(
+    name: &'static str,
+    cost: i32,
+    text: &'static str,
+    activation: i32,
+    charges: i32,
+    t: Trigger,
+) -> CardDef {
     CardDef { name, kind: Kind::Ritual, cost, text, activation_cost: activation, charges, trigger: Some(t), ..BLANK }
 }
 
@@ -218,40 +225,40 @@ static TABLE: [CardDef; 22] = {
         minion("Earth Elemental", 3, 4, 4),
         // BoneGolem
         CardDef {
-                text: "Gain +1/+1 whenever a minion leaves play.",
-                trigger: trig(When::MinionLeaves, E::BuffSelf { attack: 1, defence: 1 }),
-                ..minion("Bone Golem", 2, 1, 3)
-            },
+            text: "Gain +1/+1 whenever a minion leaves play.",
+            trigger: trig(When::MinionLeaves, E::BuffSelf { attack: 1, defence: 1 }),
+            ..minion("Bone Golem", 2, 1, 3)
+        },
         // FireElemental
         CardDef {
-                text: "Whenever an opponent's minion enters play, deal 1 damage to it.",
-                trigger: trig(When::MinionEnters, E::DamageEnteringOpponent(1)),
-                ..minion("Fire Elemental", 2, 2, 2)
-            },
+            text: "Whenever an opponent's minion enters play, deal 1 damage to it.",
+            trigger: trig(When::MinionEnters, E::DamageEnteringOpponent(1)),
+            ..minion("Fire Elemental", 2, 2, 2)
+        },
         // PotionSeller
         CardDef {
-                text: "At the end of your turn, all your minions gain +0/+1.",
-                trigger: trig(When::EndOfTurn, E::BuffAllYours { attack: 0, defence: 1 }),
-                ..minion("Potion Seller", 2, 1, 3)
-            },
+            text: "At the end of your turn, all your minions gain +0/+1.",
+            trigger: trig(When::EndOfTurn, E::BuffAllYours { attack: 0, defence: 1 }),
+            ..minion("Potion Seller", 2, 1, 3)
+        },
         // NovicePyromancer
         CardDef {
-                text: "Deal 1 damage to target minion",
-                ability: able(1, A::Damage(1), T::Minion),
-                ..minion("Novice Pyromancer", 1, 0, 1)
-            },
+            text: "Deal 1 damage to target minion",
+            ability: able(1, A::Damage(1), T::Minion),
+            ..minion("Novice Pyromancer", 1, 0, 1)
+        },
         // ApprenticeSummoner
         CardDef {
-                text: "Summon a 1/1 air elemental",
-                ability: able(1, A::Summon { card: CardId::AirElemental, up_to: 1 }, T::None),
-                ..minion("Apprentice Summoner", 1, 1, 1)
-            },
+            text: "Summon a 1/1 air elemental",
+            ability: able(1, A::Summon { card: CardId::AirElemental, up_to: 1 }, T::None),
+            ..minion("Apprentice Summoner", 1, 1, 1)
+        },
         // MasterSummoner
         CardDef {
-                text: "Summon up to three 1/1 air elementals",
-                ability: able(2, A::Summon { card: CardId::AirElemental, up_to: 3 }, T::None),
-                ..minion("Master Summoner", 3, 2, 3)
-            },
+            text: "Summon up to three 1/1 air elementals",
+            ability: able(2, A::Summon { card: CardId::AirElemental, up_to: 3 }, T::None),
+            ..minion("Master Summoner", 3, 2, 3)
+        },
         // Banish
         spell("Banish", 2, "Destroy target minion or ritual", T::MinionOrRitual, S::Destroy),
         // Unsummon
@@ -259,21 +266,15 @@ static TABLE: [CardDef; 22] = {
         // Recharge
         spell("Recharge", 1, "Your ritual gains 3 charges", T::None, S::AddCharges(3)),
         // Disenchant
-        spell(
-                "Disenchant",
-                1,
-                "Destroy the top enchantment on target minion",
-                T::Minion,
-                S::RemoveTopEnchantment,
-            ),
+        spell("Disenchant", 1, "Destroy the top enchantment on target minion", T::Minion, S::RemoveTopEnchantment),
         // RaiseDead
         spell(
-                "Raise Dead",
-                1,
-                "Resurrect the top minion in your graveyard and set its defence to 1",
-                T::None,
-                S::Resurrect { defence: 1 },
-            ),
+            "Raise Dead",
+            1,
+            "Resurrect the top minion in your graveyard and set its defence to 1",
+            T::None,
+            S::Resurrect { defence: 1 },
+        ),
         // Blizzard
         spell("Blizzard", 3, "Deal 2 damage to all minions", T::None, S::DamageAll(2)),
         // GiantStrength
@@ -283,41 +284,36 @@ static TABLE: [CardDef; 22] = {
         // Haste
         enchantment("Haste", 1, "Enchanted minion gains +1 action each turn", Modifier::ExtraAction),
         // MagicFatigue
-        enchantment(
-                "Magic Fatigue",
-                0,
-                "Enchanted minion's activated ability costs 2 more",
-                Modifier::AbilityCost(2),
-            ),
+        enchantment("Magic Fatigue", 0, "Enchanted minion's activated ability costs 2 more", Modifier::AbilityCost(2)),
         // Silence
         enchantment("Silence", 1, "Enchanted minion cannot use abilities", Modifier::Silence),
         // DarkRitual
         ritual(
-                "Dark Ritual",
-                0,
-                "At the start of your turn, gain 1 magic",
-                1,
-                5,
-                Trigger { when: When::StartOfTurn, effect: E::GainMagic(1) },
-            ),
+            "Dark Ritual",
+            0,
+            "At the start of your turn, gain 1 magic",
+            1,
+            5,
+            Trigger { when: When::StartOfTurn, effect: E::GainMagic(1) },
+        ),
         // AuraOfPower
         ritual(
-                "Aura of Power",
-                1,
-                "Whenever a minion enters play under your control, it gains +1/+1",
-                1,
-                4,
-                Trigger { when: When::MinionEnters, effect: E::BuffEnteringYours { attack: 1, defence: 1 } },
-            ),
+            "Aura of Power",
+            1,
+            "Whenever a minion enters play under your control, it gains +1/+1",
+            1,
+            4,
+            Trigger { when: When::MinionEnters, effect: E::BuffEnteringYours { attack: 1, defence: 1 } },
+        ),
         // Standstill
         ritual(
-                "Standstill",
-                3,
-                "Whenever a minion enters play, destroy it",
-                2,
-                4,
-                Trigger { when: When::MinionEnters, effect: E::DestroyEntering },
-            ),
+            "Standstill",
+            3,
+            "Whenever a minion enters play, destroy it",
+            2,
+            4,
+            Trigger { when: When::MinionEnters, effect: E::DestroyEntering },
+        ),
     ]
 };
 

@@ -162,10 +162,9 @@ impl Sorcery {
                 Ok(free)
             }
             Action::Play { card, target } => {
-                let c = me
-                    .hand
-                    .get(card as usize)
-                    .ok_or_else(|| err("no_such_card", format!("You have no card {} in your hand.", card as usize + 1)))?;
+                let c = me.hand.get(card as usize).ok_or_else(|| {
+                    err("no_such_card", format!("You have no card {} in your hand.", card as usize + 1))
+                })?;
                 let def = c.id.def();
                 self.check_target(def.name, def.targeting, target)?;
                 match def.kind {
@@ -192,10 +191,7 @@ impl Sorcery {
                             // Unsummon leaves the caster's hand first, so only the other
                             // player's hand can be full.
                             if owner != seat && self.player(owner).hand.len() >= HAND_SIZE {
-                                return Err(err(
-                                    "hand_full",
-                                    format!("Player {}'s hand is full.", owner.0 + 1),
-                                ));
+                                return Err(err("hand_full", format!("Player {}'s hand is full.", owner.0 + 1)));
                             }
                         }
                         _ => {}
@@ -345,7 +341,10 @@ impl Sorcery {
                                 continue;
                             }
                             for j in 0..player.board.len() {
-                                out.push(Action::Play { card, target: Some(Target::Minion { player: owner, index: j as u8 }) });
+                                out.push(Action::Play {
+                                    card,
+                                    target: Some(Target::Minion { player: owner, index: j as u8 }),
+                                });
                             }
                         }
                     }
@@ -366,7 +365,8 @@ impl Sorcery {
     /// could type, for the property test that `check` refuses exactly what is not listed.
     pub(crate) fn candidates(&self) -> Vec<Action> {
         let mut out = vec![Action::End, Action::Draw];
-        let mut targets = vec![None, Some(Target::Ritual { player: Seat(0) }), Some(Target::Ritual { player: Seat(1) })];
+        let mut targets =
+            vec![None, Some(Target::Ritual { player: Seat(0) }), Some(Target::Ritual { player: Seat(1) })];
         for p in 0..2u8 {
             for i in 0..=BOARD_SIZE as u8 {
                 targets.push(Some(Target::Minion { player: Seat(p), index: i }));
@@ -408,9 +408,9 @@ impl Sorcery {
 
     fn target_ref(&self, target: Option<Target>) -> Option<TargetRef> {
         Some(match target? {
-            Target::Minion { player, index } => {
-                TargetRef::Minion { minion: MinionRef { player, card: self.player(player).board[index as usize].card.id } }
-            }
+            Target::Minion { player, index } => TargetRef::Minion {
+                minion: MinionRef { player, card: self.player(player).board[index as usize].card.id },
+            },
             Target::Ritual { player } => {
                 TargetRef::Ritual { player, card: self.player(player).ritual.expect("checked").id }
             }
@@ -627,9 +627,9 @@ impl Sorcery {
 
     /// Neither player can ever put a minion on the board again, and none is there.
     fn stuck(&self) -> bool {
-        self.players.iter().all(|p| {
-            p.board.is_empty() && !p.hand.iter().chain(p.deck.iter()).any(|c| can_bring_minion(c.id))
-        })
+        self.players
+            .iter()
+            .all(|p| p.board.is_empty() && !p.hand.iter().chain(p.deck.iter()).any(|c| can_bring_minion(c.id)))
     }
 
     /// Card conservation and bounds.

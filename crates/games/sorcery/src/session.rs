@@ -41,9 +41,7 @@ pub fn parse_args(args: &[String]) -> Result<Args, String> {
     let mut it = args.iter();
     while let Some(flag) = it.next() {
         let name = flag.strip_prefix("--").or_else(|| flag.strip_prefix('-')).unwrap_or("");
-        let mut value = |what: &str| {
-            it.next().cloned().ok_or_else(|| format!("{flag} needs {what}"))
-        };
+        let mut value = |what: &str| it.next().cloned().ok_or_else(|| format!("{flag} needs {what}"));
         match name {
             "deck1" => a.deck1 = Some(value("a file name")?),
             "deck2" => a.deck2 = Some(value("a file name")?),
@@ -245,20 +243,26 @@ impl Session {
             },
             "attack" => match args {
                 [i] => number(i).map(|minion| Some(Action::Attack { minion, target: None })),
-                [i, j] => number(i).and_then(|minion| {
-                    number(j).map(|target| Some(Action::Attack { minion, target: Some(target) }))
-                }),
+                [i, j] => number(i)
+                    .and_then(|minion| number(j).map(|target| Some(Action::Attack { minion, target: Some(target) }))),
                 _ => Err("Usage: attack minion [other-minion]".into()),
             },
             "play" | "use" => {
                 let target = match args.len() {
                     1 => Ok(None),
                     3 => target(args[1], args[2]).map(Some),
-                    _ => Err(format!("Usage: {verb} {} [target-player target-card]", if verb == "play" { "card" } else { "minion" })),
+                    _ => Err(format!(
+                        "Usage: {verb} {} [target-player target-card]",
+                        if verb == "play" { "card" } else { "minion" }
+                    )),
                 };
                 target.and_then(|target| {
                     let i = number(args[0])?;
-                    Ok(Some(if verb == "play" { Action::Play { card: i, target } } else { Action::Use { minion: i, target } }))
+                    Ok(Some(if verb == "play" {
+                        Action::Play { card: i, target }
+                    } else {
+                        Action::Use { minion: i, target }
+                    }))
                 })
             }
             _ => Err(format!("Unknown command \"{verb}\". Type help for the list of commands.")),
@@ -411,7 +415,9 @@ pub struct Io<'a> {
 /// default deck with a notice. Unknown card names are skipped with a warning.
 fn load_deck(which: usize, path: Option<&str>, io: &mut Io<'_>) -> Result<Vec<CardId>, String> {
     let (source, text) = match path {
-        Some(p) => (p, (io.read_file)(p).map_err(|e| format!("cannot read the deck file for player {}: {e}", which + 1))?),
+        Some(p) => {
+            (p, (io.read_file)(p).map_err(|e| format!("cannot read the deck file for player {}: {e}", which + 1))?)
+        }
         None => match (io.read_file)("default.deck") {
             Ok(text) => ("default.deck", text),
             Err(_) => {

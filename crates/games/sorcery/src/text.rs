@@ -355,7 +355,7 @@ fn minion_row(p: &PlayerView, style: Style) -> Vec<String> {
     board_row(faces, style)
 }
 
-fn player_row<'a>(p: &PlayerView, number: u8, name: &'a str, style: Style) -> Vec<String> {
+fn player_row(p: &PlayerView, number: u8, name: &str, style: Style) -> Vec<String> {
     let ritual = p.ritual.map_or(Face::Blank, Face::of_ritual);
     let grave = p.graveyard.last().map_or(Face::Blank, |&c| Face::of_card(c));
     let me = Face::Player { number, name, life: p.life, magic: p.magic };

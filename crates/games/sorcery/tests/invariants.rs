@@ -24,15 +24,20 @@ fn random_play_default_decks() {
 #[test]
 fn random_play_testing_mode_every_card() {
     let config = Config { decks: [every_card_deck(), every_card_deck()], testing: true, ..Config::default() };
-    let report =
-        random_play_suite::<Sorcery>(&config, &SuiteOptions { games: 1_000, base_seed: 2, deep_games: 40, replay_every: 10 });
+    let report = random_play_suite::<Sorcery>(
+        &config,
+        &SuiteOptions { games: 1_000, base_seed: 2, deep_games: 40, replay_every: 10 },
+    );
     assert_eq!(report.games, 1_000);
 }
 
 #[test]
 fn random_play_shuffled_every_card() {
     let config = Config { decks: [every_card_deck(), CardId::ALL.to_vec()], ..Config::default() };
-    random_play_suite::<Sorcery>(&config, &SuiteOptions { games: 1_000, base_seed: 3, deep_games: 40, replay_every: 10 });
+    random_play_suite::<Sorcery>(
+        &config,
+        &SuiteOptions { games: 1_000, base_seed: 3, deep_games: 40, replay_every: 10 },
+    );
 }
 
 #[test]
