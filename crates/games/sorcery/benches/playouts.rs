@@ -36,3 +36,20 @@ fn random_game(bencher: divan::Bencher) {
         divan::black_box(playout(seed, &config, &mut legal, &mut events))
     });
 }
+
+/// 1,000 games per sample, reported as games per second (steadier on a busy machine).
+#[divan::bench(sample_count = 20)]
+fn thousand_random_games(bencher: divan::Bencher) {
+    let config = Config::default();
+    let mut legal = Vec::with_capacity(128);
+    let mut events = Vec::with_capacity(32);
+    let mut seed = 0u64;
+    bencher.counter(divan::counter::ItemsCount::new(1_000usize)).bench_local(|| {
+        let mut moves = 0;
+        for _ in 0..1_000 {
+            seed += 1;
+            moves += playout(seed, &config, &mut legal, &mut events);
+        }
+        divan::black_box(moves)
+    });
+}
