@@ -2,6 +2,7 @@
 //! arguments and dispatches.
 
 mod input;
+mod ivanhoe_cli;
 mod play_buckshot;
 mod sim_cmd;
 mod sorcery_cli;
@@ -9,7 +10,7 @@ mod sorcery_cli;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
-const GAMES: &str = "buckshot";
+const GAMES: &str = "buckshot, ivanhoe";
 
 #[derive(Parser)]
 #[command(

@@ -44,6 +44,10 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
             let lines = Lines::new(args.init.as_deref(), Box::new(std::io::stdin()))?;
             play(&args, lines, &mut std::io::stdout().lock())
         }
+        "ivanhoe" => {
+            let lines = Lines::new(args.init.as_deref(), Box::new(std::io::stdin()))?;
+            crate::ivanhoe_cli::play(&args, lines, &mut std::io::stdout().lock())
+        }
         other => bail!("unknown game `{other}` (known: {})", crate::GAMES),
     }
 }

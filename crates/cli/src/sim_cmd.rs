@@ -60,6 +60,13 @@ pub fn run(args: SimArgs) -> anyhow::Result<ExitCode> {
                 &progress,
             )
         }
+        "ivanhoe" => sim::run::<ivanhoe::Ivanhoe>(
+            &ivanhoe::Config { players: args.players.unwrap_or(3) },
+            &opts,
+            ivanhoe::bot,
+            |g| vec![("tournaments", u64::from(g.tournaments()))],
+            &progress,
+        ),
         other => bail!("unknown game `{other}` (known: {})", crate::GAMES),
     }
     .map_err(anyhow::Error::msg)

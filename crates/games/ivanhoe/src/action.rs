@@ -22,25 +22,51 @@ pub enum Slot {
 pub enum Action {
     /// The starter's first play: name the tournament colour and add a card of that colour or
     /// a supporter.
-    Start { colour: Colour, card: Card },
+    Start {
+        colour: Colour,
+        card: Card,
+    },
     /// Add a coloured card or a supporter to one's display.
-    Play { card: Card },
-    Unhorse { colour: Colour },
-    ChangeWeapon { colour: Colour },
+    Play {
+        card: Card,
+    },
+    Unhorse {
+        colour: Colour,
+    },
+    ChangeWeapon {
+        colour: Colour,
+    },
     DropWeapon,
-    BreakLance { target: Seat },
-    Riposte { target: Seat },
-    Dodge { target: Seat, pos: u8 },
-    Retreat { pos: u8 },
-    KnockDown { target: Seat },
+    BreakLance {
+        target: Seat,
+    },
+    Riposte {
+        target: Seat,
+    },
+    Dodge {
+        target: Seat,
+        pos: u8,
+    },
+    Retreat {
+        pos: u8,
+    },
+    KnockDown {
+        target: Seat,
+    },
     Outmaneuver,
     Charge,
     Countercharge,
     Disgrace,
     Adapt,
-    Outwit { give: Slot, target: Seat, take: Slot },
+    Outwit {
+        give: Slot,
+        target: Seat,
+        take: Slot,
+    },
     Shield,
-    Stunned { target: Seat },
+    Stunned {
+        target: Seat,
+    },
     /// End the turn: stay if a card was played and the display is strictly highest, else
     /// withdraw.
     EndTurn,
@@ -49,11 +75,17 @@ pub enum Action {
     /// In an Ivanhoe window: let the pending action card resolve.
     Pass,
     /// After Adapt: which card of the duplicated value to keep (its earliest copy stays).
-    Keep { card: Card },
+    Keep {
+        card: Card,
+    },
     /// Withdrawing with a maiden: the token given back.
-    ReturnToken { colour: Colour },
+    ReturnToken {
+        colour: Colour,
+    },
     /// Winning a purple tournament: the token taken.
-    ChooseToken { colour: Colour },
+    ChooseToken {
+        colour: Colour,
+    },
 }
 
 impl Action {
@@ -101,45 +133,114 @@ impl Action {
 pub enum Event {
     /// Who starts the first tournament, after the token draw (colours drawn in seat order
     /// from seat 0, until purple).
-    FirstPlayer { seat: Seat, draws: Vec<Colour> },
+    FirstPlayer {
+        seat: Seat,
+        draws: Vec<Colour>,
+    },
     /// `seat` drew a card (`None` for those who may not see it).
-    Drew { seat: Seat, card: Option<Card> },
+    Drew {
+        seat: Seat,
+        card: Option<Card>,
+    },
     /// A draw was due but both piles were empty.
-    NothingToDraw { seat: Seat },
+    NothingToDraw {
+        seat: Seat,
+    },
     /// The discard pile was shuffled into a new draw pile.
-    Reshuffled { cards: u8 },
+    Reshuffled {
+        cards: u8,
+    },
     /// The designated starter could not start: their hand is shown to everyone.
-    CannotStart { seat: Seat, hand: Vec<Card> },
-    TournamentStarted { seat: Seat, colour: Colour },
+    CannotStart {
+        seat: Seat,
+        hand: Vec<Card>,
+    },
+    TournamentStarted {
+        seat: Seat,
+        colour: Colour,
+    },
     /// A value card went from `seat`'s hand to their display.
-    Played { seat: Seat, card: Card },
+    Played {
+        seat: Seat,
+        card: Card,
+    },
     /// `seat` played an action card (with its choices); an Ivanhoe window may follow.
-    Declared { seat: Seat, action: Action },
-    Passed { seat: Seat },
+    Declared {
+        seat: Seat,
+        action: Action,
+    },
+    Passed {
+        seat: Seat,
+    },
     /// `seat` played Ivanhoe: the pending action card is cancelled.
-    Cancelled { seat: Seat, card: Card },
-    ColourChanged { colour: Colour },
+    Cancelled {
+        seat: Seat,
+        card: Card,
+    },
+    ColourChanged {
+        colour: Colour,
+    },
     /// A card left `seat`'s display for the discard pile.
-    Discarded { seat: Seat, card: Card },
+    Discarded {
+        seat: Seat,
+        card: Card,
+    },
     /// Riposte: a card moved from one display to the end of another.
-    Moved { from: Seat, to: Seat, card: Card },
+    Moved {
+        from: Seat,
+        to: Seat,
+        card: Card,
+    },
     /// Retreat: a display card went back to its owner's hand.
-    Retreated { seat: Seat, card: Card },
+    Retreated {
+        seat: Seat,
+        card: Card,
+    },
     /// Knock Down: `seat` took a random card from `from`'s hand (`None` for others).
-    Took { seat: Seat, from: Seat, card: Option<Card> },
+    Took {
+        seat: Seat,
+        from: Seat,
+        card: Option<Card>,
+    },
     /// Outwit: `seat` gave `gave` to `target` and took `took`.
-    Swapped { seat: Seat, target: Seat, gave: Card, took: Card },
+    Swapped {
+        seat: Seat,
+        target: Seat,
+        gave: Card,
+        took: Card,
+    },
     /// Shield or Stunned now lies in front of `seat`.
-    Placed { seat: Seat, card: Card },
+    Placed {
+        seat: Seat,
+        card: Card,
+    },
     /// Adapt: `seat` kept `card` for its value.
-    Kept { seat: Seat, card: Card },
-    Stayed { seat: Seat },
-    Withdrew { seat: Seat },
+    Kept {
+        seat: Seat,
+        card: Card,
+    },
+    Stayed {
+        seat: Seat,
+    },
+    Withdrew {
+        seat: Seat,
+    },
     /// The maiden penalty: a token went back to the supply.
-    TokenReturned { seat: Seat, colour: Colour },
-    TournamentWon { seat: Seat, colour: Colour },
-    TokenGained { seat: Seat, colour: Colour },
-    GameWon { seat: Seat },
+    TokenReturned {
+        seat: Seat,
+        colour: Colour,
+    },
+    TournamentWon {
+        seat: Seat,
+        colour: Colour,
+    },
+    TokenGained {
+        seat: Seat,
+        colour: Colour,
+    },
+    GameWon {
+        seat: Seat,
+    },
     /// Nobody can start a tournament and nothing is left to draw: the game ends unwon.
     Stalled,
 }

@@ -103,14 +103,12 @@ fn open(view: &View, legal: &[Action]) -> Option<Action> {
         score(a).total_cmp(&score(b)).then(b.cmp(&a))
     })?;
     // The cheapest card that opens it: a coloured card, else a squire, else the maiden.
-    legal
-        .iter()
-        .copied()
-        .filter(|a| matches!(a, Action::Start { colour: c, .. } if *c == colour))
-        .min_by_key(|a| match a {
+    legal.iter().copied().filter(|a| matches!(a, Action::Start { colour: c, .. } if *c == colour)).min_by_key(|a| {
+        match a {
             Action::Start { card, .. } => (card.is_supporter(), card.is_maiden(), card.value()),
             _ => (true, true, 99),
-        })
+        }
+    })
 }
 
 fn best_rival(view: &View, me: Seat) -> u32 {
@@ -154,10 +152,12 @@ fn turn(obs: &Observation<'_, Ivanhoe>, view: &View, me: Seat, rng: &mut MatchRn
 
     if view.played_this_turn && my > best {
         // Leading: protect a display worth it, then stop.
-        if !shielded && my >= 8 && worth(view, me, colour) >= 1.0 {
-            if let Some(a) = has(&|a| matches!(a, Action::Shield)) {
-                return Some(a);
-            }
+        if !shielded
+            && my >= 8
+            && worth(view, me, colour) >= 1.0
+            && let Some(a) = has(&|a| matches!(a, Action::Shield))
+        {
+            return Some(a);
         }
         return Some(Action::EndTurn);
     }
@@ -209,7 +209,13 @@ fn turn(obs: &Observation<'_, Ivanhoe>, view: &View, me: Seat, rng: &mut MatchRn
 
     let values = playable_values(view, me, colour);
     let stunned = view.player(me).stunned;
-    let room = if stunned && view.added_this_turn >= 1 { 0 } else if stunned { 1 } else { values.len() };
+    let room = if stunned && view.added_this_turn >= 1 {
+        0
+    } else if stunned {
+        1
+    } else {
+        values.len()
+    };
     let mut sorted = values.clone();
     sorted.sort_unstable_by(|a, b| b.cmp(a));
     let potential = my + sorted.iter().take(room).sum::<u32>();
@@ -312,11 +318,7 @@ fn answer(obs: &Observation<'_, Ivanhoe>, view: &View, me: Seat, rng: &mut Match
     }
     let lost = base.total(me) as i32 - after.total(me) as i32;
     let rival_gain = after.total(player) as i32 - base.total(player) as i32;
-    if lost >= 2 || (rival_gain >= 4 && base.total(me) > 0) {
-        Some(Action::Ivanhoe)
-    } else {
-        Some(Action::Pass)
-    }
+    if lost >= 2 || (rival_gain >= 4 && base.total(me) > 0) { Some(Action::Ivanhoe) } else { Some(Action::Pass) }
 }
 
 fn choose_token(view: &View, me: Seat, legal: &[Action]) -> Option<Action> {

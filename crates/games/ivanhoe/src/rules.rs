@@ -163,7 +163,9 @@ impl Ivanhoe {
             Phase::Turn => {
                 if seat != self.active {
                     return match action {
-                        Action::Ivanhoe => refuse("no_window", "Ivanhoe can only answer an action card as it is played"),
+                        Action::Ivanhoe => {
+                            refuse("no_window", "Ivanhoe can only answer an action card as it is played")
+                        }
                         _ => refuse("not_your_turn", "it is not your turn"),
                     };
                 }
@@ -255,7 +257,11 @@ impl Ivanhoe {
             return if colour == Colour::Purple && self.previous == Some(Colour::Purple) {
                 refuse("purple_twice", "purple cannot follow a purple tournament")
             } else {
-                refuse_with("colour_not_allowed", "you cannot open {}: you hold neither a card of it nor a supporter", colour)
+                refuse_with(
+                    "colour_not_allowed",
+                    "you cannot open {}: you hold neither a card of it nor a supporter",
+                    colour,
+                )
             };
         }
         if let Some(c) = card.colour()
@@ -277,7 +283,11 @@ impl Ivanhoe {
         if let Some(c) = card.colour()
             && Some(c) != self.colour
         {
-            return refuse_with("wrong_colour", "that card does not match the {} tournament", Arg::Text(colour_name(self.colour)));
+            return refuse_with(
+                "wrong_colour",
+                "that card does not match the {} tournament",
+                Arg::Text(colour_name(self.colour)),
+            );
         }
         if card.is_maiden() && p.display.contains(&Card::Maiden) {
             return refuse("maiden_limit", "a display may hold only one maiden");
@@ -324,7 +334,10 @@ impl Ivanhoe {
             }
             Action::ChangeWeapon { colour } => {
                 if !self.colour.is_some_and(|c| RBY.contains(c)) {
-                    return refuse("wrong_tournament_colour", "Change Weapon is played in a red, blue or yellow tournament");
+                    return refuse(
+                        "wrong_tournament_colour",
+                        "Change Weapon is played in a red, blue or yellow tournament",
+                    );
                 }
                 if !RBY.contains(colour) || Some(colour) == self.colour {
                     return refuse("bad_colour", "Change Weapon changes to another of red, blue or yellow");
@@ -332,7 +345,10 @@ impl Ivanhoe {
             }
             Action::DropWeapon => {
                 if !self.colour.is_some_and(|c| RBY.contains(c)) {
-                    return refuse("wrong_tournament_colour", "Drop Weapon is played in a red, blue or yellow tournament");
+                    return refuse(
+                        "wrong_tournament_colour",
+                        "Drop Weapon is played in a red, blue or yellow tournament",
+                    );
                 }
             }
             Action::BreakLance { target } => {
@@ -385,9 +401,10 @@ impl Ivanhoe {
                 }
             }
             Action::Outmaneuver => {
-                let hit = self.players.iter().any(|(s, p)| {
-                    s != seat && !p.withdrawn && self.shield != Some(s) && p.display.len() >= 2
-                });
+                let hit = self
+                    .players
+                    .iter()
+                    .any(|(s, p)| s != seat && !p.withdrawn && self.shield != Some(s) && p.display.len() >= 2);
                 if !hit {
                     return no_effect();
                 }
@@ -421,7 +438,9 @@ impl Ivanhoe {
                 let (mine, theirs) = (&me.display, &self.players[target].display);
                 let give_display = matches!(give, Slot::Display { .. });
                 let take_display = matches!(take, Slot::Display { .. });
-                if (give_display && mine.len() == 1 && !take_display) || (take_display && theirs.len() == 1 && !give_display) {
+                if (give_display && mine.len() == 1 && !take_display)
+                    || (take_display && theirs.len() == 1 && !give_display)
+                {
                     return refuse("last_card", "Outwit may swap a display's only card, but only for a display card");
                 }
                 let maidens = |d: &[Card], out: Option<Card>, inc: Option<Card>| {
@@ -986,7 +1005,10 @@ impl Ivanhoe {
         let seat = self.active;
         let mine = self.total(seat);
         let highest = self.played
-            && self.players.iter().all(|(s, p)| s == seat || p.withdrawn || display_total(&p.display, self.colour) < mine);
+            && self
+                .players
+                .iter()
+                .all(|(s, p)| s == seat || p.withdrawn || display_total(&p.display, self.colour) < mine);
         if highest {
             out.push(Event::Stayed { seat });
             let next = self.next_active(seat);

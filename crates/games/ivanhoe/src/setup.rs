@@ -375,11 +375,7 @@ fn expect(game: &Ivanhoe, events: &[Event], check: &str) -> Result<(), String> {
         "discardcount" => eq("discard pile size", game.discard.len().to_string(), arg.into()),
         "event" | "noevent" => {
             let found = events.iter().any(|e| event_name(e) == arg);
-            if found == (head == "event") {
-                Ok(())
-            } else {
-                Err(format!("event {arg} found={found} in {events:?}"))
-            }
+            if found == (head == "event") { Ok(()) } else { Err(format!("event {arg} found={found} in {events:?}")) }
         }
         p if parse_seat(p).is_some() => {
             let s = parse_seat(p).expect("checked");
@@ -389,9 +385,13 @@ fn expect(game: &Ivanhoe, events: &[Event], check: &str) -> Result<(), String> {
             let pl = &game.players[s];
             for w in words {
                 match w.split_once('=') {
-                    Some(("hand", v)) => eq("hand", counts(&pl.hand.cards().collect::<Vec<_>>()), counts(&parse_cards(v)?))?,
+                    Some(("hand", v)) => {
+                        eq("hand", counts(&pl.hand.cards().collect::<Vec<_>>()), counts(&parse_cards(v)?))?
+                    }
                     Some(("display", v)) => eq("display", list(&pl.display), list(&parse_cards(v)?))?,
-                    Some(("tokens", v)) => eq("tokens", format!("{:?}", pl.tokens), format!("{:?}", parse_colours(v)?))?,
+                    Some(("tokens", v)) => {
+                        eq("tokens", format!("{:?}", pl.tokens), format!("{:?}", parse_colours(v)?))?
+                    }
                     Some(("total", v)) => eq("total", game.total(s).to_string(), v.into())?,
                     Some(("handcount", v)) => eq("hand size", pl.hand.len().to_string(), v.into())?,
                     None if w == "shield" => eq("shield", (game.shield == Some(s)).to_string(), "true".into())?,
@@ -418,11 +418,8 @@ fn counts(cards: &[Card]) -> String {
     for k in cards {
         c[k.index()] += 1;
     }
-    let v: Vec<String> = Card::ALL
-        .into_iter()
-        .filter(|k| c[k.index()] > 0)
-        .map(|k| format!("{}x{}", c[k.index()], k.code()))
-        .collect();
+    let v: Vec<String> =
+        Card::ALL.into_iter().filter(|k| c[k.index()] > 0).map(|k| format!("{}x{}", c[k.index()], k.code())).collect();
     format!("[{}]", v.join(" "))
 }
 

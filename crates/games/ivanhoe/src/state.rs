@@ -303,9 +303,5 @@ impl Ivanhoe {
 }
 
 pub fn display_total(display: &[Card], colour: Option<Colour>) -> u32 {
-    if colour == Some(Colour::Green) {
-        display.len() as u32
-    } else {
-        display.iter().map(|c| c.value() as u32).sum()
-    }
+    if colour == Some(Colour::Green) { display.len() as u32 } else { display.iter().map(|c| c.value() as u32).sum() }
 }

@@ -210,7 +210,10 @@ pub fn describe_action(a: &Action) -> String {
     let name = a.action_card().map_or("", Card::name);
     match *a {
         Action::Unhorse { colour } | Action::ChangeWeapon { colour } => format!("{name} to {colour}"),
-        Action::BreakLance { target } | Action::Riposte { target } | Action::KnockDown { target } | Action::Stunned { target } => {
+        Action::BreakLance { target }
+        | Action::Riposte { target }
+        | Action::KnockDown { target }
+        | Action::Stunned { target } => {
             format!("{name} on {}", seat_name(target))
         }
         Action::Dodge { target, pos } => format!("{name} on {}'s card {}", seat_name(target), pos + 1),
@@ -242,7 +245,9 @@ pub fn describe(e: &Event) -> String {
         Event::Drew { seat, card: None } => format!("{} draws a card.", p(*seat)),
         Event::NothingToDraw { seat } => format!("{}: nothing left to draw.", p(*seat)),
         Event::Reshuffled { cards } => format!("The discard pile ({cards} cards) is shuffled into a new draw pile."),
-        Event::CannotStart { seat, hand } => format!("{} cannot start a tournament; their hand: {}.", p(*seat), self::cards(hand)),
+        Event::CannotStart { seat, hand } => {
+            format!("{} cannot start a tournament; their hand: {}.", p(*seat), self::cards(hand))
+        }
         Event::TournamentStarted { seat, colour } => format!("{} starts a {colour} tournament.", p(*seat)),
         Event::Played { seat, card } => format!("{} plays {card}.", p(*seat)),
         Event::Declared { seat, action } => format!("{} plays {}.", p(*seat), describe_action(action)),
@@ -254,7 +259,9 @@ pub fn describe(e: &Event) -> String {
         Event::Retreated { seat, card } => format!("{} takes {card} back.", p(*seat)),
         Event::Took { seat, from, card: Some(c) } => format!("{} takes {c} from {}'s hand.", p(*seat), p(*from)),
         Event::Took { seat, from, card: None } => format!("{} takes a card from {}'s hand.", p(*seat), p(*from)),
-        Event::Swapped { seat, target, gave, took } => format!("{} gives {gave} to {} and takes {took}.", p(*seat), p(*target)),
+        Event::Swapped { seat, target, gave, took } => {
+            format!("{} gives {gave} to {} and takes {took}.", p(*seat), p(*target))
+        }
         Event::Placed { seat, card } => format!("{} now lies in front of {}.", card.name(), p(*seat)),
         Event::Kept { seat, card } => format!("{} keeps {card}.", p(*seat)),
         Event::Stayed { seat } => format!("{} stays in.", p(*seat)),
@@ -325,7 +332,8 @@ pub fn render(view: &View) -> String {
         PhaseView::Turn { seat } => format!("{}'s turn.", seat_name(*seat)),
         PhaseView::Window { seat, action, waiting } => {
             let names: Vec<String> = waiting.iter().map(|s| seat_name(*s)).collect();
-            let ask = if me.is_some_and(|m| waiting.contains(&m)) { " Answer `ivanhoe` to cancel it or `pass`." } else { "" };
+            let ask =
+                if me.is_some_and(|m| waiting.contains(&m)) { " Answer `ivanhoe` to cancel it or `pass`." } else { "" };
             format!("{} plays {}; waiting on {}.{ask}", seat_name(*seat), describe_action(action), names.join(", "))
         }
         PhaseView::Adapt { seat, value } => format!(
@@ -391,7 +399,9 @@ impl Session {
             if let Some(n) = names.next() {
                 last = n.clone();
             }
-            bots_v.push(Some(bots::bot(&last).ok_or_else(|| format!("unknown bot `{last}` (known: {})", bots::BOTS.join(", ")))?));
+            bots_v.push(Some(
+                bots::bot(&last).ok_or_else(|| format!("unknown bot `{last}` (known: {})", bots::BOTS.join(", ")))?,
+            ));
         }
         Ok(Session { game, human, bots: bots_v, rng: MatchRng::new(seed ^ 0xB0B5) })
     }

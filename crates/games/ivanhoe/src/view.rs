@@ -27,14 +27,31 @@ pub struct PlayerView {
 pub enum PhaseView {
     /// `seat` must open the tournament in one of `allowed` (public: only the starter's hand
     /// decides it, but whether they can start at all is announced anyway).
-    Start { seat: Seat },
-    Turn { seat: Seat },
+    Start {
+        seat: Seat,
+    },
+    Turn {
+        seat: Seat,
+    },
     /// `seat` declared `action`; `waiting` have not answered yet.
-    Window { seat: Seat, action: Action, waiting: Vec<Seat> },
-    Adapt { seat: Seat, value: u8 },
-    MaidenPenalty { seat: Seat },
-    PurpleToken { seat: Seat },
-    Over { winner: Option<Seat> },
+    Window {
+        seat: Seat,
+        action: Action,
+        waiting: Vec<Seat>,
+    },
+    Adapt {
+        seat: Seat,
+        value: u8,
+    },
+    MaidenPenalty {
+        seat: Seat,
+    },
+    PurpleToken {
+        seat: Seat,
+    },
+    Over {
+        winner: Option<Seat>,
+    },
 }
 
 /// One viewer's view of the match.
@@ -114,7 +131,9 @@ impl Ivanhoe {
                 })
                 .collect(),
             hand: me.map(|s| self.players[s].hand.cards().collect()),
-            allowed: me.filter(|&s| matches!(self.phase, Phase::Start) && s == self.active).map(|s| self.allowed_colours(s)),
+            allowed: me
+                .filter(|&s| matches!(self.phase, Phase::Start) && s == self.active)
+                .map(|s| self.allowed_colours(s)),
             draw_count: self.draw.len() as u8,
             discard: self.discard.clone(),
             supply: self.supply,

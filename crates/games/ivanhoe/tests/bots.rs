@@ -9,11 +9,10 @@ use ivanhoe::{Config, Ivanhoe, bot};
 fn heuristic_win_rate(players: u8, games: u64) -> f64 {
     let mut wins = 0u64;
     for i in 0..games {
-        let seed = derive_seed(0x1A4_0E, i);
+        let seed = derive_seed(0x1A40E, i);
         let hero = (i % u64::from(players)) as usize;
-        let mut bots: Vec<_> = (0..players as usize)
-            .map(|s| bot(if s == hero { "heuristic" } else { "random" }).expect("bot"))
-            .collect();
+        let mut bots: Vec<_> =
+            (0..players as usize).map(|s| bot(if s == hero { "heuristic" } else { "random" }).expect("bot")).collect();
         let game = Ivanhoe::new(&Config { players }, seed).expect("setup");
         let result = play_out(game, &mut bots, &mut MatchRng::new(seed ^ 0xB07), None).expect("finishes");
         if result.outcome.winners.contains(engine::Seat(hero as u8)) {

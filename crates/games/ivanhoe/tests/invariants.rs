@@ -12,7 +12,10 @@ fn suite(players: u8, games: u64, deep_games: u64) {
     assert_eq!(report.games, games);
     // Every seat wins sometimes: the game is not rigged by seat.
     assert!(report.wins.iter().all(|&w| w > 0), "{players} players: wins {:?}", report.wins);
-    eprintln!("{players} players: {} games, {} steps, longest {}, wins {:?}", report.games, report.steps, report.longest, report.wins);
+    eprintln!(
+        "{players} players: {} games, {} steps, longest {}, wins {:?}",
+        report.games, report.steps, report.longest, report.wins
+    );
 }
 
 #[test]

@@ -1001,16 +1001,19 @@ fn knock_down_shows_the_card_to_the_two_players_only() {
     // T-A8 with the RNG injected through the seed: find a seed that takes the Squire 3.
     let mut found = false;
     for seed in 0..64 {
-        let mut g = position(&format!(
-            "seed {seed}\ndiscard IVANHOE\nP1 hand=KNOCK_DOWN\nP2 hand=Y2,Sq3,DODGE\n"
-        ))
-        .expect("position");
+        let mut g = position(&format!("seed {seed}\ndiscard IVANHOE\nP1 hand=KNOCK_DOWN\nP2 hand=Y2,Sq3,DODGE\n"))
+            .expect("position");
         let events = g.apply(Seat(0), Action::KnockDown { target: Seat(1) }).expect("legal");
         let took = events.iter().find(|e| matches!(e, Event::Took { .. })).expect("took");
         let Event::Took { card: Some(card), .. } = took else { panic!("{took:?}") };
         assert_eq!(g.player(Seat(1)).hand.len(), 2);
         assert!(g.player(Seat(0)).hand.has(*card));
-        for (viewer, sees) in [(Viewer::seat(Seat(0)), true), (Viewer::seat(Seat(1)), true), (Viewer::seat(Seat(2)), false), (Viewer::Spectator, false)] {
+        for (viewer, sees) in [
+            (Viewer::seat(Seat(0)), true),
+            (Viewer::seat(Seat(1)), true),
+            (Viewer::seat(Seat(2)), false),
+            (Viewer::Spectator, false),
+        ] {
             let seen = g.view_event(took, viewer).expect("everyone learns a card was taken");
             assert_eq!(matches!(seen, Event::Took { card: Some(_), .. }), sees, "{viewer:?}");
         }
