@@ -44,6 +44,7 @@ pub mod deck;
 pub mod effects;
 mod rules;
 pub mod session;
+mod setup;
 pub mod state;
 pub mod text;
 pub mod view;

@@ -492,6 +492,29 @@ pub fn drive(args: &[String], default_seed: u64, input: &mut dyn Iterator<Item =
     0
 }
 
+/// Parses one of the commands that are moves (`end`, `attack`, `play`, `use`, `draw`,
+/// `discard`) into an action, as the terminal does; used by scenario tests and tools.
+pub fn parse_action(line: &str) -> Result<Action, String> {
+    let w: Vec<&str> = line.split_whitespace().collect();
+    let target3 = |w: &[&str]| -> Result<Option<Target>, String> {
+        match w.len() {
+            0 => Ok(None),
+            2 => target(w[0], w[1]).map(Some),
+            _ => Err(format!("bad target in `{line}`")),
+        }
+    };
+    match w.as_slice() {
+        ["end"] => Ok(Action::End),
+        ["draw"] => Ok(Action::Draw),
+        ["discard", i] => Ok(Action::Discard { card: number(i)? }),
+        ["attack", i] => Ok(Action::Attack { minion: number(i)?, target: None }),
+        ["attack", i, j] => Ok(Action::Attack { minion: number(i)?, target: Some(number(j)?) }),
+        ["play", i, rest @ ..] => Ok(Action::Play { card: number(i)?, target: target3(rest)? }),
+        ["use", i, rest @ ..] => Ok(Action::Use { minion: number(i)?, target: target3(rest)? }),
+        _ => Err(format!("not a move: `{line}`")),
+    }
+}
+
 /// A 1-based number typed by the user, as a 0-based index.
 fn number(word: &str) -> Result<u8, String> {
     match word.parse::<u32>() {

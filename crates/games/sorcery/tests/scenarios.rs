@@ -1,0 +1,217 @@
+//! Table-driven rule scenarios: a setup in the compact notation (`src/setup.rs`), the moves
+//! (terminal commands; `2: …` makes player 2 act out of turn), and either facts that must be
+//! clauses of the summary afterwards or `error CODE` for a refused last move (which must then
+//! change nothing). Each row is a rule of the spec or of `shared/rules/sorcery.md`.
+
+use engine::{Game, Seat};
+use sorcery::Sorcery;
+use sorcery::session::parse_action;
+
+fn run(setup: &str, moves: &[&str]) -> Result<String, (&'static str, String)> {
+    let mut g = Sorcery::from_setup(setup).unwrap_or_else(|e| panic!("{setup}: {e}"));
+    for (i, m) in moves.iter().enumerate() {
+        let (seat, text) = match m.strip_prefix("2:") {
+            Some(rest) => (Seat(1), rest),
+            None => (g.active(), *m),
+        };
+        let action = parse_action(text).unwrap_or_else(|e| panic!("{e}"));
+        let before = g.clone();
+        match g.apply(seat, action) {
+            Ok(_) => {}
+            Err(e) if i + 1 == moves.len() => {
+                assert!(g == before, "{setup} / {m}: refused but changed the state");
+                return Err((e.code, g.summary()));
+            }
+            Err(e) => panic!("{setup}: move {m} refused: {e}"),
+        }
+        g.check_invariants().unwrap_or_else(|e| panic!("{setup} / {m}: {e}"));
+    }
+    Ok(g.summary())
+}
+
+/// (what, setup, moves, expected facts or "error CODE")
+const ROWS: &[(&str, &str, &[&str], &[&str])] = &[
+    (
+        "attacker hits first; a dying Bone Golem buffs itself; the return hit uses the attack the defender had",
+        "p1 board Air Elemental; p2 board Bone Golem 1/1",
+        &["attack 1 1"],
+        &["p1 grave Air Elemental 1/0", "p2 grave Bone Golem 2/1", "p1 board", "p2 board"],
+    ),
+    (
+        "Unsummon of your own minion with a full hand: Unsummon has left the hand first",
+        "p1 hand Unsummon, Banish, Banish, Banish, Banish; p1 board Earth Elemental 4/3 +Giant Strength",
+        &["play 1 1 1"],
+        &["p1 hand Banish, Banish, Banish, Banish, Earth Elemental 4/3", "p1 board"],
+    ),
+    (
+        "Unsummon onto a full hand is refused",
+        "p1 hand Unsummon; p2 hand Banish, Banish, Banish, Banish, Banish; p2 board Air Elemental",
+        &["play 1 2 1"],
+        &["error hand_full"],
+    ),
+    (
+        "Disenchant can kill: the minion's own defence was below 1",
+        "p1 hand Disenchant; p2 board Air Elemental 1/-1 +Giant Strength",
+        &["play 1 2 1"],
+        &["p2 board", "p2 grave Air Elemental 1/-1"],
+    ),
+    (
+        "Haste on an opponent's minion: its next turn gives 2 actions",
+        "p1 hand Haste; p2 board Air Elemental @0",
+        &["play 1 2 1", "end"],
+        &["p2 board Air Elemental 1/1 @2 +Haste"],
+    ),
+    (
+        "two Hastes: 3 actions a turn",
+        "active 2; p1 board Air Elemental @0 +Haste +Haste",
+        &["end"],
+        &["p1 board Air Elemental 1/1 @3 +Haste +Haste"],
+    ),
+    (
+        "Blizzard in APNAP order; a Bone Golem counts each death as it happens",
+        "active 2; p2 hand Blizzard; p2 board Air Elemental, Bone Golem 1/3; p1 board Air Elemental, Air Elemental",
+        &["play 1"],
+        &["p2 board Bone Golem 4/4 @1", "p1 board", "p1 grave Air Elemental 1/-1, Air Elemental 1/-1"],
+    ),
+    (
+        "active Standstill destroys first; the opposing Fire Elemental's trigger then does nothing",
+        "p1 ritual Standstill 4; p1 hand Air Elemental; p2 board Fire Elemental",
+        &["play 1"],
+        &["p1 grave Air Elemental 1/1", "p1 ritual Standstill 2"],
+    ),
+    (
+        "Aura of Power ignores the opponent's minions",
+        "active 2; p1 ritual Aura of Power 4; p2 hand Air Elemental",
+        &["play 1"],
+        &["p1 ritual Aura of Power 4", "p2 board Air Elemental 1/1 @0"],
+    ),
+    (
+        "a ritual without enough charges does nothing and stays",
+        "p1 ritual Standstill 1; p1 hand Air Elemental",
+        &["play 1"],
+        &["p1 ritual Standstill 1", "p1 board Air Elemental 1/1 @0"],
+    ),
+    (
+        "Dark Ritual at 0 charges gives nothing",
+        "p1 ritual Dark Ritual 0",
+        &["end", "end"],
+        &["p1 magic 4", "p1 ritual Dark Ritual 0"],
+    ),
+    (
+        "Master Summoner with room for two summons two",
+        "p1 magic 2; p1 board Master Summoner, Air Elemental, Air Elemental",
+        &["use 1"],
+        &[
+            "p1 board Master Summoner 2/3 @0, Air Elemental 1/1 @1, Air Elemental 1/1 @1, Air Elemental 1/1 @0, Air Elemental 1/1 @0",
+            "p1 magic 0",
+        ],
+    ),
+    (
+        "Magic Fatigue stacks: 1 + 2 + 2",
+        "p1 magic 5; p1 board Novice Pyromancer +Magic Fatigue +Magic Fatigue; p2 board Earth Elemental",
+        &["use 1 2 1"],
+        &["p1 magic 0", "p2 board Earth Elemental 4/3 @1"],
+    ),
+    (
+        "not enough magic for an ability outside testing mode",
+        "p1 magic 2; p1 board Novice Pyromancer +Magic Fatigue; p2 board Air Elemental",
+        &["use 1 2 1"],
+        &["error not_enough_magic"],
+    ),
+    (
+        "testing mode: too little magic for an ability sets magic to 0",
+        "testing; p1 magic 2; p1 board Novice Pyromancer +Magic Fatigue; p2 board Air Elemental",
+        &["use 1 2 1"],
+        &["p1 magic 0", "p2 grave Air Elemental 1/0"],
+    ),
+    (
+        "Raise Dead keeps the attack and sets defence to 1",
+        "p1 hand Raise Dead; p1 grave Air Elemental 1/1, Bone Golem 3/-2",
+        &["play 1"],
+        &["p1 board Bone Golem 3/1 @0", "p1 grave Air Elemental 1/1"],
+    ),
+    (
+        "Raise Dead with a full board is refused",
+        "p1 hand Raise Dead; p1 grave Air Elemental; p1 board Air Elemental, Air Elemental, Air Elemental, Air Elemental, Air Elemental",
+        &["play 1"],
+        &["error board_full"],
+    ),
+    ("Recharge with no ritual is refused", "p1 hand Recharge", &["play 1"], &["error no_ritual"]),
+    (
+        "Banish on a ritual removes it",
+        "p1 hand Banish; p2 ritual Standstill 4",
+        &["play 1 2 r"],
+        &["p2 ritual none", "p1 magic 1"],
+    ),
+    ("nobody acts out of turn", "p2 board Air Elemental", &["2:attack 1"], &["error not_your_turn"]),
+    ("an attack to 0 life wins", "p2 life 3; p1 board Earth Elemental", &["attack 1"], &["winner 1", "p2 life -1"]),
+    (
+        "Potion Seller fires only at the end of its owner's turn, and buffs itself",
+        "active 2; p1 board Potion Seller",
+        &["end", "end"],
+        &["p1 board Potion Seller 1/4 @1"],
+    ),
+    (
+        "a full hand leaves the turn's card on the deck",
+        "active 2; p1 hand Banish, Banish, Banish, Banish, Banish; p1 deck Blizzard",
+        &["end"],
+        &["p1 deck 1", "p1 magic 4"],
+    ),
+    (
+        "damage lands under the enchantments: an Enraged minion loses twice as much",
+        "p1 hand Blizzard; p2 board Earth Elemental +Enrage",
+        &["play 1"],
+        &["p2 board Earth Elemental 8/4 (own 4/2) @1 +Enrage"],
+    ),
+    (
+        "Fire Elemental ignores its owner's minions and two Fire Elementals both hit",
+        "p1 magic 3; p1 board Fire Elemental; p1 hand Earth Elemental; p2 board Fire Elemental, Fire Elemental",
+        &["play 1"],
+        &["p1 board Fire Elemental 2/2 @1, Earth Elemental 4/2 @0"],
+    ),
+    (
+        "a second ritual replaces the first",
+        "p1 hand Aura of Power; p1 ritual Dark Ritual 1",
+        &["play 1"],
+        &["p1 ritual Aura of Power 4"],
+    ),
+    (
+        "Silence blocks use, not triggers",
+        "p1 board Novice Pyromancer +Silence; p2 board Air Elemental",
+        &["use 1 2 1"],
+        &["error silenced"],
+    ),
+    (
+        "an enchantment cannot target a ritual",
+        "p1 hand Giant Strength; p1 ritual Dark Ritual 5",
+        &["play 1 1 r"],
+        &["error bad_target"],
+    ),
+    (
+        "Standstill destroying a minion triggers Bone Golems on both sides",
+        "p1 hand Air Elemental; p1 board Bone Golem; p2 ritual Standstill 2; p2 board Bone Golem",
+        &["play 1"],
+        &["p1 board Bone Golem 2/4 @1", "p2 board Bone Golem 2/4 @1", "p2 ritual Standstill 0"],
+    ),
+];
+
+#[test]
+fn rule_scenarios() {
+    let mut failures = Vec::new();
+    for (what, setup, moves, facts) in ROWS {
+        let (summary, refused) = match run(setup, moves) {
+            Ok(s) => (s, None),
+            Err((code, s)) => (s, Some(code)),
+        };
+        for fact in *facts {
+            let ok = match fact.strip_prefix("error ") {
+                Some(code) => refused == Some(code),
+                None => refused.is_none() && summary.split("; ").any(|c| c == *fact),
+            };
+            if !ok {
+                failures.push(format!("{what}\n  missing: {fact}\n  refused: {refused:?}\n  got: {summary}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
