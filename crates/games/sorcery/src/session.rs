@@ -440,6 +440,10 @@ fn load_deck(which: usize, path: Option<&str>, io: &mut Io<'_>) -> Result<Vec<Ca
 /// standard input (read lazily, so play is interactive). Returns the exit code: 0 when the
 /// game ran (whatever its end), 1 when a file could not be read, 2 for bad arguments.
 pub fn drive(args: &[String], default_seed: u64, input: &mut dyn Iterator<Item = String>, mut io: Io<'_>) -> u8 {
+    if args.iter().any(|a| matches!(a.as_str(), "-h" | "-help" | "--help")) {
+        (io.out)(&format!("{USAGE}\n\n{}\n", text::HELP));
+        return 0;
+    }
     let args = match parse_args(args) {
         Ok(a) => a,
         Err(e) => {
