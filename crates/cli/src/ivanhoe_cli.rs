@@ -7,12 +7,18 @@ use crate::play_buckshot::{PlayArgs, seed_or_clock};
 use anyhow::bail;
 use engine::Seat;
 use ivanhoe::text::Session;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
-/// The game loop over any input and output (tests drive it in memory). Commands from `--init`
-/// are echoed after the prompt so a transcript reads like a session.
+/// The game loop over any input and output (tests drive it in memory). Commands from `--init`,
+/// and from standard input when it is not a terminal, are echoed after the prompt so the
+/// output reads like a session.
 pub fn play(args: &PlayArgs, mut input: Lines, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
+    let mut echo_init = match &args.init {
+        Some(path) => std::fs::read_to_string(path).map_or(0, |t| t.lines().count()),
+        None => 0,
+    };
+    let echo_rest = !std::io::stdin().is_terminal();
     let players = args.players.unwrap_or(3);
     if !(2..=5).contains(&players) {
         bail!("Ivanhoe is for 2 to 5 players, not {players}");
@@ -39,6 +45,10 @@ pub fn play(args: &PlayArgs, mut input: Lines, out: &mut dyn Write) -> anyhow::R
             writeln!(out, "\nEnd of input: leaving the game.")?;
             return Ok(ExitCode::SUCCESS);
         };
+        if echo_init > 0 || echo_rest {
+            writeln!(out, "{line}")?;
+            echo_init = echo_init.saturating_sub(1);
+        }
         let (text, stop) = session.handle(&line);
         write!(out, "{text}")?;
         if stop {

@@ -25,7 +25,7 @@ fn random_play_2_players() {
 
 #[test]
 fn random_play_3_players() {
-    suite(3, 8_000, 120);
+    suite(3, 10_000, 150);
 }
 
 #[test]
