@@ -136,9 +136,12 @@ pub enum Event {
         attack: i32,
         defence: i32,
     },
+    /// Disenchant: `attack` and `defence` are the minion's values afterwards.
     EnchantmentRemoved {
         minion: MinionRef,
         enchantment: CardId,
+        attack: i32,
+        defence: i32,
     },
     RitualPlaced {
         player: Seat,

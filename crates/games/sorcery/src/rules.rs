@@ -549,9 +549,10 @@ impl Sorcery {
                         let uid = self.uid_of(t).expect("checked");
                         let m = self.minion_mut(uid).expect("checked");
                         let e = m.enchantments.pop().expect("checked");
+                        let (attack, defence) = m.stats();
                         let minion = MinionRef { player: t.player(), card: m.card.id };
                         self.player_mut(t.player()).removed += 1;
-                        out.push(Event::EnchantmentRemoved { minion, enchantment: e });
+                        out.push(Event::EnchantmentRemoved { minion, enchantment: e, attack, defence });
                     }
                     SpellEffect::Resurrect { defence } => {
                         let mut c = self.player_mut(seat).graveyard.pop().expect("checked");

@@ -375,8 +375,8 @@ impl Session {
             Event::MinionReturned { minion } => {
                 format!("{} returns to {}'s hand.", self.minion(minion), self.name(minion.player))
             }
-            Event::EnchantmentRemoved { minion, enchantment } => {
-                format!("{} is removed from {}.", enchantment.name(), self.minion(minion))
+            Event::EnchantmentRemoved { minion, enchantment, attack, defence } => {
+                format!("{} is removed from {} ({attack}/{defence}).", enchantment.name(), self.minion(minion))
             }
             Event::RitualPlaced { player, replaced: Some(old), .. } => {
                 format!("{}'s {} is removed from the game.", self.name(player), old.name())
