@@ -40,7 +40,7 @@ impl<'a, G: Game> Observation<'a, G> {
 }
 
 /// A player the computer controls.
-pub trait Bot<G: Game>: Send {
+pub trait Bot<G: Game>: Send + Sync {
     /// Must return one of `obs.legal()`.
     fn choose(&mut self, obs: &Observation<'_, G>, rng: &mut MatchRng) -> G::Action;
 }

@@ -1,1 +1,102 @@
-//! The cardtable server (being written).
+//! # server — the cardtable game server
+//!
+//! `run(listener, config, shutdown)` serves, on one listener:
+//! - `GET /` and `GET /r/{id}`: the web client (embedded); `GET /{asset}`: its files;
+//! - `GET /api/health` → `{"status":"ok"}`;
+//! - `GET /api/rooms` → `[{id, game, players, state, spectators}]`;
+//! - `POST /api/rooms` `{"game": NAME, "seed": N?, ...options}` → `{"id": ...}`;
+//! - `GET /api/rooms/{id}/ws`: the room's WebSocket (see `docs/protocol.md`).
+//!
+//! Each room is one task ([`room::Room`]); connections reach it through a [`room::RoomHandle`].
+//! Rooms and finished matches are kept in SQLite ([`store`]); on start, every stored room is
+//! restored and its players can reconnect with their tokens.
+
+pub mod adapter;
+pub mod assets;
+pub mod conn;
+pub mod games;
+pub mod lobby;
+pub mod room;
+
+use axum::Json;
+use axum::Router;
+use axum::extract::{Path, State, WebSocketUpgrade};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use lobby::Lobby;
+use room::RoomOptions;
+use serde::Deserialize;
+use std::future::Future;
+use std::sync::Arc;
+use tokio::net::TcpListener;
+
+pub struct ServerConfig {
+    pub store: store::Store,
+}
+
+#[derive(Clone)]
+pub struct AppState {
+    pub lobby: Arc<Lobby>,
+}
+
+/// Serves until `shutdown` resolves.
+pub async fn run(listener: TcpListener, config: ServerConfig, shutdown: impl Future<Output = ()> + Send + 'static) -> std::io::Result<()> {
+    let lobby = Lobby::restore(config.store).await.map_err(std::io::Error::other)?;
+    let state = AppState { lobby: Arc::new(lobby) };
+    axum::serve(listener, app(state)).with_graceful_shutdown(shutdown).await
+}
+
+pub fn app(state: AppState) -> Router {
+    Router::new()
+        .route("/api/health", get(|| async { Json(serde_json::json!({"status": "ok"})) }))
+        .route("/api/rooms", get(list_rooms).post(create_room))
+        .route("/api/rooms/{id}/ws", get(room_socket))
+        .route("/", get(|| async { asset("index.html") }))
+        .route("/r/{id}", get(|| async { asset("index.html") }))
+        .route("/{*path}", get(|Path(path): Path<String>| async move { asset(&path) }))
+        .with_state(state)
+}
+
+fn asset(path: &str) -> Response {
+    match assets::find(path) {
+        Some(a) => ([(header::CONTENT_TYPE, a.mime), (header::CACHE_CONTROL, "no-cache")], a.body).into_response(),
+        None => (StatusCode::NOT_FOUND, "not found").into_response(),
+    }
+}
+
+async fn list_rooms(State(state): State<AppState>) -> impl IntoResponse {
+    Json(state.lobby.list())
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct CreateRoom {
+    game: String,
+    #[serde(flatten)]
+    options: RoomOptions,
+}
+
+fn bad_request(message: String) -> Response {
+    (StatusCode::BAD_REQUEST, Json(serde_json::json!({ "error": message }))).into_response()
+}
+
+async fn create_room(State(state): State<AppState>, body: axum::body::Bytes) -> Response {
+    let req: CreateRoom = match serde_json::from_slice(&body) {
+        Ok(r) => r,
+        Err(e) => return bad_request(format!("bad request body: {e}")),
+    };
+    match state.lobby.create(&req.game, req.options).await {
+        Ok(id) => (StatusCode::CREATED, Json(serde_json::json!({ "id": id }))).into_response(),
+        Err(e) => bad_request(e),
+    }
+}
+
+async fn room_socket(State(state): State<AppState>, Path(id): Path<String>, ws: WebSocketUpgrade) -> Response {
+    let Some(room) = state.lobby.get(&id) else {
+        return (StatusCode::NOT_FOUND, Json(serde_json::json!({ "error": format!("no room {id}") }))).into_response();
+    };
+    ws.max_message_size(protocol::MAX_FRAME)
+        .max_frame_size(protocol::MAX_FRAME)
+        .on_upgrade(move |socket| conn::serve_socket(socket, room))
+}

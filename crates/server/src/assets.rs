@@ -1,0 +1,24 @@
+//! The web client, compiled into the binary: plain JavaScript modules and CSS, no build step.
+
+pub struct Asset {
+    pub path: &'static str,
+    pub mime: &'static str,
+    pub body: &'static str,
+}
+
+macro_rules! asset {
+    ($path:literal, $mime:literal) => {
+        Asset { path: $path, mime: $mime, body: include_str!(concat!("../../../web/", $path)) }
+    };
+}
+
+pub const ASSETS: &[Asset] = &[
+    asset!("index.html", "text/html; charset=utf-8"),
+    asset!("style.css", "text/css; charset=utf-8"),
+    asset!("app.js", "text/javascript; charset=utf-8"),
+    asset!("games/buckshot.js", "text/javascript; charset=utf-8"),
+];
+
+pub fn find(path: &str) -> Option<&'static Asset> {
+    ASSETS.iter().find(|a| a.path == path)
+}

@@ -1,0 +1,3 @@
+//! One adapter per game.
+
+pub mod buckshot;

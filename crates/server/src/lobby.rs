@@ -1,0 +1,95 @@
+//! The lobby: which rooms exist. A map from room id to handle, locked only to look up, insert
+//! or list — never across an `.await`.
+
+use crate::adapter::GameAdapter;
+use crate::games::buckshot::BuckshotAdapter;
+use crate::room::{Room, RoomHandle, RoomOptions, RoomSummary};
+use engine::MatchRng;
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+/// The games a room can be created for.
+pub const GAMES: &[&str] = &["buckshot"];
+
+pub struct Lobby {
+    rooms: Mutex<BTreeMap<String, RoomHandle>>,
+    store: store::Store,
+    rng: Mutex<MatchRng>,
+}
+
+fn spawn<A: GameAdapter>(room: Room<A>, rx: tokio::sync::mpsc::Receiver<crate::room::RoomCmd>) {
+    tokio::spawn(room.run(rx));
+}
+
+impl Lobby {
+    /// A lobby with every room the store remembers, each back in its task.
+    pub async fn restore(store: store::Store) -> Result<Lobby, String> {
+        let lobby = Lobby {
+            rooms: Mutex::new(BTreeMap::new()),
+            store: store.clone(),
+            rng: Mutex::new(MatchRng::new(crate::room::now_ms() ^ u64::from(std::process::id()))),
+        };
+        for stored in store.load_rooms().await? {
+            let handle = match stored.game.as_str() {
+                "buckshot" => {
+                    let (room, handle, rx) = Room::<BuckshotAdapter>::restore(&stored, store.clone())?;
+                    spawn(room, rx);
+                    handle
+                }
+                other => {
+                    tracing::warn!("room {} is for unknown game {other}; left in the database", stored.id);
+                    continue;
+                }
+            };
+            tracing::info!(room = %stored.id, moves = stored.moves.len(), "room restored");
+            lobby.rooms.lock().expect("lobby lock").insert(stored.id.clone(), handle);
+        }
+        Ok(lobby)
+    }
+
+    fn new_id(&self) -> String {
+        const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
+        loop {
+            let id: String = {
+                let mut rng = self.rng.lock().expect("rng lock");
+                (0..6).map(|_| ALPHABET[rng.index(ALPHABET.len())] as char).collect()
+            };
+            if !self.rooms.lock().expect("lobby lock").contains_key(&id) {
+                return id;
+            }
+        }
+    }
+
+    /// Creates a room for `game`, stores it, starts its task, and returns its id.
+    pub async fn create(&self, game: &str, options: RoomOptions) -> Result<String, String> {
+        let id = self.new_id();
+        let handle = match game {
+            "buckshot" => {
+                let (room, handle, rx) = Room::<BuckshotAdapter>::create(id.clone(), options, self.store.clone());
+                room.persist_new().await?;
+                spawn(room, rx);
+                handle
+            }
+            other => return Err(format!("unknown game `{other}` (known: {})", GAMES.join(", "))),
+        };
+        self.rooms.lock().expect("lobby lock").insert(id.clone(), handle);
+        Ok(id)
+    }
+
+    pub fn get(&self, id: &str) -> Option<RoomHandle> {
+        self.rooms.lock().expect("lobby lock").get(id).cloned()
+    }
+
+    pub fn list(&self) -> Vec<RoomSummary> {
+        let handles: Vec<RoomHandle> = self.rooms.lock().expect("lobby lock").values().cloned().collect();
+        handles.iter().map(|h| h.summary.lock().expect("summary lock").clone()).collect()
+    }
+
+    pub fn len(&self) -> usize {
+        self.rooms.lock().expect("lobby lock").len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}

@@ -1,0 +1,1047 @@
+//! A room: one tokio task that owns everything about one table — its members, connections,
+//! chat and match. Connections talk to it through a [`RoomHandle`] (a channel); nothing about
+//! a room is shared except a small summary for the lobby list, behind a briefly-held lock.
+//!
+//! Every change is written to the store and acknowledged before any client hears of it, so
+//! after a crash the room comes back exactly as its clients last saw it.
+
+use crate::adapter::{GameAdapter, PacketError};
+use engine::{Bot, Game, MatchRng, Move, Observation, RuleError, Seat, SeatSet, Viewer, derive_seed};
+use protocol::{ChatMessage, ClientMsg, Player, ServerMsg, codes};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
+
+/// One message to one connection: a serialized JSON packet; clones share the bytes.
+pub type Outbound = axum::extract::ws::Utf8Bytes;
+
+/// Identifies a connection within the server.
+pub type ConnId = u64;
+
+/// Room options, set at creation (`POST /api/rooms`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct RoomOptions {
+    /// The first match's seed (later matches derive theirs from it). Default: random.
+    pub seed: Option<u64>,
+    /// How long a dropped player keeps their seat during a game.
+    pub hold_seconds: u64,
+    /// How long a disconnected player's turn waits before a bot plays it.
+    pub turn_seconds: u64,
+    /// How long bots wait before acting, so people can follow.
+    pub bot_delay_ms: u64,
+    /// Game-specific options, passed to the game's adapter.
+    pub game_options: Value,
+}
+
+impl Default for RoomOptions {
+    fn default() -> Self {
+        RoomOptions { seed: None, hold_seconds: 60, turn_seconds: 30, bot_delay_ms: 700, game_options: Value::Null }
+    }
+}
+
+/// What the lobby lists about a room.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RoomSummary {
+    pub id: String,
+    pub game: &'static str,
+    pub players: Vec<String>,
+    pub state: &'static str,
+    pub spectators: usize,
+}
+
+pub enum RoomCmd {
+    Connect { conn: ConnId, tx: mpsc::Sender<Outbound> },
+    Text { conn: ConnId, text: String },
+    Binary { conn: ConnId },
+    RateLimited { conn: ConnId },
+    Disconnect { conn: ConnId },
+    /// Test and shutdown support: resolves once everything before it was handled.
+    Flush { done: oneshot::Sender<()> },
+}
+
+#[derive(Clone)]
+pub struct RoomHandle {
+    pub id: String,
+    pub game: &'static str,
+    pub tx: mpsc::Sender<RoomCmd>,
+    pub summary: Arc<Mutex<RoomSummary>>,
+}
+
+// ---- persisted shapes ---------------------------------------------------------------------
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct MemberSnap {
+    username: String,
+    token: String,
+    join_time: u64,
+    bot: Option<String>,
+    spectator: bool,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct MatchSnap {
+    seed: u64,
+    config: Value,
+    seats: Vec<String>,
+    bots: Vec<Option<String>>,
+    started_at: u64,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Snapshot {
+    options: RoomOptions,
+    members: Vec<MemberSnap>,
+    host: Option<String>,
+    chat: Vec<ChatMessage>,
+    matches_played: u64,
+    base_seed: u64,
+    #[serde(rename = "match")]
+    current: Option<MatchSnap>,
+}
+
+// ---- live state ---------------------------------------------------------------------------
+
+struct Member {
+    username: String,
+    token: String,
+    join_time: u64,
+    /// `Some(kind)` for a bot.
+    bot: Option<String>,
+    /// Joined while a game ran (or over the player limit): watches until the next game.
+    spectator: bool,
+    conn: Option<ConnId>,
+    /// When the connection dropped (during a game; in the lobby a drop is a leave).
+    dropped_at: Option<Instant>,
+}
+
+struct Conn {
+    tx: mpsc::Sender<Outbound>,
+    member: Option<String>,
+}
+
+struct Match<G: Game> {
+    game: G,
+    seed: u64,
+    config: G::Config,
+    /// Usernames by seat (they stay even after a player leaves).
+    seats: Vec<String>,
+    bot_kinds: Vec<Option<String>>,
+    bots: Vec<Option<Box<dyn Bot<G>>>>,
+    moves: Vec<Move<G::Action>>,
+    started_at: u64,
+    /// Seats a stand-in bot plays until their turn ends (their owner's turn timer ran out).
+    stand_in: SeatSet,
+}
+
+pub struct Room<A: GameAdapter> {
+    id: String,
+    options: RoomOptions,
+    members: Vec<Member>,
+    conns: HashMap<ConnId, Conn>,
+    host: Option<String>,
+    chat: Vec<ChatMessage>,
+    matches_played: u64,
+    base_seed: u64,
+    current: Option<Match<A::G>>,
+    store: store::Store,
+    summary: Arc<Mutex<RoomSummary>>,
+    rng: MatchRng,
+    /// When the seats now to act started waiting (for the turn timer).
+    waiting_since: Option<(SeatSet, Instant)>,
+    _adapter: std::marker::PhantomData<A>,
+}
+
+const CHAT_KEPT: usize = 100;
+const CHAT_SYNCED: usize = 50;
+const BOT_NAMES: [&str; 12] = ["ana", "ben", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon", "kim", "lou"];
+
+pub fn now_ms() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
+}
+
+fn random_token(rng: &mut MatchRng) -> String {
+    format!("{:016x}{:016x}", rng.next_u64(), rng.next_u64())
+}
+
+fn json<T: Serialize>(v: &T) -> Outbound {
+    Outbound::from(serde_json::to_string(v).expect("packets serialize"))
+}
+
+impl<A: GameAdapter> Room<A> {
+    /// A new, empty room. Nothing is stored until something happens in it.
+    pub fn create(id: String, options: RoomOptions, store: store::Store) -> (Self, RoomHandle, mpsc::Receiver<RoomCmd>) {
+        let entropy = now_ms() ^ (u64::from(std::process::id()) << 32);
+        let base_seed = options.seed.unwrap_or_else(|| derive_seed(entropy, id.len() as u64));
+        Self::build(id, options, store, base_seed)
+    }
+
+    fn build(
+        id: String,
+        options: RoomOptions,
+        store: store::Store,
+        base_seed: u64,
+    ) -> (Self, RoomHandle, mpsc::Receiver<RoomCmd>) {
+        let (tx, rx) = mpsc::channel(1024);
+        let summary = Arc::new(Mutex::new(RoomSummary {
+            id: id.clone(),
+            game: A::name(),
+            players: Vec::new(),
+            state: "lobby",
+            spectators: 0,
+        }));
+        let handle = RoomHandle { id: id.clone(), game: A::name(), tx, summary: summary.clone() };
+        let rng = MatchRng::new(derive_seed(base_seed ^ now_ms(), 0x70C3));
+        let room = Room {
+            id,
+            options,
+            members: Vec::new(),
+            conns: HashMap::new(),
+            host: None,
+            chat: Vec::new(),
+            matches_played: 0,
+            base_seed,
+            current: None,
+            store,
+            summary,
+            rng,
+            waiting_since: None,
+            _adapter: std::marker::PhantomData,
+        };
+        (room, handle, rx)
+    }
+
+    /// Rebuilds a stored room: members (all disconnected, each given the hold time to come
+    /// back), chat, and the match replayed move by move from its seed.
+    pub fn restore(
+        stored: &store::StoredRoom,
+        store: store::Store,
+    ) -> Result<(Self, RoomHandle, mpsc::Receiver<RoomCmd>), String> {
+        let snap: Snapshot = serde_json::from_str(&stored.snapshot).map_err(|e| format!("room {}: {e}", stored.id))?;
+        let (mut room, handle, rx) = Self::build(stored.id.clone(), snap.options, store, snap.base_seed);
+        let now = Instant::now();
+        room.members = snap
+            .members
+            .into_iter()
+            .map(|m| Member {
+                dropped_at: m.bot.is_none().then_some(now),
+                username: m.username,
+                token: m.token,
+                join_time: m.join_time,
+                bot: m.bot,
+                spectator: m.spectator,
+                conn: None,
+            })
+            .collect();
+        room.host = snap.host;
+        room.chat = snap.chat;
+        room.matches_played = snap.matches_played;
+        if let Some(ms) = snap.current {
+            let config: <A::G as Game>::Config =
+                serde_json::from_value(ms.config).map_err(|e| format!("room {}: config: {e}", stored.id))?;
+            let mut game = A::G::new(&config, ms.seed).map_err(|e| e.to_string())?;
+            let mut moves = Vec::with_capacity(stored.moves.len());
+            let mut scratch = Vec::new();
+            for (i, entry) in stored.moves.iter().enumerate() {
+                let m: Move<<A::G as Game>::Action> =
+                    serde_json::from_str(entry).map_err(|e| format!("room {} move {i}: {e}", stored.id))?;
+                match &m {
+                    Move::Act { seat, action } => game
+                        .apply_into(*seat, action.clone(), &mut scratch)
+                        .map_err(|e| format!("room {} move {i} refused on replay: {e}", stored.id))?,
+                    Move::Leave { seat } => game.leave(*seat, &mut scratch),
+                }
+                scratch.clear();
+                moves.push(m);
+            }
+            let bots = ms.bots.iter().map(|b| b.as_deref().and_then(A::make_bot)).collect();
+            room.current = Some(Match {
+                game,
+                seed: ms.seed,
+                config,
+                seats: ms.seats,
+                bot_kinds: ms.bots,
+                bots,
+                moves,
+                started_at: ms.started_at,
+                stand_in: SeatSet::EMPTY,
+            });
+        }
+        room.publish_summary();
+        Ok((room, handle, rx))
+    }
+
+    /// The room's task: handles commands and timers until every handle is gone.
+    pub async fn run(mut self, mut rx: mpsc::Receiver<RoomCmd>) {
+        loop {
+            let deadline = self.next_deadline();
+            tokio::select! {
+                cmd = rx.recv() => match cmd {
+                    Some(cmd) => self.handle(cmd).await,
+                    None => break,
+                },
+                () = sleep_until_opt(deadline), if deadline.is_some() => self.on_timer().await,
+            }
+        }
+    }
+
+    async fn handle(&mut self, cmd: RoomCmd) {
+        match cmd {
+            RoomCmd::Connect { conn, tx } => {
+                self.conns.insert(conn, Conn { tx, member: None });
+            }
+            RoomCmd::Text { conn, text } => self.on_text(conn, &text).await,
+            RoomCmd::Binary { conn } => {
+                self.fail(conn, codes::BINARY_FRAME, "binary frames are not supported; send JSON text")
+            }
+            RoomCmd::RateLimited { conn } => {
+                self.fail(conn, codes::RATE_LIMITED, "too many packets: slow down (20 a second, bursts of 40)")
+            }
+            RoomCmd::Disconnect { conn } => self.on_disconnect(conn).await,
+            RoomCmd::Flush { done } => {
+                let _ = done.send(());
+            }
+        }
+    }
+
+    // ---- sending ------------------------------------------------------------------------
+
+    fn send(&self, conn: ConnId, msg: Outbound) {
+        if let Some(c) = self.conns.get(&conn) {
+            // A client that cannot keep up loses packets rather than stalling the room; it
+            // can always resynchronise with GameDataRequest.
+            let _ = c.tx.try_send(msg);
+        }
+    }
+
+    fn broadcast(&self, msg: &ServerMsg) {
+        let out = json(msg);
+        for c in self.conns.values() {
+            let _ = c.tx.try_send(out.clone());
+        }
+    }
+
+    fn fail(&self, conn: ConnId, code: &str, reason: &str) {
+        self.send(conn, json(&ServerMsg::ActionFailed { reason: reason.into(), code: code.into() }));
+    }
+
+    fn member_index(&self, username: &str) -> Option<usize> {
+        self.members.iter().position(|m| m.username.eq_ignore_ascii_case(username))
+    }
+
+    fn conn_member(&self, conn: ConnId) -> Option<usize> {
+        let name = self.conns.get(&conn)?.member.as_deref()?;
+        self.member_index(name)
+    }
+
+    fn seat_of(&self, username: &str) -> Option<Seat> {
+        let m = self.current.as_ref()?;
+        m.seats.iter().position(|s| s == username).map(|i| Seat(i as u8))
+    }
+
+    fn viewer_of(&self, conn: ConnId) -> Viewer {
+        let seat = self.conns.get(&conn).and_then(|c| c.member.as_deref()).and_then(|n| self.seat_of(n));
+        seat.map_or(Viewer::Spectator, Viewer::seat)
+    }
+
+    fn player_json(&self, idx: usize) -> Player {
+        let m = &self.members[idx];
+        let seat = self.seat_of(&m.username);
+        let (in_game, game) = match (&self.current, seat) {
+            (Some(cur), Some(seat)) => {
+                let (per_seat, _) = A::game_data(Some(&cur.game), Viewer::Spectator, &cur.seats);
+                let fields = per_seat.get(seat.index()).cloned().unwrap_or_default();
+                let alive = fields.get("inGame").and_then(Value::as_bool).unwrap_or(true);
+                (alive, fields)
+            }
+            (Some(_), None) => (false, A::unseated_player_fields(false)),
+            (None, _) => (false, A::unseated_player_fields(true)),
+        };
+        self.make_player(m, in_game, game)
+    }
+
+    fn make_player(&self, m: &Member, in_game: bool, mut game: Map<String, Value>) -> Player {
+        game.remove("inGame");
+        Player {
+            username: m.username.clone(),
+            in_game,
+            is_spectator: self.current.is_some() && !in_game,
+            join_time: m.join_time,
+            is_bot: m.bot.is_some(),
+            connected: m.bot.is_some() || m.conn.is_some(),
+            game,
+        }
+    }
+
+    /// The full table as `conn` may see it.
+    fn game_data(&self, conn: ConnId) -> Value {
+        let viewer = self.viewer_of(conn);
+        let (per_seat, top) = match &self.current {
+            Some(cur) => A::game_data(Some(&cur.game), viewer, &cur.seats),
+            None => A::game_data(None, viewer, &[]),
+        };
+        let players: Vec<Player> = self
+            .members
+            .iter()
+            .map(|m| match self.seat_of(&m.username) {
+                Some(seat) => {
+                    let fields = per_seat.get(seat.index()).cloned().unwrap_or_default();
+                    let alive = fields.get("inGame").and_then(Value::as_bool).unwrap_or(true);
+                    self.make_player(m, alive, fields)
+                }
+                None => self.make_player(m, false, A::unseated_player_fields(self.current.is_none())),
+            })
+            .collect();
+        let you = self.conns.get(&conn).and_then(|c| c.member.clone());
+        let chat_from = self.chat.len().saturating_sub(CHAT_SYNCED);
+        let mut data = serde_json::json!({
+            "roomId": self.id,
+            "game": A::name(),
+            "players": players,
+            "host": self.host,
+            "you": you,
+            "gameStarted": self.current.is_some(),
+            "chat": &self.chat[chat_from..],
+            "bots": A::bot_names(),
+            "minPlayers": A::MIN_PLAYERS,
+            "maxPlayers": A::MAX_PLAYERS,
+            "options": self.options,
+        });
+        let obj = data.as_object_mut().expect("object");
+        for (k, v) in top {
+            obj.insert(k, v);
+        }
+        if let Some(cur) = &self.current {
+            obj.insert("view".into(), serde_json::to_value(cur.game.view(viewer)).expect("views serialize"));
+            if let Some(seat) = viewer.as_seat() {
+                obj.insert(
+                    "legal".into(),
+                    serde_json::to_value(cur.game.legal_actions(seat)).expect("actions serialize"),
+                );
+            }
+        }
+        data
+    }
+
+    fn sync(&self, conn: ConnId) {
+        self.send(conn, json(&ServerMsg::GameDataSync { game_data: self.game_data(conn) }));
+    }
+
+    fn sync_all(&self) {
+        for &conn in self.conns.keys() {
+            self.sync(conn);
+        }
+    }
+
+    fn publish_summary(&self) {
+        let mut players = Vec::new();
+        let mut spectators = 0;
+        for m in &self.members {
+            let seated = self.seat_of(&m.username).is_some();
+            if self.current.is_some() && !seated || self.current.is_none() && m.spectator {
+                spectators += 1;
+            } else {
+                players.push(m.username.clone());
+            }
+        }
+        let state = if self.current.is_some() { "playing" } else { "lobby" };
+        let mut s = self.summary.lock().expect("summary lock");
+        s.players = players;
+        s.state = state;
+        s.spectators = spectators;
+    }
+
+    // ---- persistence --------------------------------------------------------------------
+
+    fn snapshot(&self) -> String {
+        let snap = Snapshot {
+            options: self.options.clone(),
+            members: self
+                .members
+                .iter()
+                .map(|m| MemberSnap {
+                    username: m.username.clone(),
+                    token: m.token.clone(),
+                    join_time: m.join_time,
+                    bot: m.bot.clone(),
+                    spectator: m.spectator,
+                })
+                .collect(),
+            host: self.host.clone(),
+            chat: self.chat.clone(),
+            matches_played: self.matches_played,
+            base_seed: self.base_seed,
+            current: self.current.as_ref().map(|c| MatchSnap {
+                seed: c.seed,
+                config: serde_json::to_value(&c.config).expect("configs serialize"),
+                seats: c.seats.clone(),
+                bots: c.bot_kinds.clone(),
+                started_at: c.started_at,
+            }),
+        };
+        serde_json::to_string(&snap).expect("snapshots serialize")
+    }
+
+    /// Stores a newly created room, so its link works even before anyone joins.
+    pub async fn persist_new(&self) -> Result<(), String> {
+        self.store.save_room(&self.id, A::name(), self.snapshot()).await
+    }
+
+    async fn save(&self) {
+        if let Err(e) = self.store.save_room(&self.id, A::name(), self.snapshot()).await {
+            tracing::error!(room = %self.id, "saving the room failed: {e}");
+        }
+        self.publish_summary();
+    }
+
+    // ---- packets ------------------------------------------------------------------------
+
+    async fn on_text(&mut self, conn: ConnId, text: &str) {
+        let value: Value = match serde_json::from_str(text) {
+            Ok(v) => v,
+            Err(e) => return self.fail(conn, codes::BAD_PACKET, &format!("not valid JSON: {e}")),
+        };
+        let Some(kind) = value.get("type").and_then(Value::as_str).map(str::to_owned) else {
+            return self.fail(conn, codes::BAD_PACKET, "a packet needs a string field `type`");
+        };
+        if ClientMsg::TYPES.contains(&kind.as_str()) {
+            match serde_json::from_value::<ClientMsg>(value) {
+                Ok(msg) => self.on_room_packet(conn, msg).await,
+                Err(e) => self.fail(conn, codes::BAD_PACKET, &format!("bad {kind} packet: {e}")),
+            }
+        } else if A::is_action_packet(&kind) {
+            self.on_action_packet(conn, value).await;
+        } else {
+            self.fail(conn, codes::BAD_PACKET, &format!("unknown packet type `{kind}`"));
+        }
+    }
+
+    async fn on_room_packet(&mut self, conn: ConnId, msg: ClientMsg) {
+        let me = self.conn_member(conn);
+        let is_host = me.is_some_and(|i| self.host.as_deref() == Some(&self.members[i].username));
+        match msg {
+            ClientMsg::JoinGame { username } => self.join(conn, username).await,
+            ClientMsg::Reconnect { token } => self.reconnect(conn, &token).await,
+            ClientMsg::GameDataRequest => self.sync(conn),
+            ClientMsg::LeaveGame => {
+                if let Some(i) = me {
+                    if let Some(c) = self.conns.get_mut(&conn) {
+                        c.member = None;
+                    }
+                    self.members[i].conn = None;
+                    self.leave(i).await;
+                    self.sync(conn);
+                }
+            }
+            ClientMsg::SetHost { username } => {
+                if !is_host {
+                    return;
+                }
+                match self.member_index(&username) {
+                    Some(j) if self.members[j].bot.is_none() => {
+                        self.host = Some(self.members[j].username.clone());
+                        self.save().await;
+                        self.broadcast(&ServerMsg::HostSet { username: self.host.clone() });
+                        self.sync_all();
+                    }
+                    _ => self.fail(conn, codes::UNKNOWN_PLAYER, &format!("{username} is not a person in this room")),
+                }
+            }
+            ClientMsg::StartGame => {
+                if is_host && self.current.is_none() {
+                    self.start(conn).await;
+                }
+            }
+            ClientMsg::SendNewChatMessage { message } => {
+                let Some(i) = me else { return };
+                let len = message.chars().count();
+                if message.trim().is_empty() || len > protocol::MAX_CHAT {
+                    return self.fail(conn, codes::BAD_MESSAGE, "a chat message has 1 to 500 characters");
+                }
+                let player = self.player_json(i);
+                let msg = ChatMessage { message, player, timestamp: now_ms() };
+                self.chat.push(msg.clone());
+                if self.chat.len() > CHAT_KEPT {
+                    self.chat.remove(0);
+                }
+                self.save().await;
+                self.broadcast(&ServerMsg::NewChatMessageSent {
+                    message: msg.message,
+                    player: msg.player,
+                    timestamp: msg.timestamp,
+                });
+            }
+            ClientMsg::AddBot { bot } => {
+                if !is_host || self.current.is_some() {
+                    return;
+                }
+                let kind = bot.unwrap_or_else(|| A::bot_names().last().expect("a bot").to_string());
+                if A::make_bot(&kind).is_none() {
+                    return self.fail(conn, codes::UNKNOWN_BOT, &format!("unknown bot `{kind}` (known: {:?})", A::bot_names()));
+                }
+                if self.players_in_lobby() >= A::MAX_PLAYERS {
+                    return self.fail(conn, codes::TOO_MANY_PLAYERS, &format!("at most {} players", A::MAX_PLAYERS));
+                }
+                let Some(name) = BOT_NAMES
+                    .iter()
+                    .map(|n| format!("bot-{n}"))
+                    .find(|n| self.member_index(n).is_none())
+                else {
+                    return self.fail(conn, codes::TOO_MANY_PLAYERS, "no more bot names");
+                };
+                let token = random_token(&mut self.rng);
+                self.members.push(Member {
+                    username: name,
+                    token,
+                    join_time: now_ms(),
+                    bot: Some(kind),
+                    spectator: false,
+                    conn: None,
+                    dropped_at: None,
+                });
+                self.save().await;
+                let idx = self.members.len() - 1;
+                self.broadcast(&ServerMsg::PlayerJoined { player: self.player_json(idx) });
+                self.sync_all();
+            }
+            ClientMsg::RemoveBot { username } => {
+                if !is_host || self.current.is_some() {
+                    return;
+                }
+                match self.member_index(&username) {
+                    Some(j) if self.members[j].bot.is_some() => self.leave(j).await,
+                    _ => self.fail(conn, codes::UNKNOWN_PLAYER, &format!("{username} is not a bot in this room")),
+                }
+            }
+            ClientMsg::Act { action } => {
+                // Games with dedicated packets do not take the generic form.
+                self.on_action_packet(conn, serde_json::json!({ "type": "Act", "action": action })).await;
+            }
+        }
+    }
+
+    fn players_in_lobby(&self) -> usize {
+        self.members.iter().filter(|m| !m.spectator).count()
+    }
+
+    async fn join(&mut self, conn: ConnId, username: String) {
+        if let Some(i) = self.conn_member(conn) {
+            let reason = format!("you have already joined as {}", self.members[i].username);
+            return self.send(conn, json(&ServerMsg::PlayerJoinRejected { reason }));
+        }
+        if let Err(reason) = protocol::check_username(&username) {
+            return self.send(conn, json(&ServerMsg::PlayerJoinRejected { reason }));
+        }
+        if self.member_index(&username).is_some() {
+            let reason = format!("the username {username} is taken in this room");
+            return self.send(conn, json(&ServerMsg::PlayerJoinRejected { reason }));
+        }
+        let spectator = self.current.is_some() || self.players_in_lobby() >= A::MAX_PLAYERS;
+        let token = random_token(&mut self.rng);
+        self.members.push(Member {
+            username: username.clone(),
+            token: token.clone(),
+            join_time: now_ms(),
+            bot: None,
+            spectator,
+            conn: Some(conn),
+            dropped_at: None,
+        });
+        if let Some(c) = self.conns.get_mut(&conn) {
+            c.member = Some(username.clone());
+        }
+        let new_host = self.host.is_none();
+        if new_host {
+            self.host = Some(username.clone());
+        }
+        self.save().await;
+        self.send(conn, json(&ServerMsg::Joined { username: username.clone(), token }));
+        let idx = self.members.len() - 1;
+        self.broadcast(&ServerMsg::PlayerJoined { player: self.player_json(idx) });
+        if new_host {
+            self.broadcast(&ServerMsg::HostSet { username: self.host.clone() });
+        }
+        self.sync_all();
+    }
+
+    async fn reconnect(&mut self, conn: ConnId, token: &str) {
+        let Some(i) = self.members.iter().position(|m| m.bot.is_none() && m.token == token) else {
+            let reason = "unknown or expired token: join with a username".to_string();
+            return self.send(conn, json(&ServerMsg::PlayerJoinRejected { reason }));
+        };
+        if let Some(old) = self.members[i].conn.replace(conn)
+            && old != conn
+            && let Some(c) = self.conns.get_mut(&old)
+        {
+            // The newer connection wins; the old one stays open as an anonymous watcher.
+            c.member = None;
+        }
+        if let Some(prev) = self.conns.get(&conn).and_then(|c| c.member.clone())
+            && prev != self.members[i].username
+            && let Some(j) = self.member_index(&prev)
+        {
+            self.members[j].conn = None;
+        }
+        self.members[i].dropped_at = None;
+        let username = self.members[i].username.clone();
+        if let Some(c) = self.conns.get_mut(&conn) {
+            c.member = Some(username.clone());
+        }
+        if self.host.is_none() {
+            self.host = Some(username.clone());
+            self.broadcast(&ServerMsg::HostSet { username: self.host.clone() });
+        }
+        self.save().await;
+        self.send(conn, json(&ServerMsg::Joined { username, token: token.to_string() }));
+        self.sync_all();
+    }
+
+    async fn on_disconnect(&mut self, conn: ConnId) {
+        let Some(c) = self.conns.remove(&conn) else { return };
+        let Some(name) = c.member else { return };
+        let Some(i) = self.member_index(&name) else { return };
+        if self.members[i].conn != Some(conn) {
+            return;
+        }
+        self.members[i].conn = None;
+        if self.current.is_some() {
+            // Keep the seat for the hold time; the host role moves on at once.
+            self.members[i].dropped_at = Some(Instant::now());
+            if self.host.as_deref() == Some(name.as_str()) {
+                self.pass_host().await;
+            }
+            self.save().await;
+            self.sync_all();
+        } else {
+            self.leave(i).await;
+        }
+    }
+
+    /// The earliest-joined connected person other than the current host, or nobody.
+    async fn pass_host(&mut self) {
+        let next = self
+            .members
+            .iter()
+            .find(|m| m.bot.is_none() && m.conn.is_some() && Some(&m.username) != self.host.as_ref())
+            .map(|m| m.username.clone());
+        if next != self.host {
+            self.host = next;
+            self.broadcast(&ServerMsg::HostSet { username: self.host.clone() });
+        }
+    }
+
+    /// Member `i` leaves the room for good (left, dropped in the lobby, or not back in time).
+    async fn leave(&mut self, i: usize) {
+        let member = self.members.remove(i);
+        let username = member.username.clone();
+        let mut events = Vec::new();
+        if let Some(seat) = self.seat_of(&username)
+            && let Some(cur) = self.current.as_mut()
+            && cur.game.outcome().is_none()
+        {
+            cur.game.leave(seat, &mut events);
+            cur.moves.push(Move::Leave { seat });
+            let entry = serde_json::to_string(cur.moves.last().expect("pushed")).expect("moves serialize");
+            let index = (cur.moves.len() - 1) as u64;
+            if let Err(e) = self.store.append_move(&self.id, index, entry).await {
+                tracing::error!(room = %self.id, "saving a leave failed: {e}");
+            }
+        }
+        if self.host.as_deref() == Some(username.as_str()) {
+            self.host = None;
+            self.pass_host().await;
+            if self.host.is_none() {
+                self.broadcast(&ServerMsg::HostSet { username: None });
+            }
+        }
+        self.save().await;
+        self.broadcast(&ServerMsg::PlayerLeft { username });
+        self.after_events(events).await;
+    }
+
+    async fn start(&mut self, conn: ConnId) {
+        let seated: Vec<usize> = (0..self.members.len()).filter(|&i| !self.members[i].spectator).collect();
+        if seated.len() < A::MIN_PLAYERS {
+            return self.fail(conn, codes::NOT_ENOUGH_PLAYERS, &format!("at least {} players are needed", A::MIN_PLAYERS));
+        }
+        if seated.len() > A::MAX_PLAYERS {
+            return self.fail(conn, codes::TOO_MANY_PLAYERS, &format!("at most {} players", A::MAX_PLAYERS));
+        }
+        let config = match A::config(seated.len(), &self.options.game_options) {
+            Ok(c) => c,
+            Err(e) => return self.fail(conn, "bad_options", &e),
+        };
+        let seed = if self.matches_played == 0 && self.options.seed.is_some() {
+            self.base_seed
+        } else {
+            derive_seed(self.base_seed, self.matches_played)
+        };
+        let game = match A::G::new(&config, seed) {
+            Ok(g) => g,
+            Err(e) => return self.fail(conn, e.code, &e.message),
+        };
+        let seats: Vec<String> = seated.iter().map(|&i| self.members[i].username.clone()).collect();
+        let bot_kinds: Vec<Option<String>> = seated.iter().map(|&i| self.members[i].bot.clone()).collect();
+        let bots = bot_kinds.iter().map(|b| b.as_deref().and_then(A::make_bot)).collect();
+        let start_events = game.start_events();
+        self.current = Some(Match {
+            game,
+            seed,
+            config,
+            seats,
+            bot_kinds,
+            bots,
+            moves: Vec::new(),
+            started_at: now_ms(),
+            stand_in: SeatSet::EMPTY,
+        });
+        self.waiting_since = None;
+        if let Err(e) = self.store.reset_moves(&self.id, self.snapshot()).await {
+            tracing::error!(room = %self.id, "saving the start failed: {e}");
+        }
+        self.save().await;
+        self.broadcast(&ServerMsg::GameStarted);
+        self.send_events(&start_events, SeatSet::EMPTY);
+        self.sync_all();
+    }
+
+    async fn on_action_packet(&mut self, conn: ConnId, packet: Value) {
+        // Unauthorized (not a seated player of a running game): silently ignored.
+        let Some(i) = self.conn_member(conn) else { return };
+        let Some(seat) = self.seat_of(&self.members[i].username) else { return };
+        let Some(cur) = self.current.as_ref() else { return };
+        let action = match A::parse_action(packet, seat, &cur.seats) {
+            Ok(a) => a,
+            Err(PacketError { code, reason }) => return self.fail(conn, code, &reason),
+        };
+        match self.act(seat, action).await {
+            Ok(()) => {}
+            Err(e) if matches!(e.code, "not_your_turn" | "not_playing" | "game_over") => {}
+            Err(e) => self.fail(conn, e.code, &e.message),
+        }
+    }
+
+    /// Applies an action for `seat`, stores it, and tells everyone.
+    async fn act(&mut self, seat: Seat, action: <A::G as Game>::Action) -> Result<(), RuleError> {
+        let cur = self.current.as_mut().ok_or_else(RuleError::game_over)?;
+        let before = cur.game.to_act();
+        let mut events = Vec::new();
+        cur.game.apply_into(seat, action.clone(), &mut events)?;
+        cur.moves.push(Move::Act { seat, action });
+        if !cur.game.to_act().contains(seat) {
+            cur.stand_in.remove(seat);
+        }
+        let entry = serde_json::to_string(cur.moves.last().expect("pushed")).expect("moves serialize");
+        let index = (cur.moves.len() - 1) as u64;
+        if let Err(e) = self.store.append_move(&self.id, index, entry).await {
+            tracing::error!(room = %self.id, "saving a move failed: {e}");
+        }
+        if !A::TURN_PACKETS_FROM_EVENTS {
+            self.send_events(&events, before);
+            self.after_turn_change(before);
+        } else {
+            self.send_events(&events, before);
+        }
+        self.finish_if_over().await;
+        self.sync_all();
+        Ok(())
+    }
+
+    /// Sends each connection the packets for `events` as it may see them.
+    fn send_events(&self, events: &[<A::G as Game>::Event], _before: SeatSet) {
+        let Some(cur) = self.current.as_ref() else { return };
+        // Connections that see the same thing share one serialization.
+        let mut by_viewer: HashMap<Viewer, Vec<ConnId>> = HashMap::new();
+        for &conn in self.conns.keys() {
+            by_viewer.entry(self.viewer_of(conn)).or_default().push(conn);
+        }
+        let mut packets = Vec::new();
+        for (viewer, conns) in by_viewer {
+            packets.clear();
+            for e in events {
+                if let Some(seen) = cur.game.view_event(e, viewer) {
+                    A::event_packets(&seen, viewer, &cur.seats, &mut packets);
+                }
+            }
+            for p in &packets {
+                let out = Outbound::from(p.clone());
+                for &c in &conns {
+                    self.send(c, out.clone());
+                }
+            }
+        }
+    }
+
+    /// For games whose events do not announce turns: TurnEnd/TurnStart from `to_act`.
+    fn after_turn_change(&self, before: SeatSet) {
+        let Some(cur) = self.current.as_ref() else { return };
+        let after = cur.game.to_act();
+        if after == before || cur.game.outcome().is_some() {
+            return;
+        }
+        for s in before.iter().filter(|s| !after.contains(*s)) {
+            self.broadcast(&ServerMsg::TurnEnd { username: cur.seats[s.index()].clone() });
+        }
+        for s in after.iter().filter(|s| !before.contains(*s)) {
+            self.broadcast(&ServerMsg::TurnStart { username: cur.seats[s.index()].clone() });
+        }
+    }
+
+    async fn after_events(&mut self, events: Vec<<A::G as Game>::Event>) {
+        if self.current.is_none() {
+            self.sync_all();
+            return;
+        }
+        self.send_events(&events, SeatSet::EMPTY);
+        self.finish_if_over().await;
+        self.sync_all();
+    }
+
+    /// If the match is over: record it, announce the winner, and go back to the lobby with
+    /// everyone present as players.
+    async fn finish_if_over(&mut self) {
+        let Some(outcome) = self.current.as_ref().and_then(|c| c.game.outcome()) else { return };
+        let cur = self.current.take().expect("checked");
+        let winners: Vec<String> = outcome.winners.iter().map(|s| cur.seats[s.index()].clone()).collect();
+        let record = store::MatchRecord {
+            id: 0,
+            room_id: self.id.clone(),
+            game: A::name().to_string(),
+            seed: cur.seed,
+            config: serde_json::to_string(&cur.config).expect("configs serialize"),
+            players: serde_json::to_string(&cur.seats).expect("names serialize"),
+            log: serde_json::to_string(&cur.moves).expect("moves serialize"),
+            result: serde_json::json!({ "winners": winners }).to_string(),
+            started_at: cur.started_at,
+            ended_at: now_ms(),
+        };
+        match self.store.finish_match(record).await {
+            Ok(id) => tracing::info!(room = %self.id, match_id = id, "match finished"),
+            Err(e) => tracing::error!(room = %self.id, "recording the match failed: {e}"),
+        }
+        self.matches_played += 1;
+        for m in &mut self.members {
+            m.spectator = false;
+        }
+        // Over the player limit, the latest joiners keep watching.
+        let mut seated = 0;
+        for m in &mut self.members {
+            seated += 1;
+            m.spectator = seated > A::MAX_PLAYERS;
+        }
+        if let Err(e) = self.store.reset_moves(&self.id, self.snapshot()).await {
+            tracing::error!(room = %self.id, "saving the end failed: {e}");
+        }
+        self.save().await;
+        self.broadcast(&ServerMsg::GameEnded { winner: winners.first().cloned() });
+    }
+
+    // ---- timers -------------------------------------------------------------------------
+
+    /// When `seat` (one of those to act, waiting since `since`) should be played for: after
+    /// the bot delay for a bot or a stand-in; after the turn timer for a disconnected person
+    /// (counted from their turn or their drop, whichever is later); never for a connected one.
+    fn seat_deadline(&self, cur: &Match<A::G>, seat: Seat, since: Instant) -> Option<(Instant, bool)> {
+        if cur.bots[seat.index()].is_some() || cur.stand_in.contains(seat) {
+            return Some((since + Duration::from_millis(self.options.bot_delay_ms), true));
+        }
+        let name = &cur.seats[seat.index()];
+        let member = self.members.iter().find(|m| &m.username == name);
+        match member {
+            Some(m) if m.conn.is_some() => None,
+            Some(m) => {
+                let from = m.dropped_at.map_or(since, |d| d.max(since));
+                Some((from + Duration::from_secs(self.options.turn_seconds), false))
+            }
+            // Left the room: the game has eliminated or replaced them; nothing to wait for.
+            None => Some((since + Duration::from_secs(self.options.turn_seconds), false)),
+        }
+    }
+
+    /// The earliest of: a bot's move, a disconnected player's turn timer, a hold expiring.
+    fn next_deadline(&mut self) -> Option<Instant> {
+        let mut best: Option<Instant> = None;
+        let hold = Duration::from_secs(self.options.hold_seconds);
+        for m in &self.members {
+            if let Some(at) = m.dropped_at {
+                best = Some(best.map_or(at + hold, |b| b.min(at + hold)));
+            }
+        }
+        if let Some(cur) = &self.current {
+            let to_act = cur.game.to_act();
+            let since = match self.waiting_since {
+                Some((set, at)) if set == to_act => at,
+                _ => {
+                    let now = Instant::now();
+                    self.waiting_since = Some((to_act, now));
+                    now
+                }
+            };
+            for seat in to_act.iter() {
+                if let Some((t, _)) = self.seat_deadline(cur, seat, since) {
+                    best = Some(best.map_or(t, |b| b.min(t)));
+                }
+            }
+        }
+        best
+    }
+
+    async fn on_timer(&mut self) {
+        let now = Instant::now();
+        let hold = Duration::from_secs(self.options.hold_seconds);
+        if let Some(i) = self.members.iter().position(|m| m.dropped_at.is_some_and(|at| at + hold <= now)) {
+            return self.leave(i).await;
+        }
+        let Some(cur) = self.current.as_ref() else { return };
+        let Some((_, since)) = self.waiting_since else { return };
+        let due = cur
+            .game
+            .to_act()
+            .iter()
+            .find_map(|seat| self.seat_deadline(cur, seat, since).filter(|(t, _)| *t <= now).map(|(_, b)| (seat, b)));
+        let Some((seat, is_bot)) = due else { return };
+        let cur = self.current.as_mut().expect("checked");
+        if !is_bot {
+            // The turn timer ran out: a default answer if the game has one, else a stand-in
+            // bot plays the rest of this turn.
+            if let Some(a) = cur.game.timeout_action(seat) {
+                self.waiting_since = None;
+                let _ = self.act(seat, a).await;
+                return;
+            }
+            cur.stand_in.insert(seat);
+        }
+        let legal = cur.game.legal_actions(seat);
+        if legal.is_empty() {
+            return;
+        }
+        let mut bot_rng = self.rng.fork();
+        let action = {
+            let obs = Observation::new(&cur.game, seat, &legal);
+            match cur.bots[seat.index()].as_mut() {
+                Some(bot) => bot.choose(&obs, &mut bot_rng),
+                None => A::stand_in_bot().choose(&obs, &mut bot_rng),
+            }
+        };
+        // Each bot move waits its own delay, so people can follow a bot's item-by-item turn.
+        self.waiting_since = None;
+        if let Err(e) = self.act(seat, action).await {
+            tracing::error!(room = %self.id, "a bot's move was refused: {e}");
+        }
+    }
+}
+
+async fn sleep_until_opt(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}
