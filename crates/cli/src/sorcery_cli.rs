@@ -5,13 +5,14 @@
 //! system, standard input, standard output and standard error.
 
 use sorcery::session::{Io, drive};
-use std::io::{BufRead, Write};
+use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
 
 pub fn run(args: &[String]) -> anyhow::Result<ExitCode> {
     // Lines are read lazily, so each command is answered before the next is typed. Invalid
     // UTF-8 is replaced rather than ending the game.
     let stdin = std::io::stdin();
+    let echo_input = !stdin.is_terminal();
     let mut lines = stdin.lock().split(b'\n').map_while(Result::ok).map(|bytes| {
         let mut line = String::from_utf8_lossy(&bytes).into_owned();
         if line.ends_with('\r') {
@@ -33,6 +34,7 @@ pub fn run(args: &[String]) -> anyhow::Result<ExitCode> {
                 let _ = stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush());
             },
             err: &mut |text| eprint!("{text}"),
+            echo_input,
         },
     );
     Ok(ExitCode::from(code))

@@ -409,6 +409,10 @@ pub struct Io<'a> {
     pub out: &'a mut dyn FnMut(&str),
     /// Standard error: notices and warnings that are not part of the game.
     pub err: &'a mut dyn FnMut(&str),
+    /// Whether lines from standard input are echoed (as `> line`) before their output, as
+    /// the init file's always are: true when input is not typed at a terminal, so that a
+    /// transcript reads as commands and answers.
+    pub echo_input: bool,
 }
 
 /// Reads a deck named on the command line, or `default.deck`, or falls back to the built-in
@@ -486,9 +490,14 @@ pub fn drive(args: &[String], default_seed: u64, input: &mut dyn Iterator<Item =
         }
     };
     (io.out)(&first);
-    for line in init.into_iter().chain(input) {
+    let echo_input = io.echo_input;
+    let lines = init.into_iter().map(|l| (l, true)).chain(input.map(|l| (l, echo_input)));
+    for (line, echo) in lines {
         if session.is_over() {
             break;
+        }
+        if echo {
+            (io.out)(&format!("{}\n", format!("> {line}").trim_end()));
         }
         (io.out)(&session.feed(&line));
     }

@@ -40,6 +40,7 @@ fn run(args_file: &Path) -> (String, String, u8) {
             read_file: &mut |name| std::fs::read_to_string(dir.join(name)).map_err(|e| format!("{name}: {e}")),
             out: &mut |s| out.push_str(s),
             err: &mut |s| err.push_str(s),
+            echo_input: true,
         },
     );
     (out, err, code)
