@@ -17,6 +17,13 @@ fn random_play_default_decks() {
         &SuiteOptions { games: 2_000, base_seed: 1, deep_games: 60, replay_every: 10 },
     );
     assert_eq!(report.games, 2_000);
+    println!(
+        "{} games, {:.1} steps per game, longest {}, wins {:?}",
+        report.games,
+        report.steps as f64 / report.games as f64,
+        report.longest,
+        report.wins
+    );
     // Both seats win sometimes.
     assert!(report.wins.iter().all(|&w| w > 100), "{:?}", report.wins);
 }
