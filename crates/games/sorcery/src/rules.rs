@@ -3,7 +3,7 @@
 //! together), generated directly rather than by trial so that random playouts stay fast.
 
 use crate::action::{Action, DrawReason, Event, MinionRef, Target, TargetRef};
-use crate::cards::{AbilityEffect, CardId, Kind, Modifier, SpellEffect, Targeting, When};
+use crate::cards::{AbilityEffect, Kind, Modifier, SpellEffect, Targeting, When};
 use crate::effects::{Effect, Zone};
 use crate::state::{
     BOARD_SIZE, Card, Config, HAND_SIZE, Player, Ritual, START_LIFE, START_MAGIC, Sorcery, Status, can_bring_minion,
@@ -671,10 +671,5 @@ impl Sorcery {
             return Err("a player is at 0 life but the game goes on".into());
         }
         Ok(())
-    }
-
-    /// A card by id, for tests and the notation.
-    pub fn card(id: CardId) -> Card {
-        Card::new(id)
     }
 }
