@@ -4,6 +4,8 @@
 mod input;
 mod ivanhoe_cli;
 mod play_buckshot;
+mod replay;
+mod serve;
 mod sim_cmd;
 mod sorcery_cli;
 
@@ -19,7 +21,7 @@ const GAMES: &str = "buckshot, ivanhoe";
     about = "An engine and server for multiplayer card games",
     long_about = "cardtable runs five card games — Buckshot, Sorcery, Ivanhoe, Wolf Pack and Three \
 Kingdoms — as pure rules engines with bots, batch simulation, terminal play and a web server.\n\n\
-Quick start:\n  cardtable play buckshot        play Buckshot in the terminal against bots\n  \
+Quick start:\n  cardtable serve                 the web server: open http://127.0.0.1:7878/\n  cardtable play buckshot        play Buckshot in the terminal against bots\n  \
 cardtable sim buckshot --games 100000 --players 4 --bots heuristic\n  cardtable sorcery -testing   the Sorcery command-line game"
 )]
 struct Cli {
@@ -29,6 +31,11 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Run the game server: a web lobby where friends create rooms, join, chat, spectate and
+    /// play in the browser.
+    Serve(serve::ServeArgs),
+    /// Print a finished match's log from the server's database.
+    Replay(replay::ReplayArgs),
     /// Play a game in the terminal against bots.
     Play(play_buckshot::PlayArgs),
     /// Play many bot-vs-bot games and report win rates and speed.
@@ -45,6 +52,8 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Serve(args) => serve::run(args),
+        Command::Replay(args) => replay::run(args),
         Command::Play(args) => play_buckshot::run(args),
         Command::Sim(args) => sim_cmd::run(args),
         Command::Sorcery { args } => sorcery_cli::run(&args),

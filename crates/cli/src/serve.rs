@@ -1,0 +1,66 @@
+//! `cardtable serve`: the game server.
+
+use clap::Args;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Args)]
+pub struct ServeArgs {
+    /// Address to listen on (port 0 picks a free port).
+    #[arg(long, default_value = "127.0.0.1:7878")]
+    addr: SocketAddr,
+    /// SQLite database file for rooms and finished matches (created if missing;
+    /// `:memory:` keeps nothing).
+    #[arg(long, default_value = "cardtable.db")]
+    db: PathBuf,
+    /// Listen on every network interface (port from --addr) and print the addresses friends
+    /// on the local network can open.
+    #[arg(long)]
+    lan: bool,
+}
+
+pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info,tower=warn,hyper=warn".into()),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    rt.block_on(serve(args))
+}
+
+async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
+    let addr = if args.lan { SocketAddr::from(([0, 0, 0, 0], args.addr.port())) } else { args.addr };
+    let store = store::Store::open(&args.db).map_err(|e| anyhow::anyhow!("cannot open {}: {e}", args.db.display()))?;
+    let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
+    let local = listener.local_addr()?;
+    let shown = if local.ip().is_unspecified() { SocketAddr::from(([127, 0, 0, 1], local.port())) } else { local };
+    // Tests and scripts read this line to find the port.
+    println!("cardtable serving on http://{shown}/  (database: {})", args.db.display());
+    if args.lan {
+        for iface in if_addrs::get_if_addrs().unwrap_or_default() {
+            if !iface.is_loopback() && iface.ip().is_ipv4() {
+                println!("  on your network: http://{}:{}/  ({})", iface.ip(), local.port(), iface.name);
+            }
+        }
+    }
+    println!("Open the address in a browser to create or join a room. Ctrl-C stops the server.");
+    let shutdown = async {
+        let ctrl_c = tokio::signal::ctrl_c();
+        #[cfg(unix)]
+        {
+            let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).expect("SIGTERM handler");
+            tokio::select! {
+                _ = ctrl_c => {},
+                _ = term.recv() => {},
+            }
+        }
+        #[cfg(not(unix))]
+        let _ = ctrl_c.await;
+        eprintln!("shutting down");
+    };
+    server::run(listener, server::ServerConfig { store }, shutdown).await?;
+    Ok(ExitCode::SUCCESS)
+}
