@@ -12,7 +12,7 @@ mod sorcery_cli;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
-const GAMES: &str = "buckshot, ivanhoe";
+const GAMES: &str = "buckshot, ivanhoe, sorcery";
 
 #[derive(Parser)]
 #[command(

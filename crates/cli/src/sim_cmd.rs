@@ -67,6 +67,18 @@ pub fn run(args: SimArgs) -> anyhow::Result<ExitCode> {
             |g| vec![("tournaments", u64::from(g.tournaments()))],
             &progress,
         ),
+        "sorcery" => {
+            if args.players.is_some_and(|p| p != 2) {
+                bail!("Sorcery is a two-player game");
+            }
+            sim::run::<sorcery::Sorcery>(
+                &sorcery::Config::default(),
+                &opts,
+                sorcery::bot,
+                |g| vec![("turns", u64::from(g.turn()))],
+                &progress,
+            )
+        }
         other => bail!("unknown game `{other}` (known: {})", crate::GAMES),
     }
     .map_err(anyhow::Error::msg)
