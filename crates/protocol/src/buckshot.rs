@@ -52,18 +52,59 @@ impl BuckshotAction {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all_fields = "camelCase")]
 pub enum BuckshotBroadcast {
-    RoundStarted { round: u32, live: u8, blank: u8 },
-    ShootPlayer { username: String, by: String, shell: Shell, damage: u8 },
-    UseSkipItem { target: String, by: String },
-    UseDoubleDamageItem { by: String },
+    RoundStarted {
+        round: u32,
+        live: u8,
+        blank: u8,
+    },
+    ShootPlayer {
+        username: String,
+        by: String,
+        shell: Shell,
+        damage: u8,
+    },
+    UseSkipItem {
+        target: String,
+        by: String,
+    },
+    UseDoubleDamageItem {
+        by: String,
+    },
     /// Everyone learns who checked; the shell goes to the user alone as `UseChamberCheckResult`.
-    UseChamberCheckItem { by: String },
-    UseChamberCheckResult { shell: Shell },
-    UseRebalancerItem { by: String, kind: Shell, added: u8, live: u8, blank: u8 },
-    UseQuickshotItem { by: String },
-    UseStealItem { by: String, target: String, item: Item },
-    UseAddLifeItem { by: String, lives: u8 },
-    UseShootAirItem { by: String, shell: Shell },
-    TurnSkipped { username: String },
-    PlayerEliminated { username: String, by: Option<String> },
+    UseChamberCheckItem {
+        by: String,
+    },
+    UseChamberCheckResult {
+        shell: Shell,
+    },
+    UseRebalancerItem {
+        by: String,
+        kind: Shell,
+        added: u8,
+        live: u8,
+        blank: u8,
+    },
+    UseQuickshotItem {
+        by: String,
+    },
+    UseStealItem {
+        by: String,
+        target: String,
+        item: Item,
+    },
+    UseAddLifeItem {
+        by: String,
+        lives: u8,
+    },
+    UseShootAirItem {
+        by: String,
+        shell: Shell,
+    },
+    TurnSkipped {
+        username: String,
+    },
+    PlayerEliminated {
+        username: String,
+        by: Option<String>,
+    },
 }

@@ -22,23 +22,35 @@ pub const MAX_USERNAME: usize = 16;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all_fields = "camelCase", deny_unknown_fields)]
 pub enum ClientMsg {
-    JoinGame { username: String },
+    JoinGame {
+        username: String,
+    },
     LeaveGame,
-    SetHost { username: String },
+    SetHost {
+        username: String,
+    },
     GameDataRequest,
     StartGame,
-    SendNewChatMessage { message: String },
+    SendNewChatMessage {
+        message: String,
+    },
     /// Reclaims a seat after a dropped connection, with the token from `Joined`.
-    Reconnect { token: String },
+    Reconnect {
+        token: String,
+    },
     /// Host, before the start: add a bot (`bot` names its kind; default: the game's best).
     AddBot {
         #[serde(default)]
         bot: Option<String>,
     },
     /// Host, before the start: remove a bot by its username.
-    RemoveBot { username: String },
+    RemoveBot {
+        username: String,
+    },
     /// A game action in the game's own JSON (games without dedicated packets).
-    Act { action: serde_json::Value },
+    Act {
+        action: serde_json::Value,
+    },
 }
 
 impl ClientMsg {
@@ -88,23 +100,53 @@ pub struct ChatMessage {
 #[serde(tag = "type", rename_all_fields = "camelCase")]
 pub enum ServerMsg {
     /// To the joiner only: your username and the secret token that reclaims your seat.
-    Joined { username: String, token: String },
-    PlayerJoined { player: Player },
-    PlayerJoinRejected { reason: String },
-    HostSet { username: Option<String> },
-    GameDataSync { game_data: serde_json::Value },
+    Joined {
+        username: String,
+        token: String,
+    },
+    PlayerJoined {
+        player: Player,
+    },
+    PlayerJoinRejected {
+        reason: String,
+    },
+    HostSet {
+        username: Option<String>,
+    },
+    GameDataSync {
+        game_data: serde_json::Value,
+    },
     GameStarted,
-    TurnStart { username: String },
-    TurnEnd { username: String },
+    TurnStart {
+        username: String,
+    },
+    TurnEnd {
+        username: String,
+    },
     /// To the sender only: the packet was allowed but failed. `code` is stable.
-    ActionFailed { reason: String, code: String },
-    ShowAlert { text: String },
-    NewChatMessageSent { message: String, player: Player, timestamp: u64 },
-    PlayerLeft { username: String },
-    GameEnded { winner: Option<String> },
+    ActionFailed {
+        reason: String,
+        code: String,
+    },
+    ShowAlert {
+        text: String,
+    },
+    NewChatMessageSent {
+        message: String,
+        player: Player,
+        timestamp: u64,
+    },
+    PlayerLeft {
+        username: String,
+    },
+    GameEnded {
+        winner: Option<String>,
+    },
     /// A game event of a game without dedicated packets (its own event JSON, as this client
     /// may see it).
-    GameEvent { event: serde_json::Value },
+    GameEvent {
+        event: serde_json::Value,
+    },
 }
 
 /// Stable codes of `ActionFailed` (a game's rule errors add their own codes).

@@ -55,7 +55,11 @@ pub trait GameAdapter: Send + Sync + 'static {
 
     /// Game fields for each seat's entry of `players` (by seat), and for `gameData` itself.
     /// `game` is `None` in the lobby.
-    fn game_data(game: Option<&Self::G>, viewer: Viewer, names: &[String]) -> (Vec<Map<String, Value>>, Map<String, Value>);
+    fn game_data(
+        game: Option<&Self::G>,
+        viewer: Viewer,
+        names: &[String],
+    ) -> (Vec<Map<String, Value>>, Map<String, Value>);
 
     /// Game fields of a player who is not seated in a running game: in the lobby
     /// (`lobby == true`) or a spectator who joined mid-game.

@@ -41,7 +41,11 @@ pub struct AppState {
 }
 
 /// Serves until `shutdown` resolves.
-pub async fn run(listener: TcpListener, config: ServerConfig, shutdown: impl Future<Output = ()> + Send + 'static) -> std::io::Result<()> {
+pub async fn run(
+    listener: TcpListener,
+    config: ServerConfig,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
     let lobby = Lobby::restore(config.store).await.map_err(std::io::Error::other)?;
     let state = AppState { lobby: Arc::new(lobby) };
     axum::serve(listener, app(state)).with_graceful_shutdown(shutdown).await

@@ -2,7 +2,6 @@
 //! or list — never across an `.await`.
 
 use crate::adapter::GameAdapter;
-use crate::games::buckshot::BuckshotAdapter;
 use crate::room::{Room, RoomHandle, RoomOptions, RoomSummary};
 use engine::MatchRng;
 use std::collections::BTreeMap;
@@ -10,6 +9,20 @@ use std::sync::Mutex;
 
 /// The games a room can be created for.
 pub const GAMES: &[&str] = &["buckshot"];
+
+/// Runs `$body` with `$A` bound to the adapter type of the game named `$game`, or `$other`
+/// if no game has that name. Adding a game to the server is one line here and one in `GAMES`.
+macro_rules! with_adapter {
+    ($game:expr, $A:ident => $body:expr, else $other:expr) => {
+        match $game {
+            "buckshot" => {
+                type $A = crate::games::buckshot::BuckshotAdapter;
+                $body
+            }
+            _ => $other,
+        }
+    };
+}
 
 pub struct Lobby {
     rooms: Mutex<BTreeMap<String, RoomHandle>>,
@@ -30,17 +43,14 @@ impl Lobby {
             rng: Mutex::new(MatchRng::new(crate::room::now_ms() ^ u64::from(std::process::id()))),
         };
         for stored in store.load_rooms().await? {
-            let handle = match stored.game.as_str() {
-                "buckshot" => {
-                    let (room, handle, rx) = Room::<BuckshotAdapter>::restore(&stored, store.clone())?;
-                    spawn(room, rx);
-                    handle
-                }
-                other => {
-                    tracing::warn!("room {} is for unknown game {other}; left in the database", stored.id);
-                    continue;
-                }
-            };
+            let handle = with_adapter!(stored.game.as_str(), A => {
+                let (room, handle, rx) = Room::<A>::restore(&stored, store.clone())?;
+                spawn(room, rx);
+                handle
+            }, else {
+                tracing::warn!("room {} is for unknown game {}; left in the database", stored.id, stored.game);
+                continue;
+            });
             tracing::info!(room = %stored.id, moves = stored.moves.len(), "room restored");
             lobby.rooms.lock().expect("lobby lock").insert(stored.id.clone(), handle);
         }
@@ -63,15 +73,12 @@ impl Lobby {
     /// Creates a room for `game`, stores it, starts its task, and returns its id.
     pub async fn create(&self, game: &str, options: RoomOptions) -> Result<String, String> {
         let id = self.new_id();
-        let handle = match game {
-            "buckshot" => {
-                let (room, handle, rx) = Room::<BuckshotAdapter>::create(id.clone(), options, self.store.clone());
-                room.persist_new().await?;
-                spawn(room, rx);
-                handle
-            }
-            other => return Err(format!("unknown game `{other}` (known: {})", GAMES.join(", "))),
-        };
+        let handle = with_adapter!(game, A => {
+            let (room, handle, rx) = Room::<A>::create(id.clone(), options, self.store.clone());
+            room.persist_new().await?;
+            spawn(room, rx);
+            handle
+        }, else return Err(format!("unknown game `{game}` (known: {})", GAMES.join(", "))));
         self.rooms.lock().expect("lobby lock").insert(id.clone(), handle);
         Ok(id)
     }

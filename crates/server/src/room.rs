@@ -56,13 +56,27 @@ pub struct RoomSummary {
 }
 
 pub enum RoomCmd {
-    Connect { conn: ConnId, tx: mpsc::Sender<Outbound> },
-    Text { conn: ConnId, text: String },
-    Binary { conn: ConnId },
-    RateLimited { conn: ConnId },
-    Disconnect { conn: ConnId },
+    Connect {
+        conn: ConnId,
+        tx: mpsc::Sender<Outbound>,
+    },
+    Text {
+        conn: ConnId,
+        text: String,
+    },
+    Binary {
+        conn: ConnId,
+    },
+    RateLimited {
+        conn: ConnId,
+    },
+    Disconnect {
+        conn: ConnId,
+    },
     /// Test and shutdown support: resolves once everything before it was handled.
-    Flush { done: oneshot::Sender<()> },
+    Flush {
+        done: oneshot::Sender<()>,
+    },
 }
 
 #[derive(Clone)]
@@ -178,7 +192,11 @@ fn json<T: Serialize>(v: &T) -> Outbound {
 
 impl<A: GameAdapter> Room<A> {
     /// A new, empty room. Nothing is stored until something happens in it.
-    pub fn create(id: String, options: RoomOptions, store: store::Store) -> (Self, RoomHandle, mpsc::Receiver<RoomCmd>) {
+    pub fn create(
+        id: String,
+        options: RoomOptions,
+        store: store::Store,
+    ) -> (Self, RoomHandle, mpsc::Receiver<RoomCmd>) {
         let entropy = now_ms() ^ (u64::from(std::process::id()) << 32);
         let base_seed = options.seed.unwrap_or_else(|| derive_seed(entropy, id.len() as u64));
         Self::build(id, options, store, base_seed)
@@ -585,15 +603,16 @@ impl<A: GameAdapter> Room<A> {
                 }
                 let kind = bot.unwrap_or_else(|| A::bot_names().last().expect("a bot").to_string());
                 if A::make_bot(&kind).is_none() {
-                    return self.fail(conn, codes::UNKNOWN_BOT, &format!("unknown bot `{kind}` (known: {:?})", A::bot_names()));
+                    return self.fail(
+                        conn,
+                        codes::UNKNOWN_BOT,
+                        &format!("unknown bot `{kind}` (known: {:?})", A::bot_names()),
+                    );
                 }
                 if self.players_in_lobby() >= A::MAX_PLAYERS {
                     return self.fail(conn, codes::TOO_MANY_PLAYERS, &format!("at most {} players", A::MAX_PLAYERS));
                 }
-                let Some(name) = BOT_NAMES
-                    .iter()
-                    .map(|n| format!("bot-{n}"))
-                    .find(|n| self.member_index(n).is_none())
+                let Some(name) = BOT_NAMES.iter().map(|n| format!("bot-{n}")).find(|n| self.member_index(n).is_none())
                 else {
                     return self.fail(conn, codes::TOO_MANY_PLAYERS, "no more bot names");
                 };
@@ -770,7 +789,11 @@ impl<A: GameAdapter> Room<A> {
     async fn start(&mut self, conn: ConnId) {
         let seated: Vec<usize> = (0..self.members.len()).filter(|&i| !self.members[i].spectator).collect();
         if seated.len() < A::MIN_PLAYERS {
-            return self.fail(conn, codes::NOT_ENOUGH_PLAYERS, &format!("at least {} players are needed", A::MIN_PLAYERS));
+            return self.fail(
+                conn,
+                codes::NOT_ENOUGH_PLAYERS,
+                &format!("at least {} players are needed", A::MIN_PLAYERS),
+            );
         }
         if seated.len() > A::MAX_PLAYERS {
             return self.fail(conn, codes::TOO_MANY_PLAYERS, &format!("at most {} players", A::MAX_PLAYERS));
@@ -1002,11 +1025,10 @@ impl<A: GameAdapter> Room<A> {
         }
         let Some(cur) = self.current.as_ref() else { return };
         let Some((_, since)) = self.waiting_since else { return };
-        let due = cur
-            .game
-            .to_act()
-            .iter()
-            .find_map(|seat| self.seat_deadline(cur, seat, since).filter(|(t, _)| *t <= now).map(|(_, b)| (seat, b)));
+        let due =
+            cur.game.to_act().iter().find_map(|seat| {
+                self.seat_deadline(cur, seat, since).filter(|(t, _)| *t <= now).map(|(_, b)| (seat, b))
+            });
         let Some((seat, is_bot)) = due else { return };
         let cur = self.current.as_mut().expect("checked");
         if !is_bot {

@@ -58,15 +58,43 @@ pub struct MatchRecord {
 }
 
 enum Cmd {
-    SaveRoom { id: String, game: String, snapshot: String, ack: oneshot::Sender<Result<(), String>> },
-    AppendMove { id: String, index: u64, entry: String, ack: oneshot::Sender<Result<(), String>> },
+    SaveRoom {
+        id: String,
+        game: String,
+        snapshot: String,
+        ack: oneshot::Sender<Result<(), String>>,
+    },
+    AppendMove {
+        id: String,
+        index: u64,
+        entry: String,
+        ack: oneshot::Sender<Result<(), String>>,
+    },
     /// Clears a room's moves (a new match begins) and saves its snapshot.
-    ResetMoves { id: String, snapshot: String, ack: oneshot::Sender<Result<(), String>> },
-    DeleteRoom { id: String, ack: oneshot::Sender<Result<(), String>> },
-    FinishMatch { record: MatchRecord, ack: oneshot::Sender<Result<i64, String>> },
-    LoadRooms { reply: oneshot::Sender<Result<Vec<StoredRoom>, String>> },
-    GetMatch { id: i64, reply: oneshot::Sender<Result<Option<MatchRecord>, String>> },
-    ListMatches { limit: u32, reply: oneshot::Sender<Result<Vec<MatchRecord>, String>> },
+    ResetMoves {
+        id: String,
+        snapshot: String,
+        ack: oneshot::Sender<Result<(), String>>,
+    },
+    DeleteRoom {
+        id: String,
+        ack: oneshot::Sender<Result<(), String>>,
+    },
+    FinishMatch {
+        record: MatchRecord,
+        ack: oneshot::Sender<Result<i64, String>>,
+    },
+    LoadRooms {
+        reply: oneshot::Sender<Result<Vec<StoredRoom>, String>>,
+    },
+    GetMatch {
+        id: i64,
+        reply: oneshot::Sender<Result<Option<MatchRecord>, String>>,
+    },
+    ListMatches {
+        limit: u32,
+        reply: oneshot::Sender<Result<Vec<MatchRecord>, String>>,
+    },
 }
 
 /// A handle to the store thread. Clone freely.

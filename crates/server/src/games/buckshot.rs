@@ -46,22 +46,25 @@ impl GameAdapter for BuckshotAdapter {
     fn parse_action(packet: Value, _seat: Seat, names: &[String]) -> Result<Action, PacketError> {
         let p: BuckshotAction =
             serde_json::from_value(packet).map_err(|e| PacketError::new(protocol::codes::BAD_PACKET, e.to_string()))?;
-        let item_use = |item: Item, target: Option<&String>, kind: Option<buckshot::Shell>| -> Result<ItemUse, PacketError> {
-            let need_target =
-                || target.ok_or_else(|| PacketError::new(protocol::codes::BAD_PACKET, "this item needs itemTarget"));
-            Ok(match item {
-                Item::Skip => ItemUse::Skip { target: seat_of(names, need_target()?)? },
-                Item::DoubleDamage => ItemUse::DoubleDamage,
-                Item::ChamberCheck => ItemUse::ChamberCheck,
-                Item::Rebalancer => ItemUse::Rebalancer {
-                    kind: kind.ok_or_else(|| PacketError::new(protocol::codes::BAD_PACKET, "a Rebalancer needs kind"))?,
-                },
-                Item::Quickshot => ItemUse::Quickshot,
-                Item::AddLife => ItemUse::AddLife,
-                Item::ShootAir => ItemUse::ShootAir,
-                Item::Steal => return Err(PacketError::new("cannot_steal_steal", "Steal cannot steal a Steal")),
-            })
-        };
+        let item_use =
+            |item: Item, target: Option<&String>, kind: Option<buckshot::Shell>| -> Result<ItemUse, PacketError> {
+                let need_target = || {
+                    target.ok_or_else(|| PacketError::new(protocol::codes::BAD_PACKET, "this item needs itemTarget"))
+                };
+                Ok(match item {
+                    Item::Skip => ItemUse::Skip { target: seat_of(names, need_target()?)? },
+                    Item::DoubleDamage => ItemUse::DoubleDamage,
+                    Item::ChamberCheck => ItemUse::ChamberCheck,
+                    Item::Rebalancer => ItemUse::Rebalancer {
+                        kind: kind
+                            .ok_or_else(|| PacketError::new(protocol::codes::BAD_PACKET, "a Rebalancer needs kind"))?,
+                    },
+                    Item::Quickshot => ItemUse::Quickshot,
+                    Item::AddLife => ItemUse::AddLife,
+                    Item::ShootAir => ItemUse::ShootAir,
+                    Item::Steal => return Err(PacketError::new("cannot_steal_steal", "Steal cannot steal a Steal")),
+                })
+            };
         Ok(match p {
             BuckshotAction::ShootPlayer { username } => Action::Shoot { target: seat_of(names, &username)? },
             BuckshotAction::UseSkipItem { target } => {
@@ -115,8 +118,12 @@ impl GameAdapter for BuckshotAdapter {
                 blank: *blank,
             })),
             Event::QuickshotUsed { by } => out.push(b(BuckshotBroadcast::UseQuickshotItem { by: n(*by) })),
-            Event::LifeAdded { by, lives } => out.push(b(BuckshotBroadcast::UseAddLifeItem { by: n(*by), lives: *lives })),
-            Event::AirShot { by, shell } => out.push(b(BuckshotBroadcast::UseShootAirItem { by: n(*by), shell: *shell })),
+            Event::LifeAdded { by, lives } => {
+                out.push(b(BuckshotBroadcast::UseAddLifeItem { by: n(*by), lives: *lives }))
+            }
+            Event::AirShot { by, shell } => {
+                out.push(b(BuckshotBroadcast::UseShootAirItem { by: n(*by), shell: *shell }))
+            }
             Event::Stole { by, from, item } => {
                 out.push(b(BuckshotBroadcast::UseStealItem { by: n(*by), target: n(*from), item: *item }))
             }
@@ -129,7 +136,11 @@ impl GameAdapter for BuckshotAdapter {
         }
     }
 
-    fn game_data(game: Option<&Buckshot>, viewer: Viewer, names: &[String]) -> (Vec<Map<String, Value>>, Map<String, Value>) {
+    fn game_data(
+        game: Option<&Buckshot>,
+        viewer: Viewer,
+        names: &[String],
+    ) -> (Vec<Map<String, Value>>, Map<String, Value>) {
         let Some(game) = game else {
             let mut top = Map::new();
             for k in ["currentTurn", "nextTurn", "round", "turnCount", "liveLeft", "blankLeft", "nextShell", "winner"] {

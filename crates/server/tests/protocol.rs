@@ -1,0 +1,520 @@
+//! The room protocol, driven over real WebSockets on 127.0.0.1 by a client written from
+//! `shared/rules/buckshot.md` and the issue: joining, host rules, a full game, spectators,
+//! chat, bad input of every kind, reconnecting with a token, and hidden information.
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use std::time::Duration;
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async};
+
+struct Server {
+    addr: String,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Server {
+    async fn start(store: store::Store) -> Server {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap().to_string();
+        let (stop, rx) = tokio::sync::oneshot::channel::<()>();
+        let task = tokio::spawn(async move {
+            server::run(listener, server::ServerConfig { store }, async {
+                let _ = rx.await;
+            })
+            .await
+            .unwrap();
+        });
+        Server { addr, stop: Some(stop), task }
+    }
+
+    async fn room(&self, body: Value) -> String {
+        let (status, v) = http(&self.addr, "POST", "/api/rooms", Some(body)).await;
+        assert_eq!(status, 201, "{v}");
+        v["id"].as_str().unwrap().to_string()
+    }
+
+    async fn client(&self, room: &str) -> Client {
+        let (ws, _) = connect_async(format!("ws://{}/api/rooms/{room}/ws", self.addr)).await.unwrap();
+        Client { ws, seen: Vec::new() }
+    }
+
+    async fn stop(mut self) {
+        let _ = self.stop.take().unwrap().send(());
+        self.task.abort();
+    }
+}
+
+/// A tiny HTTP/1.1 client: enough for the JSON endpoints.
+async fn http(addr: &str, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut resp = String::new();
+    s.read_to_string(&mut resp).await.unwrap();
+    let status: u16 = resp[9..12].parse().unwrap();
+    let body = resp.split("\r\n\r\n").nth(1).unwrap_or("");
+    // Chunked or plain: find the JSON.
+    let start = body.find(['{', '[']).unwrap_or(0);
+    let end = body.rfind(['}', ']']).map_or(body.len(), |e| e + 1);
+    (status, serde_json::from_str(&body[start..end]).unwrap_or(Value::Null))
+}
+
+struct Client {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    seen: Vec<Value>,
+}
+
+impl Client {
+    async fn send(&mut self, v: Value) {
+        self.ws.send(Message::Text(v.to_string().into())).await.unwrap();
+    }
+
+    async fn send_raw(&mut self, m: Message) {
+        self.ws.send(m).await.unwrap();
+    }
+
+    /// The next packet, or None after `ms` of silence.
+    async fn next(&mut self, ms: u64) -> Option<Value> {
+        loop {
+            match tokio::time::timeout(Duration::from_millis(ms), self.ws.next()).await {
+                Ok(Some(Ok(Message::Text(t)))) => {
+                    let v: Value = serde_json::from_str(&t).unwrap();
+                    self.seen.push(v.clone());
+                    return Some(v);
+                }
+                Ok(Some(Ok(_))) => continue,
+                _ => return None,
+            }
+        }
+    }
+
+    /// Waits for a packet of type `ty` (up to 5 s), returning it.
+    async fn expect(&mut self, ty: &str) -> Value {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+        while tokio::time::Instant::now() < deadline {
+            if let Some(v) = self.next(5_000).await
+                && v["type"] == ty
+            {
+                return v;
+            }
+        }
+        panic!("no {ty} packet; saw {:?}", self.seen.iter().map(|v| v["type"].clone()).collect::<Vec<_>>());
+    }
+
+    /// Everything that arrives until `ms` of silence.
+    async fn drain(&mut self, ms: u64) -> Vec<Value> {
+        let mut out = Vec::new();
+        while let Some(v) = self.next(ms).await {
+            out.push(v);
+        }
+        out
+    }
+
+    /// The table now: drops what is queued (stale syncs), then asks.
+    async fn sync(&mut self) -> Value {
+        self.drain(30).await;
+        self.send(json!({"type": "GameDataRequest"})).await;
+        self.expect("GameDataSync").await["gameData"].clone()
+    }
+
+    async fn join(&mut self, name: &str) -> String {
+        self.send(json!({"type": "JoinGame", "username": name})).await;
+        let joined = self.expect("Joined").await;
+        assert_eq!(joined["username"], name);
+        joined["token"].as_str().unwrap().to_string()
+    }
+}
+
+fn types(packets: &[Value]) -> Vec<String> {
+    packets.iter().map(|p| p["type"].as_str().unwrap_or("?").to_string()).collect()
+}
+
+#[tokio::test]
+async fn http_endpoints() {
+    let s = Server::start(store::Store::memory().unwrap()).await;
+    let (st, v) = http(&s.addr, "GET", "/api/health", None).await;
+    assert_eq!((st, v), (200, json!({"status": "ok"})));
+    let id = s.room(json!({"game": "buckshot", "seed": 7})).await;
+    let (st, v) = http(&s.addr, "GET", "/api/rooms", None).await;
+    assert_eq!(st, 200);
+    assert_eq!(v[0]["id"], id.as_str());
+    assert_eq!(v[0]["game"], "buckshot");
+    assert_eq!(v[0]["state"], "lobby");
+    let (st, v) = http(&s.addr, "POST", "/api/rooms", Some(json!({"game": "chess"}))).await;
+    assert_eq!(st, 400);
+    assert!(v["error"].as_str().unwrap().contains("chess"));
+    let (st, _) = http(&s.addr, "POST", "/api/rooms", Some(json!({"seed": 1}))).await;
+    assert_eq!(st, 400);
+    let err = connect_async(format!("ws://{}/api/rooms/nope/ws", s.addr)).await.unwrap_err();
+    assert!(err.to_string().contains("404"), "{err}");
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn lobby_host_rules_and_a_full_game() {
+    let s = Server::start(store::Store::memory().unwrap()).await;
+    let room = s.room(json!({"game": "buckshot", "seed": 11, "botDelayMs": 10})).await;
+    let mut a = s.client(&room).await;
+    let mut b = s.client(&room).await;
+    let mut c = s.client(&room).await;
+
+    // No player until JoinGame; the first to join is host.
+    let data = a.sync().await;
+    assert_eq!(data["you"], Value::Null);
+    a.join("alice").await;
+    assert_eq!(a.expect("PlayerJoined").await["player"]["username"], "alice");
+    assert_eq!(a.expect("HostSet").await["username"], "alice");
+    // Username rules.
+    for (name, why) in [("ALICE", "taken"), ("", "character"), ("bad name", "letters"), ("x".repeat(17).as_str(), "16")]
+    {
+        b.send(json!({"type": "JoinGame", "username": name})).await;
+        let r = b.expect("PlayerJoinRejected").await;
+        assert!(r["reason"].as_str().unwrap().contains(why), "{name}: {r}");
+    }
+    b.join("bob").await;
+    c.join("carol").await;
+    // Non-hosts cannot start (silently ignored).
+    b.send(json!({"type": "StartGame"})).await;
+    assert!(b.drain(150).await.iter().all(|p| p["type"] != "GameStarted"));
+    // Hand the host over and back.
+    a.send(json!({"type": "SetHost", "username": "bob"})).await;
+    assert_eq!(c.expect("HostSet").await["username"], "bob");
+    b.send(json!({"type": "SetHost", "username": "alice"})).await;
+    assert_eq!(c.expect("HostSet").await["username"], "alice");
+
+    let data = a.sync().await;
+    assert_eq!(data["players"].as_array().unwrap().len(), 3);
+    assert_eq!(data["players"][0]["lives"], 5);
+    assert_eq!(data["currentTurn"], Value::Null);
+    assert_eq!(data["host"], "alice");
+    assert_eq!(data["you"], "alice");
+
+    a.send(json!({"type": "StartGame"})).await;
+    for cl in [&mut a, &mut b, &mut c] {
+        cl.expect("GameStarted").await;
+    }
+
+    // A spectator joins mid-game.
+    let mut d = s.client(&room).await;
+    d.join("dave").await;
+    let pj = d.expect("PlayerJoined").await;
+    assert_eq!(pj["player"]["isSpectator"], true);
+
+    // Play: every player shoots themself on their turn; the game must end with a winner.
+    let mut clients = vec![("alice", a), ("bob", b), ("carol", c)];
+    let mut winner = None;
+    let mut spectator_tried = false;
+    'game: for _ in 0..2_000 {
+        let data = clients[0].1.sync().await;
+        let Some(turn) = data["currentTurn"].as_str().map(str::to_owned) else {
+            break;
+        };
+        let text = data.to_string();
+        assert!(!text.contains("\"chamber\"") && !text.contains("\"shells\""), "the chamber order must never be sent");
+        if !spectator_tried {
+            // A spectator shooting is silently ignored.
+            d.send(json!({"type": "ShootPlayer", "username": "dave"})).await;
+            assert!(d.drain(100).await.iter().all(|p| p["type"] != "ShootPlayer" && p["type"] != "ActionFailed"));
+            spectator_tried = true;
+        }
+        let cl = &mut clients.iter_mut().find(|(n, _)| *n == turn).unwrap().1;
+        cl.drain(20).await;
+        cl.send(json!({"type": "ShootPlayer", "username": turn})).await;
+        let shot = cl.expect("ShootPlayer").await;
+        assert_eq!(shot["by"], turn.as_str());
+        assert!(shot["shell"] == "live" || shot["shell"] == "blank");
+        for p in cl.drain(30).await {
+            if p["type"] == "GameEnded" {
+                winner = p["winner"].as_str().map(str::to_owned);
+                break 'game;
+            }
+        }
+    }
+    let winner = winner
+        .or_else(|| {
+            clients
+                .iter()
+                .flat_map(|(_, c)| &c.seen)
+                .find(|p| p["type"] == "GameEnded")
+                .map(|p| p["winner"].as_str().unwrap().to_owned())
+        })
+        .expect("the game ends");
+    for (_, cl) in &mut clients {
+        let data = cl.sync().await;
+        assert_eq!(data["gameStarted"], false, "back to the lobby");
+    }
+    // The spectator saw the end too, and is a player again for the next game.
+    d.drain(100).await;
+    let ended = d.seen.iter().any(|p| p["type"] == "GameEnded" && p["winner"] == winner.as_str());
+    assert!(ended);
+    let data = d.sync().await;
+    let dave = data["players"].as_array().unwrap().iter().find(|p| p["username"] == "dave").unwrap().clone();
+    assert_eq!(dave["isSpectator"], false);
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn chat_is_stamped_capped_and_broadcast() {
+    let s = Server::start(store::Store::memory().unwrap()).await;
+    let room = s.room(json!({"game": "buckshot"})).await;
+    let mut a = s.client(&room).await;
+    let mut b = s.client(&room).await;
+    a.join("alice").await;
+    b.join("bob").await;
+    // Not joined: ignored.
+    let mut anon = s.client(&room).await;
+    anon.send(json!({"type": "SendNewChatMessage", "message": "hi"})).await;
+    a.send(json!({"type": "SendNewChatMessage", "message": "<b>hello</b>"})).await;
+    let m = b.expect("NewChatMessageSent").await;
+    assert_eq!(m["message"], "<b>hello</b>", "text is passed through as text, never interpreted");
+    assert_eq!(m["player"]["username"], "alice");
+    assert!(m["timestamp"].as_u64().unwrap() > 1_700_000_000_000);
+    assert!(anon.drain(100).await.iter().filter(|p| p["type"] == "NewChatMessageSent").count() == 1);
+    for bad in [String::new(), "   ".into(), "x".repeat(501)] {
+        a.send(json!({"type": "SendNewChatMessage", "message": bad})).await;
+        assert_eq!(a.expect("ActionFailed").await["code"], "bad_message");
+    }
+    a.send(json!({"type": "SendNewChatMessage", "message": "x".repeat(500)})).await;
+    b.expect("NewChatMessageSent").await;
+    assert_eq!(b.sync().await["chat"].as_array().unwrap().len(), 2);
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn bad_input_never_disturbs_anyone() {
+    let s = Server::start(store::Store::memory().unwrap()).await;
+    let room = s.room(json!({"game": "buckshot", "seed": 3})).await;
+    let other_room = s.room(json!({"game": "buckshot"})).await;
+    let mut a = s.client(&room).await;
+    let mut b = s.client(&room).await;
+    let mut x = s.client(&other_room).await;
+    a.join("alice").await;
+    b.join("bob").await;
+    x.join("xena").await;
+    a.send(json!({"type": "StartGame"})).await;
+    a.expect("GameStarted").await;
+    b.drain(100).await;
+    x.drain(50).await;
+    let mut evil = s.client(&room).await;
+    evil.join("eve").await;
+    evil.drain(100).await;
+    for (frame, code) in [
+        ("not json", "bad_packet"),
+        ("{}", "bad_packet"),
+        (r#"{"type": 5}"#, "bad_packet"),
+        (r#"{"type": "Explode"}"#, "bad_packet"),
+        (r#"{"type": "JoinGame", "username": 42}"#, "bad_packet"),
+        (r#"[1,2,3]"#, "bad_packet"),
+    ] {
+        evil.send_raw(Message::Text(frame.into())).await;
+        let r = evil.expect("ActionFailed").await;
+        assert_eq!(r["code"], code, "{frame}");
+    }
+    // A spectator's action packet is unauthorized: silently ignored, even malformed.
+    evil.send(json!({"type": "ShootPlayer"})).await;
+    assert!(evil.drain(100).await.is_empty());
+    evil.send_raw(Message::Binary(vec![1, 2, 3].into())).await;
+    assert_eq!(evil.expect("ActionFailed").await["code"], "binary_frame");
+    // Allowed but failed: to the sender only.
+    let data = a.sync().await;
+    let turn = data["currentTurn"].as_str().unwrap().to_string();
+    let (mover, other) = if turn == "alice" { (&mut a, &mut b) } else { (&mut b, &mut a) };
+    mover.send(json!({"type": "ShootPlayer"})).await;
+    assert_eq!(mover.expect("ActionFailed").await["code"], "bad_packet");
+    mover.send(json!({"type": "ShootPlayer", "username": "nobody"})).await;
+    assert_eq!(mover.expect("ActionFailed").await["code"], "unknown_player");
+    mover.send(json!({"type": "UseSkipItem", "target": turn})).await;
+    let f = mover.expect("ActionFailed").await;
+    assert!(f["code"] == "no_such_item" || f["code"] == "cannot_target_self", "{f}");
+    assert!(other.drain(100).await.iter().all(|p| p["type"] != "ActionFailed"));
+    // Out of turn: silently ignored.
+    other.send(json!({"type": "ShootPlayer", "username": turn})).await;
+    assert!(other.drain(100).await.iter().all(|p| p["type"] != "ActionFailed" && p["type"] != "ShootPlayer"));
+    // A frame over 64 KiB closes only that connection.
+    let big = json!({"type": "SendNewChatMessage", "message": "y".repeat(70_000)}).to_string();
+    let _ = evil.ws.send(Message::Text(big.into())).await;
+    let closed = tokio::time::timeout(Duration::from_secs(2), async {
+        loop {
+            match evil.ws.next().await {
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return true,
+                _ => {}
+            }
+        }
+    })
+    .await
+    .unwrap_or(false);
+    assert!(closed, "an oversized frame closes that connection");
+    // Everyone else is fine: the game goes on, the other room answers.
+    let data = a.sync().await;
+    assert_eq!(data["gameStarted"], true);
+    assert_eq!(x.sync().await["you"], "xena");
+    // Flooding is rate limited for the flooder only.
+    let mut flood = s.client(&other_room).await;
+    for _ in 0..120 {
+        flood.send(json!({"type": "GameDataRequest"})).await;
+    }
+    let got = flood.drain(300).await;
+    assert!(types(&got).iter().any(|t| t == "ActionFailed"), "rate limit reported");
+    let syncs = types(&got).iter().filter(|t| *t == "GameDataSync").count();
+    assert!((40..120).contains(&syncs), "{syncs} of 120 answered");
+    assert_eq!(x.sync().await["you"], "xena");
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn reconnect_with_token_keeps_the_seat() {
+    let s = Server::start(store::Store::memory().unwrap()).await;
+    let room = s.room(json!({"game": "buckshot", "seed": 5})).await;
+    let mut a = s.client(&room).await;
+    let mut b = s.client(&room).await;
+    let token = a.join("alice").await;
+    b.join("bob").await;
+    a.send(json!({"type": "StartGame"})).await;
+    a.expect("GameStarted").await;
+    drop(a);
+    // Knowing the username is not enough.
+    let mut thief = s.client(&room).await;
+    thief.send(json!({"type": "JoinGame", "username": "alice"})).await;
+    thief.expect("PlayerJoinRejected").await;
+    thief.send(json!({"type": "Reconnect", "token": "0123"})).await;
+    thief.expect("PlayerJoinRejected").await;
+    // Bob sees alice disconnected and, with alice gone, is the host now.
+    let data = b.sync().await;
+    let alice = data["players"].as_array().unwrap().iter().find(|p| p["username"] == "alice").unwrap().clone();
+    assert_eq!(alice["connected"], false);
+    assert_eq!(data["host"], "bob");
+    let mut a2 = s.client(&room).await;
+    a2.send(json!({"type": "Reconnect", "token": token})).await;
+    assert_eq!(a2.expect("Joined").await["username"], "alice");
+    let data = a2.expect("GameDataSync").await["gameData"].clone();
+    assert_eq!(data["you"], "alice");
+    assert_eq!(data["gameStarted"], true);
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn chamber_check_result_goes_to_its_user_only() {
+    // Find a seed where the first player holds a Chamber Check.
+    let s = Server::start(store::Store::memory().unwrap()).await;
+    for seed in 0..200u64 {
+        let room = s.room(json!({"game": "buckshot", "seed": seed})).await;
+        let mut a = s.client(&room).await;
+        let mut b = s.client(&room).await;
+        a.join("alice").await;
+        b.join("bob").await;
+        a.send(json!({"type": "StartGame"})).await;
+        a.expect("GameStarted").await;
+        let data = a.sync().await;
+        let turn = data["currentTurn"].as_str().unwrap().to_string();
+        let me = data["players"].as_array().unwrap().iter().find(|p| p["username"] == turn.as_str()).unwrap().clone();
+        if !me["items"].as_array().unwrap().iter().any(|i| i == "chamberCheck") {
+            continue;
+        }
+        let (user, other) = if turn == "alice" { (&mut a, &mut b) } else { (&mut b, &mut a) };
+        user.drain(50).await;
+        other.drain(50).await;
+        user.send(json!({"type": "UseChamberCheckItem"})).await;
+        let mine = user.drain(200).await;
+        let theirs = other.drain(200).await;
+        assert!(types(&mine).contains(&"UseChamberCheckItem".to_string()));
+        assert!(types(&mine).contains(&"UseChamberCheckResult".to_string()));
+        assert!(types(&theirs).contains(&"UseChamberCheckItem".to_string()));
+        assert!(!types(&theirs).contains(&"UseChamberCheckResult".to_string()));
+        assert!(theirs.iter().all(|p| p["gameData"]["nextShell"].is_null()), "others never see the shell");
+        let sync = mine.iter().rev().find(|p| p["type"] == "GameDataSync").unwrap();
+        assert!(!sync["gameData"]["nextShell"].is_null(), "the user's own table shows it");
+        s.stop().await;
+        return;
+    }
+    panic!("no seed dealt a chamber check to the first player");
+}
+
+#[tokio::test]
+async fn bots_fill_seats_and_play() {
+    let s = Server::start(store::Store::memory().unwrap()).await;
+    let room = s.room(json!({"game": "buckshot", "seed": 9, "botDelayMs": 1})).await;
+    let mut a = s.client(&room).await;
+    a.join("alice").await;
+    a.send(json!({"type": "AddBot"})).await;
+    a.send(json!({"type": "AddBot", "bot": "random"})).await;
+    a.send(json!({"type": "AddBot", "bot": "nonsense"})).await;
+    assert_eq!(a.expect("ActionFailed").await["code"], "unknown_bot");
+    let data = a.sync().await;
+    let names: Vec<&str> =
+        data["players"].as_array().unwrap().iter().map(|p| p["username"].as_str().unwrap()).collect();
+    assert_eq!(names, ["alice", "bot-ana", "bot-ben"]);
+    a.send(json!({"type": "RemoveBot", "username": "bot-ben"})).await;
+    assert_eq!(a.expect("PlayerLeft").await["username"], "bot-ben");
+    // Alice leaves her own fate to the stand-in: she leaves, the bot wins alone.
+    a.send(json!({"type": "StartGame"})).await;
+    a.expect("GameStarted").await;
+    // Play alice's turns by shooting herself; the bot plays its own.
+    for _ in 0..500 {
+        let data = a.sync().await;
+        if data["gameStarted"] == false {
+            break;
+        }
+        if data["currentTurn"] == "alice" {
+            a.send(json!({"type": "ShootPlayer", "username": "bot-ana"})).await;
+        }
+        a.drain(20).await;
+    }
+    assert!(a.seen.iter().any(|p| p["type"] == "GameEnded"), "the game with a bot ends");
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn host_leaving_passes_the_host_and_rooms_survive_a_restart() {
+    let dir = std::env::temp_dir().join(format!("cardtable-srv-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("restart.db");
+    let _ = std::fs::remove_file(&db);
+    let s = Server::start(store::Store::open(&db).unwrap()).await;
+    let room = s.room(json!({"game": "buckshot", "seed": 21})).await;
+    let mut a = s.client(&room).await;
+    let mut b = s.client(&room).await;
+    let mut c = s.client(&room).await;
+    a.join("alice").await;
+    let tb = b.join("bob").await;
+    let tc = c.join("carol").await;
+    a.send(json!({"type": "StartGame"})).await;
+    a.expect("GameStarted").await;
+    a.send(json!({"type": "LeaveGame"})).await;
+    assert_eq!(b.expect("PlayerLeft").await["username"], "alice");
+    assert_eq!(b.sync().await["host"], "bob");
+    // A few moves, then the server stops without warning.
+    for _ in 0..4 {
+        let data = b.sync().await;
+        let Some(turn) = data["currentTurn"].as_str().map(str::to_owned) else { break };
+        let cl = if turn == "bob" { &mut b } else { &mut c };
+        cl.drain(20).await;
+        cl.send(json!({"type": "ShootPlayer", "username": turn})).await;
+        cl.expect("ShootPlayer").await;
+    }
+    let before = b.sync().await;
+    s.stop().await;
+    drop((b, c));
+    let s = Server::start(store::Store::open(&db).unwrap()).await;
+    let mut b = s.client(&room).await;
+    b.send(json!({"type": "Reconnect", "token": tb})).await;
+    b.expect("Joined").await;
+    let after = b.expect("GameDataSync").await["gameData"].clone();
+    for key in ["currentTurn", "turnCount", "round", "liveLeft", "blankLeft", "gameStarted"] {
+        assert_eq!(before[key], after[key], "{key}");
+    }
+    let lives = |d: &Value| d["players"].as_array().unwrap().iter().map(|p| p["lives"].clone()).collect::<Vec<_>>();
+    assert_eq!(lives(&before), lives(&after));
+    let mut c = s.client(&room).await;
+    c.send(json!({"type": "Reconnect", "token": tc})).await;
+    c.expect("Joined").await;
+    s.stop().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
