@@ -1,0 +1,154 @@
+// Shared pieces of the browser tests: the real server binary, Debian's Chromium, small waits.
+//
+// The server is started as `cardtable serve --addr 127.0.0.1:0 --db <tmp>`; its first stdout
+// line names the port. The binary is $CARDTABLE_BIN, else target/release/cardtable under
+// $CARGO_TARGET_DIR or the workspace (e2e/run.sh builds it first).
+
+import { spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const repo = path.resolve(here, '..', '..');
+export const artifacts = path.resolve(here, '..', 'artifacts');
+
+export function serverBinary() {
+  if (process.env.CARDTABLE_BIN) return process.env.CARDTABLE_BIN;
+  const target = process.env.CARGO_TARGET_DIR ? path.resolve(repo, process.env.CARGO_TARGET_DIR) : path.join(repo, 'target');
+  return path.join(target, 'release', 'cardtable');
+}
+
+/** Starts the server on a free port; resolves to `{base, stop(), output()}`. */
+export async function startServer() {
+  const bin = serverBinary();
+  if (!existsSync(bin)) throw new Error(`no server binary at ${bin}: run e2e/run.sh or set CARDTABLE_BIN`);
+  const dir = mkdtempSync(path.join(tmpdir(), 'cardtable-e2e-'));
+  const child = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--db', path.join(dir, 'e2e.db')], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'warn' },
+  });
+  let out = '';
+  child.stderr.on('data', (d) => { out += d; });
+  const base = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the server printed no address in 15 s:\n${out}`)), 15000);
+    let buf = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      buf += d;
+      const m = buf.match(/cardtable serving on (http:\/\/127\.0\.0\.1:\d+)\//);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    });
+    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`the server exited (${code}):\n${out}`)); });
+  });
+  return {
+    base,
+    output: () => out,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await new Promise((r) => { const t = setTimeout(() => { child.kill('SIGKILL'); r(); }, 3000); child.once('exit', () => { clearTimeout(t); r(); }); });
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync',
+];
+
+export function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
+}
+
+export const DESKTOP = { viewport: { width: 1280, height: 860 } };
+export const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+
+/** A new browser context and page that fails the test on page errors. */
+export async function newPage(browser, opts = DESKTOP) {
+  const context = await browser.newContext(opts);
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') page.errors.push(`console: ${m.text()}`); });
+  page.on('dialog', (d) => d.accept());
+  // Every ActionFailed the server sends this page: a client that only offers legal moves
+  // should get none.
+  page.failures = [];
+  page.on('websocket', (ws) => ws.on('framereceived', (f) => {
+    try {
+      const m = JSON.parse(f.payload);
+      if (m.type === 'ActionFailed') page.failures.push(`${m.code}: ${m.reason}`);
+    } catch { /* not JSON */ }
+  }));
+  return page;
+}
+
+export async function createRoom(base, body = {}) {
+  const res = await fetch(`${base}/api/rooms`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ game: 'buckshot', ...body }) });
+  if (res.status !== 201) throw new Error(`POST /api/rooms: ${res.status} ${await res.text()}`);
+  return (await res.json()).id;
+}
+
+export async function listRooms(base) {
+  return (await fetch(`${base}/api/rooms`)).json();
+}
+
+/** Opens a room link and joins under `name` (with the keyboard: type, Enter). */
+export async function joinRoom(page, base, roomId, name) {
+  await page.goto(`${base}/r/${roomId}`);
+  const input = page.locator('#join-username');
+  await input.waitFor();
+  await page.locator('.join-form button[type=submit]:enabled').waitFor();
+  await input.fill(name);
+  await input.press('Enter');
+  await page.locator('[data-testid=you]').filter({ hasText: name }).waitFor();
+}
+
+export async function shot(page, name) {
+  mkdirSync(artifacts, { recursive: true });
+  await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
+}
+
+export async function syncCount(page) {
+  return Number(await page.evaluate(() => document.body.dataset.sync ?? 0));
+}
+
+/** Waits until the page has had a table update after `before` (or `ms` pass). */
+export async function waitSync(page, before, ms = 5000) {
+  try {
+    await page.waitForFunction((b) => Number(document.body.dataset.sync ?? 0) > b, before, { timeout: ms });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A small seeded generator (mulberry32), so a test run is repeatable. */
+export function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function pick(r, list) { return list[Math.floor(r() * list.length)]; }
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** The page's horizontal overflow in CSS pixels (0 when the page fits its width). */
+export function overflowX(page) {
+  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+}
