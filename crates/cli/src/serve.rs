@@ -1,6 +1,7 @@
 //! `cardtable serve`: the game server.
 
 use clap::Args;
+use std::io::Write;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -39,16 +40,20 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         tokio::net::TcpListener::bind(addr).await.map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
     let local = listener.local_addr()?;
     let shown = if local.ip().is_unspecified() { SocketAddr::from(([127, 0, 0, 1], local.port())) } else { local };
-    // Tests and scripts read this line to find the port.
-    println!("cardtable serving on http://{shown}/  (database: {})", args.db.display());
+    // Tests and scripts read the first line to find the port. Output errors (a closed pipe)
+    // must not stop the server.
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "cardtable serving on http://{shown}/  (database: {})", args.db.display());
     if args.lan {
         for iface in if_addrs::get_if_addrs().unwrap_or_default() {
             if !iface.is_loopback() && iface.ip().is_ipv4() {
-                println!("  on your network: http://{}:{}/  ({})", iface.ip(), local.port(), iface.name);
+                let _ = writeln!(out, "  on your network: http://{}:{}/  ({})", iface.ip(), local.port(), iface.name);
             }
         }
     }
-    println!("Open the address in a browser to create or join a room. Ctrl-C stops the server.");
+    let _ = writeln!(out, "Open the address in a browser to create or join a room. Ctrl-C stops the server.");
+    let _ = out.flush();
+    drop(out);
     let shutdown = async {
         let ctrl_c = tokio::signal::ctrl_c();
         #[cfg(unix)]
@@ -62,7 +67,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         }
         #[cfg(not(unix))]
         let _ = ctrl_c.await;
-        eprintln!("shutting down");
+        let _ = writeln!(std::io::stderr(), "shutting down");
     };
     server::run(listener, server::ServerConfig { store }, shutdown).await?;
     Ok(ExitCode::SUCCESS)

@@ -1,0 +1,132 @@
+//! The server is killed with SIGKILL mid-game and restarted on the same database: the game
+//! continues where it was, and players reclaim their seats with their tokens.
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+use tokio_tungstenite::connect_async;
+use tokio_tungstenite::tungstenite::Message;
+
+struct Proc {
+    child: Child,
+    addr: String,
+}
+
+/// Keeps reading the server's output so it never writes into a closed pipe.
+fn drain(out: impl std::io::Read + Send + 'static) {
+    std::thread::spawn(move || std::io::copy(&mut BufReader::new(out), &mut std::io::sink()));
+}
+
+fn start(db: &std::path::Path) -> Proc {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cardtable"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
+        .arg(db)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the server");
+    let mut line = String::new();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    out.read_line(&mut line).unwrap();
+    drain(out);
+    let addr = line.split("http://").nth(1).and_then(|r| r.split('/').next()).expect("the URL line").to_string();
+    Proc { child, addr }
+}
+
+type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn send(ws: &mut Ws, v: Value) {
+    ws.send(Message::Text(v.to_string().into())).await.unwrap();
+}
+
+async fn expect(ws: &mut Ws, ty: &str) -> Value {
+    loop {
+        let m = tokio::time::timeout(Duration::from_secs(5), ws.next()).await.expect("a packet in time");
+        if let Some(Ok(Message::Text(t))) = m {
+            let v: Value = serde_json::from_str(&t).unwrap();
+            if v["type"] == ty {
+                return v;
+            }
+        }
+    }
+}
+
+async fn sync(ws: &mut Ws) -> Value {
+    // Drop anything queued, then ask.
+    while let Ok(Some(_)) = tokio::time::timeout(Duration::from_millis(30), ws.next()).await {}
+    send(ws, json!({"type": "GameDataRequest"})).await;
+    expect(ws, "GameDataSync").await["gameData"].clone()
+}
+
+async fn create_room(addr: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let body = json!({"game": "buckshot", "seed": 77}).to_string();
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let req = format!(
+        "POST /api/rooms HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut resp = String::new();
+    s.read_to_string(&mut resp).await.unwrap();
+    let start = resp.find("{\"id\"").unwrap();
+    let v: Value = serde_json::from_str(&resp[start..resp[start..].find('}').unwrap() + start + 1]).unwrap();
+    v["id"].as_str().unwrap().to_string()
+}
+
+#[tokio::test]
+async fn kill_9_mid_game_and_restart() {
+    let dir = std::env::temp_dir().join(format!("cardtable-kill9-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("k.db");
+    let mut p = start(&db);
+    let room = create_room(&p.addr).await;
+    let url = |addr: &str| format!("ws://{addr}/api/rooms/{room}/ws");
+    let (mut a, _) = connect_async(url(&p.addr)).await.unwrap();
+    let (mut b, _) = connect_async(url(&p.addr)).await.unwrap();
+    send(&mut a, json!({"type": "JoinGame", "username": "alice"})).await;
+    let ta = expect(&mut a, "Joined").await["token"].as_str().unwrap().to_string();
+    send(&mut b, json!({"type": "JoinGame", "username": "bob"})).await;
+    let tb = expect(&mut b, "Joined").await["token"].as_str().unwrap().to_string();
+    send(&mut a, json!({"type": "StartGame"})).await;
+    expect(&mut a, "GameStarted").await;
+    for _ in 0..3 {
+        let data = sync(&mut a).await;
+        let turn = data["currentTurn"].as_str().unwrap().to_string();
+        let ws = if turn == "alice" { &mut a } else { &mut b };
+        send(ws, json!({"type": "ShootPlayer", "username": turn})).await;
+        expect(ws, "ShootPlayer").await;
+    }
+    let before = sync(&mut a).await;
+    assert_eq!(before["gameStarted"], true);
+
+    // SIGKILL: no shutdown code runs.
+    p.child.kill().unwrap();
+    p.child.wait().unwrap();
+    drop((a, b));
+
+    let mut p = start(&db);
+    let (mut a, _) = connect_async(url(&p.addr)).await.unwrap();
+    send(&mut a, json!({"type": "Reconnect", "token": ta})).await;
+    expect(&mut a, "Joined").await;
+    let after = expect(&mut a, "GameDataSync").await["gameData"].clone();
+    for key in ["currentTurn", "turnCount", "round", "liveLeft", "blankLeft", "gameStarted", "host"] {
+        assert_eq!(before[key], after[key], "{key} after the restart");
+    }
+    let lives = |d: &Value| d["players"].as_array().unwrap().iter().map(|p| p["lives"].clone()).collect::<Vec<_>>();
+    assert_eq!(lives(&before), lives(&after));
+    // And the game goes on.
+    let (mut b, _) = connect_async(url(&p.addr)).await.unwrap();
+    send(&mut b, json!({"type": "Reconnect", "token": tb})).await;
+    expect(&mut b, "Joined").await;
+    let turn = after["currentTurn"].as_str().unwrap().to_string();
+    let ws = if turn == "alice" { &mut a } else { &mut b };
+    send(ws, json!({"type": "ShootPlayer", "username": turn})).await;
+    let shot = expect(ws, "ShootPlayer").await;
+    assert_eq!(shot["by"], turn.as_str());
+    let _ = p.child.kill();
+    let _ = p.child.wait();
+    let _ = std::fs::remove_dir_all(&dir);
+}
