@@ -58,7 +58,7 @@ export function mount(ctx) {
     if (d.gameStarted) parts.push(statusBar(d));
     if (d.gameStarted && d.nextShell) {
       parts.push(h('p', { class: 'private-check', dataset: { testid: 'check-result' }, attrs: { role: 'status' } },
-        'Only you know: the next shell is ', h('strong', { class: `shell-word shell-${d.nextShell}`, text: d.nextShell.toUpperCase() }), '.'));
+        'Only you know: the next shell is ', h('strong', { class: `shell-word word-${d.nextShell}`, text: d.nextShell.toUpperCase() }), '.'));
     }
     parts.push(cards(d, living));
     if (seated) parts.push(actions(d, me, living, { canShoot, usable, stealable }));
@@ -190,7 +190,7 @@ export function mount(ctx) {
       else act({ type: 'UseRebalancerItem', ...extra });
     };
     const skipTargets = (onPick) => others.map((o) => choice(o.username, () => onPick(o.username), { disabled: o.isSkipped, key: o.username }));
-    const kinds = (onPick) => ['live', 'blank'].map((k) => choice(`Add ${k}`, () => onPick(k), { key: k, cls: `shell-${k}` }));
+    const kinds = (onPick) => ['live', 'blank'].map((k) => choice(`Add ${k}`, () => onPick(k), { key: k, cls: `kind-${k}` }));
     if (p.item === 'skip') {
       legend = 'Skip whose next turn?';
       options = skipTargets((target) => send({ target }));
