@@ -43,6 +43,14 @@ pub trait GameAdapter: Send + Sync + 'static {
         Self::make_bot(Self::bot_names().last().expect("at least one bot")).expect("listed bot exists")
     }
 
+    /// How long a connected person may take over a decision before the game's
+    /// `timeout_action` answers for them (a reaction window's pass). `None`: no limit; only
+    /// disconnected players are timed (by the room's turn timer).
+    fn decision_timeout(game: &Self::G, seat: Seat) -> Option<std::time::Duration> {
+        let _ = (game, seat);
+        None
+    }
+
     /// Whether `kind` (a packet's `type`) is one of this game's action packets.
     fn is_action_packet(kind: &str) -> bool;
 

@@ -438,6 +438,22 @@ impl<A: GameAdapter> Room<A> {
             obj.insert(k, v);
         }
         if let Some(cur) = &self.current {
+            // Who the game waits on, with the milliseconds left where a clock runs (for the
+            // countdowns a client shows).
+            let now = Instant::now();
+            let since = self.waiting_since.filter(|(set, _)| *set == cur.game.to_act()).map_or(now, |(_, at)| at);
+            let waiting: Vec<Value> = cur
+                .game
+                .to_act()
+                .iter()
+                .map(|seat| {
+                    let left = self
+                        .seat_deadline(cur, seat, since)
+                        .map(|(t, _)| t.saturating_duration_since(now).as_millis() as u64);
+                    serde_json::json!({ "username": cur.seats[seat.index()], "msLeft": left })
+                })
+                .collect();
+            obj.insert("waitingOn".into(), Value::Array(waiting));
             obj.insert("view".into(), serde_json::to_value(cur.game.view(viewer)).expect("views serialize"));
             if let Some(seat) = viewer.as_seat() {
                 obj.insert(
@@ -979,7 +995,7 @@ impl<A: GameAdapter> Room<A> {
         let name = &cur.seats[seat.index()];
         let member = self.members.iter().find(|m| &m.username == name);
         match member {
-            Some(m) if m.conn.is_some() => None,
+            Some(m) if m.conn.is_some() => A::decision_timeout(&cur.game, seat).map(|d| (since + d, false)),
             Some(m) => {
                 let from = m.dropped_at.map_or(since, |d| d.max(since));
                 Some((from + Duration::from_secs(self.options.turn_seconds), false))
