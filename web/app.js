@@ -475,6 +475,8 @@ class Room {
       give.addEventListener('click', () => this.send({ type: 'SetHost', username: to.value }));
       parts.push(h('div', { class: 'host-row' }, h('label', { for: 'host-to', text: 'Hand over to' }), to, give));
     }
+    // Mid-game with nobody to hand over to, there is nothing to control.
+    this.hostPanel.hidden = parts.length === 1;
     replaceChildren(this.hostPanel, ...parts);
   }
 

@@ -18,6 +18,7 @@ import {
 
 let server;
 let browser;
+let pickerShot = false;
 
 before(async () => {
   server = await startServer();
@@ -61,6 +62,7 @@ async function playStep(page, r, { keyboard = false, preferItem = null } = {}) {
     for (let i = 0; i < 4; i++) {
       const picker = page.locator('[data-testid=picker]');
       if (!(await picker.count())) break;
+      if (!pickerShot) { pickerShot = true; await shot(page, '19-item-picker'); }
       const choices = picker.locator('[data-testid=pick]:enabled');
       const k = await choices.count();
       if (!k) { await press(picker.locator('.pick-cancel')); used = null; break; }
@@ -301,4 +303,58 @@ test('three players, a spectator, chat, reconnect, a whole game, host hand-over'
     assert.deepEqual(p.failures, [], `${name}: no action the page offered was refused`);
   }
   for (const p of Object.values(all)) await p.context().close();
+});
+
+test('a server restart: the pages reconnect with their tokens and the game goes on', async () => {
+  const roomId = await createRoom(server.base, { seed: 3, botDelayMs: 50 });
+  const ann = await newPage(browser, DESKTOP);
+  const ben = await newPage(browser, PHONE);
+  await joinRoom(ann, server.base, roomId, 'ann');
+  await joinRoom(ben, server.base, roomId, 'ben');
+  await ann.locator('[data-testid=start]').click();
+  await ann.locator('[data-testid=actions]').waitFor();
+  await ben.locator('[data-testid=actions]').waitFor();
+  const r = rng(3);
+  // A few moves, so the restored game is not the initial one.
+  for (let moves = 0; moves < 3 && !(await winner(ann).isVisible());) {
+    const p = (await myTurnPanel(ann).count()) ? ann : (await myTurnPanel(ben).count()) ? ben : null;
+    if (!p) { await sleep(40); continue; }
+    await playStep(p, r);
+    moves++;
+  }
+  assert.ok(!(await winner(ann).isVisible()), 'the game still runs after three moves (seed 3)');
+  const turn = await ann.locator('[data-testid=status]').innerText();
+  const lives = async (p) => [await card(p, 'ann').getAttribute('data-lives'), await card(p, 'ben').getAttribute('data-lives')];
+  const before = await lives(ann);
+
+  // Same address, same database.
+  const addr = new URL(server.base).host;
+  await server.stop({ keep: true });
+  await ann.locator('#conn-status[data-state=closed]').waitFor();
+  server = await startServer({ addr, dir: server.dir });
+  for (const [name, p] of [['ann', ann], ['ben', ben]]) {
+    await p.locator('#conn-status[data-state=open]').waitFor({ timeout: 20000 });
+    await youLine(p).filter({ hasText: name }).waitFor();
+    await p.locator('[data-testid=actions]').waitFor();
+    assert.deepEqual(await lives(p), before);
+    assert.equal(await p.locator('[data-testid=status]').innerText(), turn);
+  }
+  await card(ann, 'ben').waitFor();
+  assert.equal(await card(ann, 'ben').locator('.badge-off').count(), 0, 'ben is back online');
+  // The game goes on to its end.
+  let steps = 0;
+  while (!(await winner(ann).isVisible())) {
+    assert.ok(steps < 400, 'the game ends');
+    const p = (await myTurnPanel(ann).count()) ? ann : (await myTurnPanel(ben).count()) ? ben : null;
+    if (!p) { await sleep(40); continue; }
+    steps++;
+    await playStep(p, r);
+  }
+  await winner(ben).waitFor();
+  console.log(`# restart test: ${steps} steps after the restart`);
+  for (const p of [ann, ben]) {
+    assert.deepEqual(p.errors.filter((e) => !/WebSocket|ERR_CONNECTION_REFUSED/.test(e)), []);
+    assert.deepEqual(p.failures, []);
+    await p.context().close();
+  }
 });

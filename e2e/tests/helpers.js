@@ -21,12 +21,15 @@ export function serverBinary() {
   return path.join(target, 'release', 'cardtable');
 }
 
-/** Starts the server on a free port; resolves to `{base, stop(), output()}`. */
-export async function startServer() {
+/**
+ * Starts the server; resolves to `{base, dir, stop({keep}), output()}`. By default on a free
+ * port with a new database; `{addr, dir}` restart it on a given address and database.
+ */
+export async function startServer({ addr = '127.0.0.1:0', dir = null } = {}) {
   const bin = serverBinary();
   if (!existsSync(bin)) throw new Error(`no server binary at ${bin}: run e2e/run.sh or set CARDTABLE_BIN`);
-  const dir = mkdtempSync(path.join(tmpdir(), 'cardtable-e2e-'));
-  const child = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--db', path.join(dir, 'e2e.db')], {
+  dir ??= mkdtempSync(path.join(tmpdir(), 'cardtable-e2e-'));
+  const child = spawn(bin, ['serve', '--addr', addr, '--db', path.join(dir, 'e2e.db')], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'warn' },
   });
@@ -45,13 +48,18 @@ export async function startServer() {
   });
   return {
     base,
+    dir,
     output: () => out,
-    async stop() {
-      if (child.exitCode === null) {
+    /** Stops the server; `keep` keeps its database (to start it again). */
+    async stop({ keep = false } = {}) {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
-        await new Promise((r) => { const t = setTimeout(() => { child.kill('SIGKILL'); r(); }, 3000); child.once('exit', () => { clearTimeout(t); r(); }); });
+        const t = setTimeout(() => child.kill('SIGKILL'), 3000);
+        await exited;
+        clearTimeout(t);
       }
-      rmSync(dir, { recursive: true, force: true });
+      if (!keep) rmSync(dir, { recursive: true, force: true });
     },
   };
 }
