@@ -373,6 +373,8 @@ class Room {
     this.renderHost();
     this.renderBanner();
     this.game?.render(data);
+    const base = `${gameTitle(this.gameName)} · room ${this.id} · cardtable`;
+    document.title = data.gameStarted && data.you && data.currentTurn === data.you ? `▶ Your turn · ${base}` : base;
   }
 
   // ---- rendering ----
