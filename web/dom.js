@@ -44,7 +44,10 @@ export function replaceChildren(el, ...children) {
   append(el, children);
   if (key) {
     const again = el.querySelector(`[data-key="${CSS.escape(key)}"]`);
-    if (again && !again.disabled) again.focus();
+    // If that control is gone or disabled, stay nearby (the element marked as the fallback)
+    // rather than dropping focus to the top of the page.
+    const target = again && !again.disabled ? again : el.querySelector('[data-focus-fallback]');
+    target?.focus();
   }
 }
 

@@ -141,8 +141,13 @@ test('lobby: create a room, bots, reload, and a keyboard-only game against bots'
   let steps = 0;
   while (!(await winner(page).isVisible())) {
     assert.ok(steps++ < 400, 'the game ends');
-    if (await myTurnPanel(page).count()) await playStep(page, r, { keyboard: true });
-    else await sleep(40);
+    if (await myTurnPanel(page).count()) {
+      await playStep(page, r, { keyboard: true });
+      // Keyboard focus stays on the table while zoe plays (never dropped to the page top).
+      if (await page.locator('[data-testid=actions]').count()) {
+        assert.ok(await page.evaluate(() => !!document.activeElement?.closest('.table')), 'focus stays on the table');
+      }
+    } else await sleep(40);
   }
   const text = await winner(page).innerText();
   assert.match(text, /(You|bot-ana|bot-ben) wins?!/);

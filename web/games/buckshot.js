@@ -154,7 +154,7 @@ export function mount(ctx) {
       return b;
     });
     return h('section', { class: `actions card ${myTurn ? 'my-turn' : ''}`, dataset: { testid: 'actions', myTurn: myTurn ? 'true' : 'false' }, attrs: { 'aria-label': 'Your actions' } },
-      h('h2', { class: 'actions-title', text: title }),
+      h('h2', { class: 'actions-title', text: title, tabIndex: -1, dataset: { focusFallback: '', key: 'actions-title' } }),
       h('div', { class: 'shoot-row', attrs: { role: 'group', 'aria-label': 'Shoot' } }, shoot),
       mine.length ? h('div', { class: 'item-row', attrs: { role: 'group', 'aria-label': 'Your items' } }, mine) : h('p', { class: 'hint', text: 'No items.' }),
       pending ? picker(d, me, living) : null);
