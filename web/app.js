@@ -192,6 +192,9 @@ class Room {
     this.joinPanel = h('section', { class: 'join-panel card', attrs: { 'aria-label': 'You' } });
     this.hostPanel = h('section', { class: 'host-panel card', hidden: true, attrs: { 'aria-labelledby': 'host-h' } });
     this.banner = h('div', { class: 'banner', hidden: true, attrs: { role: 'status' } });
+    this.waitLine = h('p', { class: 'wait-line', hidden: true, dataset: { testid: 'clock' } });
+    this.waits = [];
+    setInterval(() => this.renderWait(), 1000);
     this.tableRoot = h('div', { class: 'table-root' });
     this.logList = h('ol', { class: 'log-list', attrs: { 'aria-live': 'polite', 'aria-relevant': 'additions' } });
     this.chatList = h('ol', { class: 'chat-list', attrs: { 'aria-live': 'polite', 'aria-relevant': 'additions' } });
@@ -212,6 +215,7 @@ class Room {
       this.joinPanel,
       this.hostPanel,
       this.banner,
+      this.waitLine,
       h('div', { class: 'room-grid' },
         h('section', { class: 'table', attrs: { 'aria-label': 'Table' } }, this.tableRoot),
         h('aside', { class: 'side' },
@@ -372,6 +376,10 @@ class Room {
     this.renderJoin();
     this.renderHost();
     this.renderBanner();
+    // Clocks that run (a disconnected player's turn timer, a reaction window), counted down here.
+    const now = Date.now();
+    this.waits = (data.waitingOn ?? []).filter((w) => w.msLeft != null).map((w) => ({ username: w.username, at: now + w.msLeft }));
+    this.renderWait();
     this.game?.render(data);
     const base = `${gameTitle(this.gameName)} · room ${this.id} · cardtable`;
     document.title = data.gameStarted && data.you && data.currentTurn === data.you ? `▶ Your turn · ${base}` : base;
@@ -493,6 +501,19 @@ class Room {
     replaceChildren(this.banner,
       h('span', { class: 'banner-title', dataset: { testid: 'winner' }, text: who ? (who === this.you ? 'You win!' : `${who} wins!`) : 'Game over' }),
       h('span', { class: 'banner-sub', text: d?.host === this.you ? ' Start another game when everyone is ready.' : ' The host can start another game.' }));
+  }
+
+  renderWait() {
+    const waits = this.data?.gameStarted ? this.waits : [];
+    this.waitLine.hidden = !waits.length;
+    if (!waits.length) return;
+    const now = Date.now();
+    this.waitLine.textContent = waits.map((w) => {
+      const s = Math.max(0, Math.ceil((w.at - now) / 1000));
+      const who = w.username === this.you ? 'You have' : `${w.username} has`;
+      const p = this.data.players?.find((x) => x.username === w.username);
+      return `${who} ${s} s to act${p && !p.connected ? ' (offline: a bot will stand in)' : ''}.`;
+    }).join(' ');
   }
 
   log(text, opts = {}) {

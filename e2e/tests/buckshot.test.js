@@ -363,3 +363,26 @@ test('a server restart: the pages reconnect with their tokens and the game goes 
     await p.context().close();
   }
 });
+
+test("a disconnected player's turn: the others see its clock, then a stand-in bot plays it", async () => {
+  const roomId = await createRoom(server.base, { seed: 5, botDelayMs: 50, turnSeconds: 3 });
+  const ann = await newPage(browser, DESKTOP);
+  const ben = await newPage(browser, DESKTOP);
+  await joinRoom(ann, server.base, roomId, 'ann');
+  await joinRoom(ben, server.base, roomId, 'ben');
+  await ann.locator('[data-testid=start]').click();
+  await ann.locator('[data-testid=status]').waitFor();
+  const turnName = await ann.locator('.pcard.is-turn').getAttribute('data-player');
+  const [gone, stays] = turnName === 'ann' ? [ann, ben] : [ben, ann];
+  const status = await stays.locator('[data-testid=status]').innerText();
+  await gone.context().close();
+  await card(stays, turnName).locator('.badge-off').waitFor();
+  const clock = stays.locator('[data-testid=clock]');
+  await clock.filter({ hasText: `${turnName} has` }).waitFor();
+  assert.match(await clock.innerText(), /has [0-3] s to act \(offline: a bot will stand in\)/);
+  await shot(stays, '20-offline-turn-clock');
+  // The stand-in moves within a few seconds.
+  await stays.waitForFunction((before) => document.querySelector('[data-testid=status]')?.innerText !== before, status, { timeout: 10000 });
+  assert.deepEqual(stays.errors, []);
+  await stays.context().close();
+});
