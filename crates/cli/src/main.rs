@@ -2,6 +2,7 @@
 //! arguments and dispatches.
 
 mod input;
+mod loadtest;
 mod ivanhoe_cli;
 mod play_buckshot;
 mod replay;
@@ -36,6 +37,8 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Print a finished match's log from the server's database.
     Replay(replay::ReplayArgs),
+    /// Load-test a server of its own over loopback: throughput, CPU, latency, memory, sockets.
+    Loadtest(loadtest::LoadtestArgs),
     /// Play a game in the terminal against bots.
     Play(play_buckshot::PlayArgs),
     /// Play many bot-vs-bot games and report win rates and speed.
@@ -53,6 +56,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Serve(args) => serve::run(args),
+        Command::Loadtest(args) => loadtest::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Play(args) => play_buckshot::run(args),
         Command::Sim(args) => sim_cmd::run(args),

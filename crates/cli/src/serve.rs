@@ -19,6 +19,9 @@ pub struct ServeArgs {
     /// on the local network can open.
     #[arg(long)]
     lan: bool,
+    /// Packets a second each connection may send, bursts of twice that (at least 20).
+    #[arg(long, default_value_t = 20.0)]
+    rate_limit: f64,
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
@@ -29,6 +32,8 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         )
         .with_writer(std::io::stderr)
         .init();
+    // Each connection is a file descriptor: allow as many as the system lets us.
+    let _ = rlimit::increase_nofile_limit(u64::MAX);
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     rt.block_on(serve(args))
 }
@@ -69,6 +74,6 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         let _ = ctrl_c.await;
         let _ = writeln!(std::io::stderr(), "shutting down");
     };
-    server::run(listener, server::ServerConfig { store }, shutdown).await?;
+    server::run(listener, server::ServerConfig { store, rate_limit: args.rate_limit }, shutdown).await?;
     Ok(ExitCode::SUCCESS)
 }

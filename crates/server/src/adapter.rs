@@ -26,6 +26,9 @@ pub trait GameAdapter: Send + Sync + 'static {
     /// Whether the game's events carry turn changes (then the adapter emits `TurnStart` /
     /// `TurnEnd`); otherwise the room derives them from `to_act`.
     const TURN_PACKETS_FROM_EVENTS: bool = false;
+    /// Whether `GameDataSync` carries the engine's `view` (games whose adapter already
+    /// flattens everything into its own fields can leave it out).
+    const SYNC_VIEW: bool = true;
 
     fn name() -> &'static str {
         <Self::G as Game>::NAME

@@ -16,21 +16,23 @@ pub const BURST: f64 = 40.0;
 /// Outbound packets queued per connection before a slow client starts losing them.
 const QUEUE: usize = 512;
 
-/// A token bucket: `RATE` tokens a second, at most `BURST` saved.
+/// A token bucket: `rate` tokens a second, at most `burst` saved.
 pub struct TokenBucket {
     tokens: f64,
+    rate: f64,
+    burst: f64,
     last: Instant,
 }
 
 impl TokenBucket {
-    pub fn new() -> Self {
-        TokenBucket { tokens: BURST, last: Instant::now() }
+    pub fn new(rate: f64, burst: f64) -> Self {
+        TokenBucket { tokens: burst, rate, burst, last: Instant::now() }
     }
 
     pub fn take(&mut self, now: Instant) -> bool {
         let dt = now.saturating_duration_since(self.last).as_secs_f64();
         self.last = now;
-        self.tokens = (self.tokens + dt * RATE).min(BURST);
+        self.tokens = (self.tokens + dt * self.rate).min(self.burst);
         if self.tokens >= 1.0 {
             self.tokens -= 1.0;
             true
@@ -40,13 +42,7 @@ impl TokenBucket {
     }
 }
 
-impl Default for TokenBucket {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-pub async fn serve_socket(socket: WebSocket, room: RoomHandle) {
+pub async fn serve_socket(socket: WebSocket, room: RoomHandle, rate: f64) {
     let conn: ConnId = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
     let (mut sink, mut stream) = socket.split();
     let (tx, mut rx) = mpsc::channel::<Outbound>(QUEUE);
@@ -54,14 +50,23 @@ pub async fn serve_socket(socket: WebSocket, room: RoomHandle) {
         return;
     }
     let writer = tokio::spawn(async move {
+        // Everything already queued goes out in one flush (one write on the socket).
         while let Some(msg) = rx.recv().await {
-            if sink.send(Message::Text(msg)).await.is_err() {
-                break;
+            if sink.feed(Message::Text(msg)).await.is_err() {
+                return;
+            }
+            while let Ok(more) = rx.try_recv() {
+                if sink.feed(Message::Text(more)).await.is_err() {
+                    return;
+                }
+            }
+            if sink.flush().await.is_err() {
+                return;
             }
         }
         let _ = sink.close().await;
     });
-    let mut bucket = TokenBucket::new();
+    let mut bucket = TokenBucket::new(rate, rate * BURST / RATE);
     let mut last_warning: Option<Instant> = None;
     while let Some(frame) = stream.next().await {
         let cmd = match frame {

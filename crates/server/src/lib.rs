@@ -24,6 +24,7 @@ use axum::extract::{Path, State, WebSocketUpgrade};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use axum::serve::ListenerExt;
 use lobby::Lobby;
 use room::RoomOptions;
 use serde::Deserialize;
@@ -33,11 +34,21 @@ use tokio::net::TcpListener;
 
 pub struct ServerConfig {
     pub store: store::Store,
+    /// Packets a second each connection may send (bursts of twice as many). The rules ask
+    /// for at least 20.
+    pub rate_limit: f64,
+}
+
+impl ServerConfig {
+    pub fn new(store: store::Store) -> Self {
+        ServerConfig { store, rate_limit: conn::RATE }
+    }
 }
 
 #[derive(Clone)]
 pub struct AppState {
     pub lobby: Arc<Lobby>,
+    pub rate_limit: f64,
 }
 
 /// Serves until `shutdown` resolves.
@@ -47,7 +58,11 @@ pub async fn run(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let lobby = Lobby::restore(config.store).await.map_err(std::io::Error::other)?;
-    let state = AppState { lobby: Arc::new(lobby) };
+    let state = AppState { lobby: Arc::new(lobby), rate_limit: config.rate_limit.max(conn::RATE) };
+    // Packets are small and latency matters: no Nagle delay on any connection.
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     axum::serve(listener, app(state)).with_graceful_shutdown(shutdown).await
 }
 
@@ -100,7 +115,11 @@ async fn room_socket(State(state): State<AppState>, Path(id): Path<String>, ws: 
     let Some(room) = state.lobby.get(&id) else {
         return (StatusCode::NOT_FOUND, Json(serde_json::json!({ "error": format!("no room {id}") }))).into_response();
     };
+    // Small buffers: an idle connection should cost a few KiB, not the default 256 KiB, so
+    // a server can hold tens of thousands (the read buffer grows for a large frame).
     ws.max_message_size(protocol::MAX_FRAME)
         .max_frame_size(protocol::MAX_FRAME)
-        .on_upgrade(move |socket| conn::serve_socket(socket, room))
+        .read_buffer_size(4 * 1024)
+        .write_buffer_size(4 * 1024)
+        .on_upgrade(move |socket| conn::serve_socket(socket, room, state.rate_limit))
 }

@@ -171,6 +171,8 @@ pub struct Room<A: GameAdapter> {
     rng: MatchRng,
     /// When the seats now to act started waiting (for the turn timer).
     waiting_since: Option<(SeatSet, Instant)>,
+    /// Who won the last match (for pages opened after it ended).
+    last_winner: Option<String>,
     _adapter: std::marker::PhantomData<A>,
 }
 
@@ -232,6 +234,7 @@ impl<A: GameAdapter> Room<A> {
             summary,
             rng,
             waiting_since: None,
+            last_winner: None,
             _adapter: std::marker::PhantomData,
         };
         (room, handle, rx)
@@ -401,7 +404,14 @@ impl<A: GameAdapter> Room<A> {
 
     /// The full table as `conn` may see it.
     fn game_data(&self, conn: ConnId) -> Value {
-        let viewer = self.viewer_of(conn);
+        let mut data = self.game_data_for(self.viewer_of(conn));
+        let you = self.conns.get(&conn).and_then(|c| c.member.clone());
+        data.as_object_mut().expect("object").insert("you".into(), serde_json::json!(you));
+        data
+    }
+
+    /// The table as `viewer` may see it, without `you` (which differs per connection).
+    fn game_data_for(&self, viewer: Viewer) -> Value {
         let (per_seat, top) = match &self.current {
             Some(cur) => A::game_data(Some(&cur.game), viewer, &cur.seats),
             None => A::game_data(None, viewer, &[]),
@@ -418,17 +428,17 @@ impl<A: GameAdapter> Room<A> {
                 None => self.make_player(m, false, A::unseated_player_fields(self.current.is_none())),
             })
             .collect();
-        let you = self.conns.get(&conn).and_then(|c| c.member.clone());
         let chat_from = self.chat.len().saturating_sub(CHAT_SYNCED);
         let mut data = serde_json::json!({
             "roomId": self.id,
             "game": A::name(),
             "players": players,
             "host": self.host,
-            "you": you,
             "gameStarted": self.current.is_some(),
             "chat": &self.chat[chat_from..],
             "bots": A::bot_names(),
+            "seats": self.current.as_ref().map(|c| &c.seats),
+            "lastWinner": self.last_winner,
             "minPlayers": A::MIN_PLAYERS,
             "maxPlayers": A::MAX_PLAYERS,
             "options": self.options,
@@ -454,7 +464,9 @@ impl<A: GameAdapter> Room<A> {
                 })
                 .collect();
             obj.insert("waitingOn".into(), Value::Array(waiting));
-            obj.insert("view".into(), serde_json::to_value(cur.game.view(viewer)).expect("views serialize"));
+            if A::SYNC_VIEW {
+                obj.insert("view".into(), serde_json::to_value(cur.game.view(viewer)).expect("views serialize"));
+            }
             if let Some(seat) = viewer.as_seat() {
                 obj.insert(
                     "legal".into(),
@@ -469,9 +481,24 @@ impl<A: GameAdapter> Room<A> {
         self.send(conn, json(&ServerMsg::GameDataSync { game_data: self.game_data(conn) }));
     }
 
+    /// A `GameDataSync` to every connection. The table is built and serialized once per
+    /// distinct viewer; only `you` is spliced in per connection.
     fn sync_all(&self) {
+        let mut by_viewer: HashMap<Viewer, Vec<ConnId>> = HashMap::new();
         for &conn in self.conns.keys() {
-            self.sync(conn);
+            by_viewer.entry(self.viewer_of(conn)).or_default().push(conn);
+        }
+        for (viewer, conns) in by_viewer {
+            let body = serde_json::to_string(&self.game_data_for(viewer)).expect("tables serialize");
+            // body is `{...}`: insert `"you":...,` right after the brace.
+            let rest = &body[1..];
+            let sep = if rest == "}" { "" } else { "," };
+            for conn in conns {
+                let you = self.conns.get(&conn).and_then(|c| c.member.as_deref());
+                let you = serde_json::to_string(&you).expect("names serialize");
+                let packet = format!("{{\"type\":\"GameDataSync\",\"gameData\":{{\"you\":{you}{sep}{rest}}}");
+                self.send(conn, Outbound::from(packet));
+            }
         }
     }
 
@@ -967,6 +994,7 @@ impl<A: GameAdapter> Room<A> {
             Err(e) => tracing::error!(room = %self.id, "recording the match failed: {e}"),
         }
         self.matches_played += 1;
+        self.last_winner = winners.first().cloned();
         for m in &mut self.members {
             m.spectator = false;
         }
@@ -1056,7 +1084,10 @@ impl<A: GameAdapter> Room<A> {
                 return;
             }
             cur.stand_in.insert(seat);
+            let text = format!("{} is offline: a bot plays this turn for them", cur.seats[seat.index()]);
+            self.broadcast(&ServerMsg::ShowAlert { text });
         }
+        let cur = self.current.as_mut().expect("checked");
         let legal = cur.game.legal_actions(seat);
         if legal.is_empty() {
             return;

@@ -21,7 +21,7 @@ impl Server {
         let addr = listener.local_addr().unwrap().to_string();
         let (stop, rx) = tokio::sync::oneshot::channel::<()>();
         let task = tokio::spawn(async move {
-            server::run(listener, server::ServerConfig { store }, async {
+            server::run(listener, server::ServerConfig::new(store), async {
                 let _ = rx.await;
             })
             .await

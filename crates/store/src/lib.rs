@@ -275,11 +275,11 @@ fn run(tx: &rusqlite::Transaction<'_>, cmd: Cmd, acks: &mut Acks) {
     match cmd {
         Cmd::SaveRoom { id, game, snapshot, ack } => {
             let r = tx
-                .execute(
+                .prepare_cached(
                     "INSERT INTO rooms (id, game, snapshot) VALUES (?1, ?2, ?3)
                      ON CONFLICT(id) DO UPDATE SET snapshot = excluded.snapshot, updated_at = unixepoch()",
-                    params![id, game, snapshot],
                 )
+                .and_then(|mut st| st.execute(params![id, game, snapshot]))
                 .map(|_| ());
             ack_after(acks, r, ack);
         }
@@ -292,8 +292,10 @@ fn run(tx: &rusqlite::Transaction<'_>, cmd: Cmd, acks: &mut Acks) {
         }
         Cmd::ResetMoves { id, snapshot, ack } => {
             let r = tx
-                .execute("DELETE FROM room_moves WHERE room_id = ?1", [&id])
-                .and_then(|_| tx.execute("UPDATE rooms SET snapshot = ?2 WHERE id = ?1", params![id, snapshot]))
+                .prepare_cached("DELETE FROM room_moves WHERE room_id = ?1")
+                .and_then(|mut st| st.execute([&id]))
+                .and_then(|_| tx.prepare_cached("UPDATE rooms SET snapshot = ?2 WHERE id = ?1"))
+                .and_then(|mut st| st.execute(params![id, snapshot]))
                 .map(|_| ());
             ack_after(acks, r, ack);
         }
@@ -302,9 +304,10 @@ fn run(tx: &rusqlite::Transaction<'_>, cmd: Cmd, acks: &mut Acks) {
             ack_after(acks, r, ack);
         }
         Cmd::FinishMatch { record: m, ack } => {
-            let r = tx.execute(
+            let r = tx.prepare_cached(
                 "INSERT INTO matches (room_id, game, seed, config, players, log, result, started_at, ended_at)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            ).and_then(|mut st| st.execute(
                 params![
                     m.room_id,
                     m.game,
@@ -316,7 +319,7 @@ fn run(tx: &rusqlite::Transaction<'_>, cmd: Cmd, acks: &mut Acks) {
                     m.started_at as i64,
                     m.ended_at as i64
                 ],
-            );
+            ));
             match r {
                 Ok(_) => {
                     let id = tx.last_insert_rowid();

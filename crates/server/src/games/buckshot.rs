@@ -26,6 +26,7 @@ impl GameAdapter for BuckshotAdapter {
     const MIN_PLAYERS: usize = Config::MIN_PLAYERS as usize;
     const MAX_PLAYERS: usize = Config::MAX_PLAYERS as usize;
     const TURN_PACKETS_FROM_EVENTS: bool = true;
+    const SYNC_VIEW: bool = false;
 
     fn config(players: usize, _options: &Value) -> Result<Config, String> {
         Ok(Config::players(players as u8))

@@ -1,0 +1,328 @@
+//! `cardtable loadtest`: keeps K Buckshot matches of 4 clients busy over loopback against a
+//! server process of its own, then holds N idle sockets open, and reports throughput, server
+//! CPU, move-to-update latency and memory.
+//!
+//! The server runs as a child process (`cardtable serve` on 127.0.0.1:0, a fresh database)
+//! pinned to core 0; the driver pins itself to core 1 and runs on one thread, so the two do
+//! not compete. Server CPU time and RSS come from `/proc/<pid>`.
+//!
+//! The driver is closed-loop: each client, when `TurnStart` names it, shoots (itself, which is
+//! always legal) and measures the time until the server's `ShootPlayer` broadcast reaches it.
+//! Finished games are restarted by their host until the time is up.
+
+use anyhow::{Context, bail};
+use clap::Args;
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, ExitCode, Stdio};
+use std::rc::Rc;
+use std::cell::RefCell;
+use std::time::{Duration, Instant};
+use tokio_tungstenite::connect_async_with_config;
+use tokio_tungstenite::tungstenite::Message;
+
+#[derive(Args)]
+pub struct LoadtestArgs {
+    /// Concurrent matches (4 clients each).
+    #[arg(long, default_value_t = 32)]
+    matches: usize,
+    /// Seconds of play to measure.
+    #[arg(long, default_value_t = 10)]
+    seconds: u64,
+    /// Idle sockets to open and hold afterwards (0 skips that phase).
+    #[arg(long, default_value_t = 10_000)]
+    sockets: usize,
+    /// Pin the server to core 0 and the driver to core 1 (needs `taskset`).
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
+    pin: bool,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+struct ServerProc {
+    child: Child,
+    addr: String,
+    pid: u32,
+}
+
+impl Drop for ServerProc {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start_server(pin: bool, db: &std::path::Path) -> anyhow::Result<ServerProc> {
+    let exe = std::env::current_exe()?;
+    let mut cmd = if pin {
+        let mut c = Command::new("taskset");
+        c.args(["-c", "0"]).arg(&exe);
+        c
+    } else {
+        Command::new(&exe)
+    };
+    // Closed-loop clients send as fast as the server answers; the per-connection limit (20 a
+    // second for people) is raised so it measures the server, not the limiter.
+    cmd.args(["serve", "--addr", "127.0.0.1:0", "--rate-limit", "100000", "--db"]).arg(db);
+    cmd.env("RUST_LOG", "warn").stdout(Stdio::piped()).stderr(Stdio::null());
+    let mut child = cmd.spawn().context("starting the server")?;
+    let mut out = BufReader::new(child.stdout.take().expect("piped"));
+    let mut line = String::new();
+    out.read_line(&mut line)?;
+    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|r| r.split('/').next())
+        .with_context(|| format!("unexpected server output: {line}"))?
+        .to_string();
+    let pid = child.id();
+    Ok(ServerProc { child, addr, pid })
+}
+
+/// utime + stime of a process, in seconds.
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // Fields after the command name (which is in parentheses and may contain spaces).
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+    // utime and stime are fields 14 and 15 of stat; here 0-based after ')' they are 11, 12.
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+fn rss_mb(pid: u32) -> f64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|kb| kb.parse::<f64>().ok())
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+async fn http_post(addr: &str, path: &str, body: &Value) -> anyhow::Result<Value> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let body = body.to_string();
+    let mut s = tokio::net::TcpStream::connect(addr).await?;
+    let req = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await?;
+    let mut resp = String::new();
+    s.read_to_string(&mut resp).await?;
+    let start = resp.find('{').context("no JSON in the response")?;
+    let end = resp.rfind('}').context("no JSON in the response")?;
+    Ok(serde_json::from_str(&resp[start..=end])?)
+}
+
+#[derive(Default)]
+struct Stats {
+    moves: u64,
+    latencies_us: Vec<u32>,
+    games: u64,
+    errors: u64,
+}
+
+type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// One client of one match, until `until`.
+async fn client(mut ws: Ws, name: String, host: bool, until: Instant, stats: Rc<RefCell<Stats>>) {
+    let mut sent_at: Option<Instant> = None;
+    let shoot = json!({"type": "ShootPlayer", "username": name}).to_string();
+    let start = json!({"type": "StartGame"}).to_string();
+    let me_turn = format!("\"username\":\"{name}\"");
+    loop {
+        let remaining = until.saturating_duration_since(Instant::now());
+        if remaining.is_zero() {
+            break;
+        }
+        let msg = match tokio::time::timeout(remaining, ws.next()).await {
+            Ok(Some(Ok(Message::Text(t)))) => t,
+            Ok(Some(Ok(_))) => continue,
+            Ok(_) => {
+                stats.borrow_mut().errors += 1;
+                return;
+            }
+            Err(_) => break,
+        };
+        let text = msg.as_str();
+        if std::env::var_os("LT_DEBUG").is_some() { eprintln!("{name} <- {}", &text[..text.len().min(90)]); }
+        // Cheap dispatch on the packet type: the driver must not be the bottleneck.
+        if text.starts_with("{\"type\":\"TurnStart\"") && text.contains(&me_turn) {
+            sent_at = Some(Instant::now());
+            if ws.send(Message::Text(shoot.clone().into())).await.is_err() {
+                return;
+            }
+        } else if text.starts_with("{\"type\":\"ShootPlayer\"") {
+            if let Some(t) = sent_at.take()
+                && text.contains(&format!("\"by\":\"{name}\""))
+            {
+                let mut s = stats.borrow_mut();
+                s.moves += 1;
+                s.latencies_us.push(t.elapsed().as_micros().min(u128::from(u32::MAX)) as u32);
+            }
+        } else if text.starts_with("{\"type\":\"GameEnded\"") {
+            if host {
+                stats.borrow_mut().games += 1;
+                if ws.send(Message::Text(start.clone().into())).await.is_err() {
+                    return;
+                }
+            }
+        } else if text.starts_with("{\"type\":\"GameStarted\"") {
+            // The first turn's TurnStart follows; nothing to do.
+        }
+    }
+    let _ = ws.close(None).await;
+}
+
+async fn setup_match(addr: &str, i: usize, until: Instant, stats: Rc<RefCell<Stats>>) -> anyhow::Result<()> {
+    let room = http_post(addr, "/api/rooms", &json!({"game": "buckshot", "seed": i, "botDelayMs": 0})).await?;
+    let id = room["id"].as_str().context("room id")?.to_string();
+    let mut sockets = Vec::new();
+    for p in 0..4 {
+        let (mut ws, _) = connect_async_with_config(format!("ws://{addr}/api/rooms/{id}/ws"), None, true).await?;
+        ws.send(Message::Text(json!({"type": "JoinGame", "username": format!("p{p}")}).to_string().into())).await?;
+        // Wait for our Joined.
+        loop {
+            match ws.next().await {
+                Some(Ok(Message::Text(t))) if t.as_str().starts_with("{\"type\":\"Joined\"") => break,
+                Some(Ok(_)) => {}
+                _ => bail!("connection closed while joining"),
+            }
+        }
+        sockets.push(ws);
+    }
+    sockets[0].send(Message::Text(json!({"type": "StartGame"}).to_string().into())).await?;
+    for (p, ws) in sockets.into_iter().enumerate() {
+        tokio::task::spawn_local(client(ws, format!("p{p}"), p == 0, until, stats.clone()));
+    }
+    Ok(())
+}
+
+fn percentile(sorted: &[u32], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    f64::from(sorted[i]) / 1000.0
+}
+
+pub fn run(args: LoadtestArgs) -> anyhow::Result<ExitCode> {
+    let _ = rlimit::increase_nofile_limit(u64::MAX);
+    let dir = std::env::temp_dir().join(format!("cardtable-loadtest-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let pin = args.pin && Command::new("taskset").arg("-V").output().is_ok();
+    let server = start_server(pin, &dir.join("load.db"))?;
+    if pin {
+        // This process (the driver) goes to the other core.
+        let _ = Command::new("taskset").args(["-cp", "1", &std::process::id().to_string()]).output();
+    }
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    let local = tokio::task::LocalSet::new();
+    let report = local.block_on(&rt, drive(&args, &server))?;
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+    if args.json {
+        println!("{}", serde_json::to_string(&report)?);
+    } else {
+        let r = &report;
+        println!("cardtable loadtest: {} matches x 4 clients, {} s, server pinned: {pin}", args.matches, args.seconds);
+        println!("  moves/s:                     {:.0}", r["movesPerSec"].as_f64().unwrap_or(0.0));
+        println!("  moves per server CPU-second: {:.0}", r["movesPerCpuSec"].as_f64().unwrap_or(0.0));
+        println!("  server CPU used:             {:.2} s", r["serverCpuSec"].as_f64().unwrap_or(0.0));
+        println!("  latency p50 / p99:           {:.3} / {:.3} ms", r["p50Ms"].as_f64().unwrap_or(0.0), r["p99Ms"].as_f64().unwrap_or(0.0));
+        println!("  games finished:              {}", r["games"]);
+        println!("  server RSS after play:       {:.1} MB", r["rssMb"].as_f64().unwrap_or(0.0));
+        if args.sockets > 0 {
+            println!("  idle sockets held:           {} (server RSS {:.1} MB, health {})", r["socketsHeld"], r["rssSocketsMb"].as_f64().unwrap_or(0.0), r["healthWithSockets"]);
+        }
+        if r["errors"].as_u64().unwrap_or(0) > 0 {
+            println!("  errors:                      {}", r["errors"]);
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn drive(args: &LoadtestArgs, server: &ServerProc) -> anyhow::Result<Value> {
+    let stats = Rc::new(RefCell::new(Stats::default()));
+    // Set up every match first (with a generous deadline), then measure a clean window.
+    let setup_deadline = Instant::now() + Duration::from_secs(3600);
+    let until_cell = Rc::new(RefCell::new(setup_deadline));
+    let _ = until_cell;
+    let start_setup = Instant::now();
+    let until = start_setup + Duration::from_secs(args.seconds) + Duration::from_millis(200 * args.matches as u64 / 8 + 500);
+    for i in 0..args.matches {
+        setup_match(&server.addr, i, until, stats.clone()).await?;
+    }
+    // Warm up, then measure.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let (m0, cpu0, t0) = (stats.borrow().moves, cpu_seconds(server.pid), Instant::now());
+    stats.borrow_mut().latencies_us.clear();
+    let window = until.saturating_duration_since(Instant::now()).saturating_sub(Duration::from_millis(100));
+    tokio::time::sleep(window).await;
+    let (m1, cpu1, t1) = (stats.borrow().moves, cpu_seconds(server.pid), Instant::now());
+    let rss = rss_mb(server.pid);
+    // Let the clients close.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let moves = m1 - m0;
+    let secs = (t1 - t0).as_secs_f64();
+    let cpu = cpu1 - cpu0;
+    let mut lat = std::mem::take(&mut stats.borrow_mut().latencies_us);
+    lat.sort_unstable();
+    let mut report = json!({
+        "matches": args.matches,
+        "seconds": secs,
+        "moves": moves,
+        "movesPerSec": moves as f64 / secs,
+        "serverCpuSec": cpu,
+        "movesPerCpuSec": if cpu > 0.0 { moves as f64 / cpu } else { 0.0 },
+        "p50Ms": percentile(&lat, 0.50),
+        "p99Ms": percentile(&lat, 0.99),
+        "games": stats.borrow().games,
+        "errors": stats.borrow().errors,
+        "rssMb": rss,
+    });
+    if args.sockets > 0 {
+        let (held, rss_sockets, healthy) = hold_sockets(&server.addr, server.pid, args.sockets).await?;
+        report["socketsHeld"] = json!(held);
+        report["rssSocketsMb"] = json!(rss_sockets);
+        report["healthWithSockets"] = json!(healthy);
+    }
+    Ok(report)
+}
+
+/// Opens `n` WebSockets (spread over rooms of 100 watchers), checks the server still answers,
+/// and reports its memory while they are open.
+async fn hold_sockets(addr: &str, pid: u32, n: usize) -> anyhow::Result<(usize, f64, bool)> {
+    let mut held = Vec::with_capacity(n);
+    let mut room = String::new();
+    for i in 0..n {
+        if i % 100 == 0 {
+            let r = http_post(addr, "/api/rooms", &json!({"game": "buckshot"})).await?;
+            room = r["id"].as_str().context("room id")?.to_string();
+        }
+        match connect_async_with_config(format!("ws://{addr}/api/rooms/{room}/ws"), None, true).await {
+            Ok((ws, _)) => held.push(ws),
+            Err(e) => {
+                eprintln!("stopped at {i} sockets: {e}");
+                break;
+            }
+        }
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let rss = rss_mb(pid);
+    // Every held socket still answers.
+    let mut healthy = true;
+    for ws in held.iter_mut().step_by(997) {
+        ws.send(Message::Text(json!({"type": "GameDataRequest"}).to_string().into())).await?;
+        match tokio::time::timeout(Duration::from_secs(5), ws.next()).await {
+            Ok(Some(Ok(Message::Text(t)))) if t.as_str().contains("GameDataSync") => {}
+            _ => healthy = false,
+        }
+    }
+    Ok((held.len(), rss, healthy))
+}
