@@ -304,22 +304,24 @@ fn run(tx: &rusqlite::Transaction<'_>, cmd: Cmd, acks: &mut Acks) {
             ack_after(acks, r, ack);
         }
         Cmd::FinishMatch { record: m, ack } => {
-            let r = tx.prepare_cached(
-                "INSERT INTO matches (room_id, game, seed, config, players, log, result, started_at, ended_at)
+            let r = tx
+                .prepare_cached(
+                    "INSERT INTO matches (room_id, game, seed, config, players, log, result, started_at, ended_at)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-            ).and_then(|mut st| st.execute(
-                params![
-                    m.room_id,
-                    m.game,
-                    m.seed as i64,
-                    m.config,
-                    m.players,
-                    m.log,
-                    m.result,
-                    m.started_at as i64,
-                    m.ended_at as i64
-                ],
-            ));
+                )
+                .and_then(|mut st| {
+                    st.execute(params![
+                        m.room_id,
+                        m.game,
+                        m.seed as i64,
+                        m.config,
+                        m.players,
+                        m.log,
+                        m.result,
+                        m.started_at as i64,
+                        m.ended_at as i64
+                    ])
+                });
             match r {
                 Ok(_) => {
                     let id = tx.last_insert_rowid();
