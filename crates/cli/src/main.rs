@@ -2,8 +2,8 @@
 //! arguments and dispatches.
 
 mod input;
-mod loadtest;
 mod ivanhoe_cli;
+mod loadtest;
 mod play_buckshot;
 mod replay;
 mod serve;
