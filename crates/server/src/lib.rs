@@ -17,6 +17,7 @@ pub mod conn;
 pub mod games;
 pub mod lobby;
 pub mod room;
+pub mod watch;
 
 use axum::Json;
 use axum::Router;

@@ -124,6 +124,17 @@ impl Session {
         [self.names[0].as_str(), self.names[1].as_str()]
     }
 
+    /// Whether a bot plays `seat`.
+    pub fn is_bot(&self, seat: Seat) -> bool {
+        self.bots[seat.index()].is_some()
+    }
+
+    /// Whose hand a display shows: the one person's against a bot, else the player whose
+    /// turn it is (spec 5.2.4: the current player's hand at all times).
+    pub fn display_seat(&self) -> Seat {
+        self.audience().and_then(Viewer::as_seat).unwrap_or(self.game.active())
+    }
+
     /// Asks for the next missing name, or starts the game when both are known.
     fn next_prompt(&mut self, out: &mut String) {
         while let Phase::AskName(i) = self.phase {
@@ -443,7 +454,20 @@ fn load_deck(which: usize, path: Option<&str>, io: &mut Io<'_>) -> Result<Vec<Ca
 /// Runs `cardtable sorcery ARGS`: the whole terminal game. `input` yields the lines of
 /// standard input (read lazily, so play is interactive). Returns the exit code: 0 when the
 /// game ran (whatever its end), 1 when a file could not be read, 2 for bad arguments.
-pub fn drive(args: &[String], default_seed: u64, input: &mut dyn Iterator<Item = String>, mut io: Io<'_>) -> u8 {
+pub fn drive(args: &[String], default_seed: u64, input: &mut dyn Iterator<Item = String>, io: Io<'_>) -> u8 {
+    drive_watched(args, default_seed, input, io, None)
+}
+
+/// [`drive`], with a `display` that is shown the session once it is set up and again after
+/// every line of input: the `-graphics` display. Without one, `-graphics` prints a notice and
+/// the text game goes on alone. The text output is the same either way.
+pub fn drive_watched(
+    args: &[String],
+    default_seed: u64,
+    input: &mut dyn Iterator<Item = String>,
+    mut io: Io<'_>,
+    mut display: Option<&mut dyn FnMut(&Session)>,
+) -> u8 {
     if args.iter().any(|a| matches!(a.as_str(), "-h" | "-help" | "--help")) {
         (io.out)(&format!("{USAGE}\n\n{}\n", text::HELP));
         return 0;
@@ -455,7 +479,7 @@ pub fn drive(args: &[String], default_seed: u64, input: &mut dyn Iterator<Item =
             return 2;
         }
     };
-    if args.graphics {
+    if args.graphics && display.is_none() {
         (io.err)("-graphics: the graphical display is not available yet; playing with the text display only.\n");
     }
     let mut decks = [Vec::new(), Vec::new()];
@@ -490,6 +514,9 @@ pub fn drive(args: &[String], default_seed: u64, input: &mut dyn Iterator<Item =
         }
     };
     (io.out)(&first);
+    if let Some(show) = display.as_mut() {
+        show(&session);
+    }
     let echo_input = io.echo_input;
     let lines = init.into_iter().map(|l| (l, true)).chain(input.map(|l| (l, echo_input)));
     for (line, echo) in lines {
@@ -500,8 +527,14 @@ pub fn drive(args: &[String], default_seed: u64, input: &mut dyn Iterator<Item =
             (io.out)(&format!("{}\n", format!("> {line}").trim_end()));
         }
         (io.out)(&session.feed(&line));
+        if let Some(show) = display.as_mut() {
+            show(&session);
+        }
     }
     (io.out)(&session.finish());
+    if let Some(show) = display.as_mut() {
+        show(&session);
+    }
     0
 }
 

@@ -1,3 +1,4 @@
 //! One adapter per game.
 
 pub mod buckshot;
+pub mod sorcery;
