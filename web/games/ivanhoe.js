@@ -134,7 +134,10 @@ export function mount(ctx) {
     tick();
     if (!timer) timer = setInterval(tick, 250);
     const focusIn = overlay ?? (prompt?.querySelector('button') ? prompt : null);
-    if (focusIn && !focusIn.contains(document.activeElement)) focusIn.querySelector('button:not([disabled])')?.focus();
+    // Move focus into a new overlay or prompt, unless the user is busy elsewhere (typing in the chat).
+    const ae = document.activeElement;
+    const idle = !ae || ae === document.body || ctx.root.contains(ae);
+    if (focusIn && idle && !focusIn.contains(ae)) focusIn.querySelector('button:not([disabled])')?.focus();
   }
 
   function renderLobby(d) {
@@ -200,7 +203,7 @@ export function mount(ctx) {
     const c = cardInfo(code);
     const el = h('div', {
       class: `iv-card colour-${c.colour} ${small ? 'iv-small' : ''} ${extra}`, title: c.desc, tabIndex: key ? 0 : undefined,
-      dataset: { card: code, key: key ?? undefined }, attrs: { 'aria-label': c.name },
+      dataset: key ? { card: code, key } : { card: code }, attrs: { 'aria-label': c.name },
     }, h('span', { class: 'iv-card-value', text: c.action ? '★' : String(c.value) }), h('span', { class: 'iv-card-name', text: c.action ? c.name : c.colour === 'white' ? c.name.replace(/ \d$/, '') : COLOUR_NAME[c.colour] }));
     const show = () => { if (described !== code) { described = code; updateDesc(); } };
     el.addEventListener('mouseenter', show);

@@ -18,6 +18,7 @@ pub const ASSETS: &[Asset] = &[
     asset!("app.js", "text/javascript; charset=utf-8"),
     asset!("dom.js", "text/javascript; charset=utf-8"),
     asset!("games/buckshot.js", "text/javascript; charset=utf-8"),
+    asset!("games/ivanhoe.js", "text/javascript; charset=utf-8"),
     asset!("games/sorcery.js", "text/javascript; charset=utf-8"),
 ];
 

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 /// The games a room can be created for.
-pub const GAMES: &[&str] = &["buckshot", "sorcery"];
+pub const GAMES: &[&str] = &["buckshot", "ivanhoe", "sorcery"];
 
 /// Runs `$body` with `$A` bound to the adapter type of the game named `$game`, or `$other`
 /// if no game has that name. Adding a game to the server is one line here and one in `GAMES`.
@@ -17,6 +17,10 @@ macro_rules! with_adapter {
         match $game {
             "buckshot" => {
                 type $A = crate::games::buckshot::BuckshotAdapter;
+                $body
+            }
+            "ivanhoe" => {
+                type $A = crate::games::ivanhoe::IvanhoeAdapter;
                 $body
             }
             "sorcery" => {

@@ -1,4 +1,5 @@
 //! One adapter per game.
 
 pub mod buckshot;
+pub mod ivanhoe;
 pub mod sorcery;

@@ -1,0 +1,294 @@
+//! Ivanhoe in a room, through the generic packets: a client sends
+//! `{"type":"Act","action":<ivanhoe::Action JSON>}` and hears
+//! `{"type":"GameEvent","event":<ivanhoe::Event JSON + "text">}`, where `text` is a line for the
+//! log with usernames ("ana plays Red 5."), written for that viewer (only the drawer reads which
+//! card they drew). `GameDataSync` (whose common `seats` names the seats of `view`, `legal` and
+//! events) adds `currentTurn`, `phase` and `reactionSeconds`, and per player
+//! the public `handCount`, `tokens`, `total`, `shield`, `stunned`, `withdrawn`. `TurnStart`
+//! comes with each turn's draw and `TurnEnd` with staying or withdrawing.
+//!
+//! Reaction windows are timed: a connected player asked about an action card (Ivanhoe or pass)
+//! has [`REACTION`] before the engine's default (`Pass`) answers for them; everyone in the
+//! tournament is asked, holder of Ivanhoe or not, so the clock tells nobody who holds it.
+
+use crate::adapter::{GameAdapter, PacketError};
+use engine::{Bot, Game, Seat, Viewer};
+use ivanhoe::{Action, Card, Config, Event, Ivanhoe, PhaseView, Slot};
+use protocol::ServerMsg;
+use serde_json::{Map, Value, json};
+use std::time::Duration;
+
+pub struct IvanhoeAdapter;
+
+/// How long a connected player may think about an action card before passing.
+pub const REACTION: Duration = Duration::from_secs(15);
+/// How long an owner may think about which copy to keep under Adapt.
+pub const ADAPT_CHOICE: Duration = Duration::from_secs(30);
+
+fn bad(reason: impl Into<String>) -> PacketError {
+    PacketError::new(protocol::codes::BAD_PACKET, reason)
+}
+
+fn to_json<T: serde::Serialize>(v: &T) -> Value {
+    serde_json::to_value(v).expect("packets serialize")
+}
+
+/// An action card with its choices, for the log.
+fn describe_action(a: &Action, n: &dyn Fn(Seat) -> String) -> String {
+    let name = a.action_card().map_or("", Card::name);
+    let slot = |x: Slot| match x {
+        Slot::Display { pos } => format!("display card {}", pos + 1),
+        Slot::Shield => "Shield".into(),
+        Slot::Stunned => "Stunned".into(),
+    };
+    match *a {
+        Action::Unhorse { colour } | Action::ChangeWeapon { colour } => format!("{name} (to {colour})"),
+        Action::BreakLance { target }
+        | Action::Riposte { target }
+        | Action::KnockDown { target }
+        | Action::Stunned { target } => format!("{name} on {}", n(target)),
+        Action::Dodge { target, pos } => format!("{name} on {}'s display card {}", n(target), pos + 1),
+        Action::Retreat { pos } => format!("{name} (display card {})", pos + 1),
+        Action::Outwit { give, target, take } => {
+            format!("{name}: their {} for {}'s {}", slot(give), n(target), slot(take))
+        }
+        _ => name.to_string(),
+    }
+}
+
+/// One log line about `e` (already redacted for `viewer`).
+pub fn describe(e: &Event, viewer: Viewer, names: &[String]) -> String {
+    let n = |s: Seat| {
+        if viewer.is(s) {
+            "You".to_string()
+        } else {
+            names.get(s.index()).cloned().unwrap_or_else(|| format!("seat {}", s.0))
+        }
+    };
+    match e {
+        Event::FirstPlayer { seat, draws } => format!(
+            "Token draw: {}. {} drew purple and start{} the first tournament.",
+            draws.iter().map(|c| c.name()).collect::<Vec<_>>().join(", "),
+            n(*seat),
+            if viewer.is(*seat) { "" } else { "s" }
+        ),
+        Event::Drew { seat, card: Some(c) } => format!("{} drew {}.", n(*seat), c.name()),
+        Event::Drew { seat, card: None } => format!("{} drew a card.", n(*seat)),
+        Event::NothingToDraw { seat } => format!("{}: nothing left to draw.", n(*seat)),
+        Event::Reshuffled { cards } => format!("The discard pile ({cards} cards) is shuffled into a new draw pile."),
+        Event::CannotStart { seat, hand } => format!(
+            "{} cannot start a tournament; their hand: {}.",
+            n(*seat),
+            if hand.is_empty() { "empty".into() } else { hand.iter().map(|c| c.name()).collect::<Vec<_>>().join(", ") }
+        ),
+        Event::TournamentStarted { seat, colour } => format!("{} started a {colour} tournament.", n(*seat)),
+        Event::Played { seat, card } => format!("{} played {}.", n(*seat), card.name()),
+        Event::Declared { seat, action } => {
+            let obj = |s: Seat| if viewer.is(s) { "you".to_string() } else { n(s) };
+            format!("{} played {}.", n(*seat), describe_action(action, &obj))
+        }
+        Event::Passed { seat } => format!("{} let it be.", n(*seat)),
+        Event::Cancelled { seat, card } => format!("{} played IVANHOE: {} is cancelled!", n(*seat), card.name()),
+        Event::ColourChanged { colour } => format!("The tournament is now {colour}."),
+        Event::Discarded { seat, card } => format!("{} lost {}.", n(*seat), card.name()),
+        Event::Moved { from, to, card } => format!("{} moved from {} to {}.", card.name(), n(*from), n(*to)),
+        Event::Retreated { seat, card } => format!("{} took {} back into their hand.", n(*seat), card.name()),
+        Event::Took { seat, from, card: Some(c) } => {
+            format!("{} took {} from {}'s hand.", n(*seat), c.name(), n(*from))
+        }
+        Event::Took { seat, from, card: None } => format!("{} took a card from {}'s hand.", n(*seat), n(*from)),
+        Event::Swapped { seat, target, gave, took } => {
+            format!("{} gave {} to {} and took {}.", n(*seat), gave.name(), n(*target), took.name())
+        }
+        Event::Placed { seat, card } => format!("{} now lies in front of {}.", card.name(), n(*seat)),
+        Event::Kept { seat, card } => format!("{} kept {}.", n(*seat), card.name()),
+        Event::Stayed { seat } => format!("{} stayed in.", n(*seat)),
+        Event::Withdrew { seat } => format!("{} withdrew.", n(*seat)),
+        Event::TokenReturned { seat, colour } => format!("{} gave back a {colour} token (maiden).", n(*seat)),
+        Event::TournamentWon { seat, colour } => format!("{} won the {colour} tournament!", n(*seat)),
+        Event::TokenGained { seat, colour } => format!("{} took a {colour} token.", n(*seat)),
+        Event::GameWon { seat } => format!("{} won the game!", n(*seat)),
+        Event::Stalled => "Nobody can start and nothing is left to draw: the game ends unwon.".into(),
+    }
+}
+
+/// Every seat an action names, so a packet naming a seat that does not exist is refused
+/// before it reaches the rules.
+fn seats_named(a: &Action) -> Option<Seat> {
+    a.target()
+}
+
+fn phase_name(p: &PhaseView) -> &'static str {
+    match p {
+        PhaseView::Start { .. } => "start",
+        PhaseView::Turn { .. } => "turn",
+        PhaseView::Window { .. } => "window",
+        PhaseView::Adapt { .. } => "adapt",
+        PhaseView::MaidenPenalty { .. } => "maidenPenalty",
+        PhaseView::PurpleToken { .. } => "purpleToken",
+        PhaseView::Over { .. } => "over",
+    }
+}
+
+impl GameAdapter for IvanhoeAdapter {
+    type G = Ivanhoe;
+    const MIN_PLAYERS: usize = 2;
+    const MAX_PLAYERS: usize = 5;
+    // Turns are announced from the events (a turn starts with its draw and ends with staying
+    // or withdrawing), so a reaction window is not announced as somebody's turn.
+    const TURN_PACKETS_FROM_EVENTS: bool = true;
+
+    fn config(players: usize, _options: &Value) -> Result<Config, String> {
+        if !(Self::MIN_PLAYERS..=Self::MAX_PLAYERS).contains(&players) {
+            return Err(format!("Ivanhoe is for 2 to 5 players, not {players}"));
+        }
+        Ok(Config { players: players as u8 })
+    }
+
+    fn bot_names() -> &'static [&'static str] {
+        ivanhoe::BOTS
+    }
+
+    fn make_bot(name: &str) -> Option<Box<dyn Bot<Ivanhoe>>> {
+        ivanhoe::bot(name)
+    }
+
+    fn decision_timeout(game: &Ivanhoe, seat: Seat) -> Option<Duration> {
+        match game.view(Viewer::seat(seat)).phase {
+            PhaseView::Window { .. } => Some(REACTION),
+            PhaseView::Adapt { seat: owner, .. } if owner == seat => Some(ADAPT_CHOICE),
+            _ => None,
+        }
+    }
+
+    fn is_action_packet(kind: &str) -> bool {
+        kind == "Act"
+    }
+
+    fn parse_action(packet: Value, _seat: Seat, names: &[String]) -> Result<Action, PacketError> {
+        let Value::Object(mut obj) = packet else { return Err(bad("a packet is a JSON object")) };
+        let action = obj.remove("action").ok_or_else(|| bad("an Act packet needs `action`"))?;
+        let action: Action = serde_json::from_value(action)
+            .map_err(|e| bad(format!("not an Ivanhoe action ({e}); see `legal` in GameDataSync for the forms")))?;
+        if let Some(s) = seats_named(&action)
+            && s.index() >= names.len()
+        {
+            return Err(PacketError::new(
+                protocol::codes::UNKNOWN_PLAYER,
+                format!("there is no seat {} in this game (seats 0 to {})", s.0, names.len().saturating_sub(1)),
+            ));
+        }
+        Ok(action)
+    }
+
+    fn event_packets(event: &Event, viewer: Viewer, names: &[String], out: &mut Vec<String>) {
+        let name = |s: &Seat| names.get(s.index()).cloned().unwrap_or_default();
+        let turn = match event {
+            // The first draw is part of the deal, so the first turn starts with the token draw.
+            Event::FirstPlayer { seat, .. } | Event::Drew { seat, .. } | Event::NothingToDraw { seat } => {
+                Some(ServerMsg::TurnStart { username: name(seat) })
+            }
+            _ => None,
+        };
+        if let Some(t) = turn {
+            out.push(serde_json::to_string(&t).expect("packets serialize"));
+        }
+        let mut ev = to_json(event);
+        if let Value::Object(m) = &mut ev {
+            m.insert("text".into(), Value::String(describe(event, viewer, names)));
+        }
+        out.push(serde_json::to_string(&ServerMsg::GameEvent { event: ev }).expect("packets serialize"));
+        if let Event::Stayed { seat } | Event::Withdrew { seat } | Event::CannotStart { seat, .. } = event {
+            out.push(serde_json::to_string(&ServerMsg::TurnEnd { username: name(seat) }).expect("packets serialize"));
+        }
+    }
+
+    fn game_data(
+        game: Option<&Ivanhoe>,
+        viewer: Viewer,
+        names: &[String],
+    ) -> (Vec<Map<String, Value>>, Map<String, Value>) {
+        let mut top = Map::new();
+        top.insert("reactionSeconds".into(), json!(REACTION.as_secs()));
+        let Some(game) = game else {
+            top.insert("currentTurn".into(), Value::Null);
+            top.insert("phase".into(), Value::Null);
+            return (Vec::new(), top);
+        };
+        let v = game.view(viewer);
+        let seats = v
+            .players
+            .iter()
+            .map(|p| {
+                let mut m = Map::new();
+                m.insert("handCount".into(), json!(p.hand_count));
+                m.insert("tokens".into(), to_json(&p.tokens));
+                m.insert("total".into(), json!(p.total));
+                m.insert("shield".into(), json!(p.shield));
+                m.insert("stunned".into(), json!(p.stunned));
+                m.insert("withdrawn".into(), json!(p.withdrawn));
+                m
+            })
+            .collect();
+        let current = match v.phase {
+            PhaseView::Start { seat } | PhaseView::Turn { seat } => Some(seat),
+            _ => None,
+        };
+        top.insert("currentTurn".into(), current.map_or(Value::Null, |s| json!(names[s.index()])));
+        top.insert("phase".into(), json!(phase_name(&v.phase)));
+        (seats, top)
+    }
+
+    fn unseated_player_fields(_lobby: bool) -> Map<String, Value> {
+        let mut m = Map::new();
+        m.insert("handCount".into(), json!(0));
+        m.insert("tokens".into(), json!([]));
+        m
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ivanhoe::Colour;
+
+    fn names() -> Vec<String> {
+        vec!["ana".into(), "ben".into()]
+    }
+
+    #[test]
+    fn parses_generic_act_packets() {
+        let p = json!({"type": "Act", "action": {"type": "Play", "card": "R3"}});
+        assert_eq!(IvanhoeAdapter::parse_action(p, Seat(0), &names()), Ok(Action::Play { card: Card::Red3 }));
+        let p = json!({"type": "Act", "action": {"type": "Unhorse", "colour": "red"}});
+        assert_eq!(IvanhoeAdapter::parse_action(p, Seat(0), &names()), Ok(Action::Unhorse { colour: Colour::Red }));
+        for bad in [
+            json!({"type": "Act"}),
+            json!({"type": "Act", "action": {"type": "Play", "card": "R9"}}),
+            json!({"type": "Act", "action": {"type": "Fly"}}),
+            json!({"type": "Act", "action": 5}),
+        ] {
+            let e = IvanhoeAdapter::parse_action(bad.clone(), Seat(0), &names()).unwrap_err();
+            assert_eq!(e.code, "bad_packet", "{bad}");
+        }
+        let p = json!({"type": "Act", "action": {"type": "KnockDown", "target": 4}});
+        assert_eq!(IvanhoeAdapter::parse_action(p, Seat(0), &names()).unwrap_err().code, "unknown_player");
+    }
+
+    #[test]
+    fn events_carry_a_log_line_for_the_viewer() {
+        let mut out = Vec::new();
+        let e = Event::Drew { seat: Seat(0), card: Some(Card::Red5) };
+        IvanhoeAdapter::event_packets(&e, Viewer::seat(Seat(0)), &names(), &mut out);
+        assert_eq!(out[0], r#"{"type":"TurnStart","username":"ana"}"#, "a turn starts with its draw");
+        let v: Value = serde_json::from_str(&out[1]).unwrap();
+        assert_eq!(v["type"], "GameEvent");
+        assert_eq!(v["event"]["type"], "Drew");
+        assert_eq!(v["event"]["text"], "You drew Red 5.");
+        out.clear();
+        let e = Event::Declared { seat: Seat(1), action: Action::Unhorse { colour: Colour::Blue } };
+        IvanhoeAdapter::event_packets(&e, Viewer::seat(Seat(0)), &names(), &mut out);
+        let v: Value = serde_json::from_str(&out[0]).unwrap();
+        assert_eq!(v["event"]["text"], "ben played Unhorse (to blue).");
+    }
+}
