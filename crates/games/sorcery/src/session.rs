@@ -480,7 +480,7 @@ pub fn drive_watched(
         }
     };
     if args.graphics && display.is_none() {
-        (io.err)("-graphics: the graphical display is not available yet; playing with the text display only.\n");
+        (io.err)("-graphics: no graphical display could be started; playing with the text display only.\n");
     }
     let mut decks = [Vec::new(), Vec::new()];
     for (i, path) in [args.deck1.as_deref(), args.deck2.as_deref()].into_iter().enumerate() {
