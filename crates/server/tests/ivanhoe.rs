@@ -78,10 +78,6 @@ impl Client {
         self.ws.send(Message::Text(v.to_string().into())).await.unwrap();
     }
 
-    async fn send_raw(&mut self, m: Message) {
-        self.ws.send(m).await.unwrap();
-    }
-
     /// The next packet, or None after `ms` of silence.
     async fn next(&mut self, ms: u64) -> Option<Value> {
         loop {
