@@ -22,8 +22,12 @@ const GAMES: &str = "buckshot, ivanhoe, sorcery";
     about = "An engine and server for multiplayer card games",
     long_about = "cardtable runs five card games — Buckshot, Sorcery, Ivanhoe, Wolf Pack and Three \
 Kingdoms — as pure rules engines with bots, batch simulation, terminal play and a web server.\n\n\
-Quick start:\n  cardtable serve                 the web server: open http://127.0.0.1:7878/\n  cardtable play buckshot        play Buckshot in the terminal against bots\n  \
-cardtable sim buckshot --games 100000 --players 4 --bots heuristic\n  cardtable sorcery -testing   the Sorcery command-line game"
+Quick start:\n  \
+cardtable serve                  the web server: open http://127.0.0.1:7878/\n  \
+cardtable play buckshot          Buckshot in the terminal against bots\n  \
+cardtable play ivanhoe           Ivanhoe in the terminal against bots\n  \
+cardtable sorcery -testing       the Sorcery command-line game\n  \
+cardtable sim buckshot --games 100000 --players 4 --bots heuristic"
 )]
 struct Cli {
     #[command(subcommand)]

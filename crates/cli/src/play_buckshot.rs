@@ -48,6 +48,20 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
             let lines = Lines::new(args.init.as_deref(), Box::new(std::io::stdin()))?;
             crate::ivanhoe_cli::play(&args, lines, &mut std::io::stdout().lock())
         }
+        "sorcery" => {
+            // Sorcery has the command-line interface of its specification; translate.
+            let mut spec_args = Vec::new();
+            if let Some(seed) = args.seed {
+                spec_args.extend(["-seed".to_string(), seed.to_string()]);
+            }
+            if let Some(init) = &args.init {
+                spec_args.extend(["-init".to_string(), init.display().to_string()]);
+            }
+            let bot = args.bots.first().map_or("heuristic", String::as_str);
+            let seat_flag = if args.seat == 0 { "-bot2" } else { "-bot1" };
+            spec_args.extend([seat_flag.to_string(), bot.to_string()]);
+            crate::sorcery_cli::run(&spec_args)
+        }
         other => bail!("unknown game `{other}` (known: {})", crate::GAMES),
     }
 }
