@@ -154,9 +154,10 @@ impl GameAdapter for IvanhoeAdapter {
     }
 
     fn decision_timeout(game: &Ivanhoe, seat: Seat) -> Option<Duration> {
-        match game.view(Viewer::seat(seat)).phase {
-            PhaseView::Window { .. } => Some(REACTION),
-            PhaseView::Adapt { seat: owner, .. } if owner == seat => Some(ADAPT_CHOICE),
+        // The engine's default answer tells the decision apart without building a view.
+        match game.timeout_action(seat)? {
+            Action::Pass => Some(REACTION),
+            Action::Keep { .. } => Some(ADAPT_CHOICE),
             _ => None,
         }
     }
