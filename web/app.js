@@ -14,6 +14,8 @@ import { h, replaceChildren, clock } from '/dom.js';
 /** The games a room can be created for (the server's `lobby::GAMES`). */
 const GAMES = {
   buckshot: { title: 'Buckshot', blurb: 'A loaded chamber, items, and nerve. 2–8 players.' },
+  sorcery: { title: 'Sorcery', blurb: 'A duel of minions, spells and rituals for two, or one against a bot.' },
+  ivanhoe: { title: 'Ivanhoe', blurb: 'Jousting tournaments in five colours. 2–5 players.' },
 };
 
 const app = document.getElementById('app');
