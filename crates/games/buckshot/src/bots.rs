@@ -28,11 +28,11 @@ impl Bot<Buckshot> for Heuristic {
         let legal = obs.legal();
         let view = obs.view();
         let me = obs.seat();
-        choose(view, me, legal).unwrap_or_else(|| *rng.pick(legal))
+        choose(view, me, legal, rng).unwrap_or_else(|| *rng.pick(legal))
     }
 }
 
-fn choose(v: &View, me: Seat, legal: &[Action]) -> Option<Action> {
+fn choose(v: &View, me: Seat, legal: &[Action], rng: &mut MatchRng) -> Option<Action> {
     let has = |a: Action| legal.contains(&a).then_some(a);
     let use_ = |item: ItemUse| has(Action::Use { item });
     // Prefer our own item; failing that, steal it from whoever has it.
@@ -47,7 +47,7 @@ fn choose(v: &View, me: Seat, legal: &[Action]) -> Option<Action> {
         return use_(ItemUse::Rebalancer { kind: Shell::Blank });
     }
     if v.quickshot == crate::Quickshot::Second {
-        return shoot_decision(v, me, &opponents, legal);
+        return shoot_decision(v, me, &opponents, legal, rng);
     }
     if my.lives < crate::state::MAX_LIVES
         && let Some(a) = use_or_steal(ItemUse::AddLife)
@@ -94,19 +94,23 @@ fn choose(v: &View, me: Seat, legal: &[Action]) -> Option<Action> {
             return Some(a);
         }
     }
-    shoot_decision(v, me, &opponents, legal)
+    shoot_decision(v, me, &opponents, legal, rng)
 }
 
-fn shoot_decision(v: &View, me: Seat, opponents: &[Seat], legal: &[Action]) -> Option<Action> {
+fn shoot_decision(v: &View, me: Seat, opponents: &[Seat], legal: &[Action], rng: &mut MatchRng) -> Option<Action> {
     let p = v.live_chance();
     let target = if p < 0.5 || (p == 0.5 && v.players[me.index()].lives > 2) {
         me
     } else {
-        // The opponent closest to elimination; ties go to the one with more items.
-        *opponents.iter().min_by_key(|s| {
-            let pl = v.player(**s);
+        // The opponent closest to elimination, then the one with more items; a random one of
+        // those still tied (always taking the first would pick on low seat numbers).
+        let key = |s: &Seat| {
+            let pl = v.player(*s);
             (pl.lives, std::cmp::Reverse(pl.items.total()))
-        })?
+        };
+        let best = opponents.iter().map(key).min()?;
+        let tied: Vec<Seat> = opponents.iter().copied().filter(|s| key(s) == best).collect();
+        *rng.pick(&tied)
     };
     let a = Action::Shoot { target };
     legal.contains(&a).then_some(a)
