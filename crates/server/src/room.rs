@@ -55,6 +55,39 @@ pub struct RoomSummary {
     pub spectators: usize,
 }
 
+/// `GameDataSync.gameData`, less `you` (see `docs/protocol.md`).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Table<'a, V: Serialize, L: Serialize> {
+    room_id: &'a str,
+    game: &'static str,
+    players: Vec<Player>,
+    host: &'a Option<String>,
+    game_started: bool,
+    chat: &'a [ChatMessage],
+    bots: &'static [&'static str],
+    seats: Option<&'a Vec<String>>,
+    last_winner: &'a Option<String>,
+    min_players: usize,
+    max_players: usize,
+    options: &'a RoomOptions,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    waiting_on: Option<Vec<Waiting<'a>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    view: Option<V>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    legal: Option<L>,
+    #[serde(flatten)]
+    top: Map<String, Value>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Waiting<'a> {
+    username: &'a str,
+    ms_left: Option<u64>,
+}
+
 pub enum RoomCmd {
     Connect {
         conn: ConnId,
@@ -402,16 +435,10 @@ impl<A: GameAdapter> Room<A> {
         }
     }
 
-    /// The full table as `conn` may see it.
-    fn game_data(&self, conn: ConnId) -> Value {
-        let mut data = self.game_data_for(self.viewer_of(conn));
-        let you = self.conns.get(&conn).and_then(|c| c.member.clone());
-        data.as_object_mut().expect("object").insert("you".into(), serde_json::json!(you));
-        data
-    }
-
-    /// The table as `viewer` may see it, without `you` (which differs per connection).
-    fn game_data_for(&self, viewer: Viewer) -> Value {
+    /// The table as `viewer` may see it, serialized, without `you` (which differs per
+    /// connection). Serialized straight from borrowed data: this runs for every viewer after
+    /// every move.
+    fn table_json(&self, viewer: Viewer) -> String {
         let (per_seat, top) = match &self.current {
             Some(cur) => A::game_data(Some(&cur.game), viewer, &cur.seats),
             None => A::game_data(None, viewer, &[]),
@@ -429,56 +456,63 @@ impl<A: GameAdapter> Room<A> {
             })
             .collect();
         let chat_from = self.chat.len().saturating_sub(CHAT_SYNCED);
-        let mut data = serde_json::json!({
-            "roomId": self.id,
-            "game": A::name(),
-            "players": players,
-            "host": self.host,
-            "gameStarted": self.current.is_some(),
-            "chat": &self.chat[chat_from..],
-            "bots": A::bot_names(),
-            "seats": self.current.as_ref().map(|c| &c.seats),
-            "lastWinner": self.last_winner,
-            "minPlayers": A::MIN_PLAYERS,
-            "maxPlayers": A::MAX_PLAYERS,
-            "options": self.options,
-        });
-        let obj = data.as_object_mut().expect("object");
-        for (k, v) in top {
-            obj.insert(k, v);
-        }
+        let mut table = Table {
+            room_id: &self.id,
+            game: A::name(),
+            players,
+            host: &self.host,
+            game_started: self.current.is_some(),
+            chat: &self.chat[chat_from..],
+            bots: A::bot_names(),
+            seats: self.current.as_ref().map(|c| &c.seats),
+            last_winner: &self.last_winner,
+            min_players: A::MIN_PLAYERS,
+            max_players: A::MAX_PLAYERS,
+            options: &self.options,
+            waiting_on: None,
+            view: None,
+            legal: None,
+            top,
+        };
         if let Some(cur) = &self.current {
             // Who the game waits on, with the milliseconds left where a clock runs (for the
             // countdowns a client shows).
             let now = Instant::now();
             let since = self.waiting_since.filter(|(set, _)| *set == cur.game.to_act()).map_or(now, |(_, at)| at);
-            let waiting: Vec<Value> = cur
-                .game
-                .to_act()
-                .iter()
-                .map(|seat| {
-                    let left = self
-                        .seat_deadline(cur, seat, since)
-                        .map(|(t, _)| t.saturating_duration_since(now).as_millis() as u64);
-                    serde_json::json!({ "username": cur.seats[seat.index()], "msLeft": left })
-                })
-                .collect();
-            obj.insert("waitingOn".into(), Value::Array(waiting));
+            table.waiting_on = Some(
+                cur.game
+                    .to_act()
+                    .iter()
+                    .map(|seat| Waiting {
+                        username: &cur.seats[seat.index()],
+                        ms_left: self
+                            .seat_deadline(cur, seat, since)
+                            .map(|(t, _)| t.saturating_duration_since(now).as_millis() as u64),
+                    })
+                    .collect(),
+            );
             if A::SYNC_VIEW {
-                obj.insert("view".into(), serde_json::to_value(cur.game.view(viewer)).expect("views serialize"));
+                table.view = Some(cur.game.view(viewer));
             }
             if let Some(seat) = viewer.as_seat() {
-                obj.insert(
-                    "legal".into(),
-                    serde_json::to_value(cur.game.legal_actions(seat)).expect("actions serialize"),
-                );
+                table.legal = Some(cur.game.legal_actions(seat));
             }
         }
-        data
+        serde_json::to_string(&table).expect("tables serialize")
+    }
+
+    /// `{"type":"GameDataSync","gameData":{"you":…, <table>}}` without re-parsing the table.
+    fn sync_packet(&self, conn: ConnId, table: &str) -> Outbound {
+        let you = self.conns.get(&conn).and_then(|c| c.member.as_deref());
+        let you = serde_json::to_string(&you).expect("names serialize");
+        let rest = &table[1..];
+        let sep = if rest == "}" { "" } else { "," };
+        Outbound::from(format!("{{\"type\":\"GameDataSync\",\"gameData\":{{\"you\":{you}{sep}{rest}}}"))
     }
 
     fn sync(&self, conn: ConnId) {
-        self.send(conn, json(&ServerMsg::GameDataSync { game_data: self.game_data(conn) }));
+        let table = self.table_json(self.viewer_of(conn));
+        self.send(conn, self.sync_packet(conn, &table));
     }
 
     /// A `GameDataSync` to every connection. The table is built and serialized once per
@@ -489,15 +523,9 @@ impl<A: GameAdapter> Room<A> {
             by_viewer.entry(self.viewer_of(conn)).or_default().push(conn);
         }
         for (viewer, conns) in by_viewer {
-            let body = serde_json::to_string(&self.game_data_for(viewer)).expect("tables serialize");
-            // body is `{...}`: insert `"you":...,` right after the brace.
-            let rest = &body[1..];
-            let sep = if rest == "}" { "" } else { "," };
+            let table = self.table_json(viewer);
             for conn in conns {
-                let you = self.conns.get(&conn).and_then(|c| c.member.as_deref());
-                let you = serde_json::to_string(&you).expect("names serialize");
-                let packet = format!("{{\"type\":\"GameDataSync\",\"gameData\":{{\"you\":{you}{sep}{rest}}}");
-                self.send(conn, Outbound::from(packet));
+                self.send(conn, self.sync_packet(conn, &table));
             }
         }
     }
