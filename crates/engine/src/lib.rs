@@ -28,6 +28,6 @@ pub use error::{RuleError, SetupError};
 pub use game::{Game, Outcome};
 pub use replay::{Move, Replay, ReplayError, run_replay};
 pub use rng::{MatchRng, derive_seed};
-pub use runner::{MatchResult, play_out};
+pub use runner::{MatchResult, PlayoutBuffers, play_out, random_playout};
 pub use seat::{Seat, Viewer};
 pub use seat_set::SeatSet;

@@ -47,3 +47,33 @@ pub fn play_out<G: Game>(
         moves += 1;
     }
 }
+
+/// Reusable buffers for [`random_playout`]: keep one per thread and no game allocates per move.
+pub struct PlayoutBuffers<G: Game> {
+    pub legal: Vec<G::Action>,
+    pub events: Vec<G::Event>,
+}
+
+impl<G: Game> Default for PlayoutBuffers<G> {
+    fn default() -> Self {
+        PlayoutBuffers { legal: Vec::with_capacity(256), events: Vec::with_capacity(64) }
+    }
+}
+
+/// Plays a new game from `seed` to the end with uniform random legal actions, through the
+/// public API only (the benchmarks' unit of work). The bot RNG is derived from the seed.
+/// Returns the number of moves.
+pub fn random_playout<G: Game>(config: &G::Config, seed: u64, buf: &mut PlayoutBuffers<G>) -> usize {
+    let mut game = G::new(config, seed).expect("a valid config");
+    let mut rng = MatchRng::new(seed ^ 0xBEEF);
+    let mut moves = 0;
+    while let Some(seat) = game.to_act().first() {
+        buf.legal.clear();
+        game.legal_actions_into(seat, &mut buf.legal);
+        let action = rng.pick(&buf.legal).clone();
+        buf.events.clear();
+        game.apply_into(seat, action, &mut buf.events).expect("a listed action is legal");
+        moves += 1;
+    }
+    moves
+}
