@@ -55,6 +55,14 @@ for (const [code, [name, type, desc]] of Object.entries(ACTIONS)) {
   CARDS[code] = { code, name, colour: 'action', value: 0, action: true, desc: `${name}: ${desc}` };
   TYPE_TO_CARD[type] = code;
 }
+// Where a long name may break on a narrow card face (soft hyphens).
+const FACE = { Riposte: 'Ri\u00ADposte', Stunned: 'Stun\u00ADned', Countercharge: 'Counter\u00ADcharge', Outmaneuver: 'Out\u00ADmaneuver',
+  Disgrace: 'Dis\u00ADgrace', Ivanhoe: 'Ivan\u00ADhoe', Retreat: 'Re\u00ADtreat', Unhorse: 'Un\u00ADhorse', Outwit: 'Out\u00ADwit' };
+/** The word on a card face: the colour, the supporter or the action card's name. */
+function faceName(c) {
+  if (c.action) return FACE[c.name] ?? c.name;
+  return c.colour === 'white' ? c.name.replace(/ \d$/, '') : COLOUR_NAME[c.colour];
+}
 const cardInfo = (code) => CARDS[code] ?? { code, name: code, colour: 'action', value: 0, action: true, desc: code };
 
 /** The hand card an action uses, if any. */
@@ -204,7 +212,7 @@ export function mount(ctx) {
     const el = h('div', {
       class: `iv-card colour-${c.colour} ${small ? 'iv-small' : ''} ${extra}`, title: c.desc, tabIndex: key ? 0 : undefined,
       dataset: key ? { card: code, key } : { card: code }, attrs: { 'aria-label': c.name },
-    }, h('span', { class: 'iv-card-value', text: c.action ? '★' : String(c.value) }), h('span', { class: 'iv-card-name', text: c.action ? c.name : c.colour === 'white' ? c.name.replace(/ \d$/, '') : COLOUR_NAME[c.colour] }));
+    }, h('span', { class: 'iv-card-value', text: c.action ? '★' : String(c.value) }), h('span', { class: 'iv-card-name', text: faceName(c) }));
     const show = () => { if (described !== code) { described = code; updateDesc(); } };
     el.addEventListener('mouseenter', show);
     el.addEventListener('focus', show);
@@ -288,11 +296,12 @@ export function mount(ctx) {
         h('p', { class: 'iv-prompt-text' }, h('strong', { text: text }), ' You hold Ivanhoe: cancel it?'),
         h('div', { class: 'iv-prompt-row' }, yes, no, clock));
     }
-    const others = p.waiting.filter((s) => s !== me).map(seatName);
+    const names = p.waiting.map((s) => (isMe(s) ? 'you' : seatName(s)));
+    const list = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}` : names[0] ?? 'nobody';
     const pass = asked ? h('button', { type: 'button', text: "Don't wait for me", dataset: { key: 'iv-pass', testid: 'pass' } }) : null;
     pass?.addEventListener('click', () => send({ type: 'Pass' }));
     return h('section', { class: 'iv-prompt card', dataset: { testid: 'window-wait' }, attrs: { role: 'status' } },
-      h('p', { class: 'iv-prompt-text' }, h('strong', { text }), ` The game waits to see if anyone plays Ivanhoe${others.length ? ` (${others.join(', ')}${asked ? ' and you' : ''})` : asked ? ' (you)' : ''}.`),
+      h('p', { class: 'iv-prompt-text' }, h('strong', { text }), ` Waiting for ${list} to answer: Ivanhoe cancels it.`),
       h('div', { class: 'iv-prompt-row' }, pass, clock));
   }
 
@@ -331,7 +340,7 @@ export function mount(ctx) {
         type: 'button', class: `iv-card iv-hand-card colour-${c.colour} ${options.length ? 'playable' : ''} ${drewCard === code && n === 0 ? 'just-drawn' : ''}`,
         disabled: false, dataset: { key: `hand-${code}-${n}`, card: code, testid: 'hand-card', playable: options.length ? 'true' : 'false' },
         attrs: { 'aria-disabled': options.length ? false : 'true', 'aria-label': `${c.name}${options.length ? '' : ' (cannot be played now)'}` },
-      }, h('span', { class: 'iv-card-value', text: c.action ? '★' : String(c.value) }), h('span', { class: 'iv-card-name', text: c.action ? c.name : c.colour === 'white' ? c.name.replace(/ \d$/, '') : COLOUR_NAME[c.colour] }));
+      }, h('span', { class: 'iv-card-value', text: c.action ? '★' : String(c.value) }), h('span', { class: 'iv-card-name', text: faceName(c) }));
       const show = () => { if (described !== code) { described = code; updateDesc(); } };
       b.addEventListener('mouseenter', show);
       b.addEventListener('focus', show);
