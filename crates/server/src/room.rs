@@ -206,6 +206,8 @@ pub struct Room<A: GameAdapter> {
     waiting_since: Option<(SeatSet, Instant)>,
     /// Who won the last match (for pages opened after it ended).
     last_winner: Option<String>,
+    /// When the last move was applied: each bot move waits its delay from here.
+    last_move_at: Instant,
     _adapter: std::marker::PhantomData<A>,
 }
 
@@ -268,6 +270,7 @@ impl<A: GameAdapter> Room<A> {
             rng,
             waiting_since: None,
             last_winner: None,
+            last_move_at: Instant::now(),
             _adapter: std::marker::PhantomData,
         };
         (room, handle, rx)
@@ -927,6 +930,7 @@ impl<A: GameAdapter> Room<A> {
     async fn act(&mut self, seat: Seat, action: <A::G as Game>::Action) -> Result<(), RuleError> {
         let cur = self.current.as_mut().ok_or_else(RuleError::game_over)?;
         let before = cur.game.to_act();
+        self.last_move_at = Instant::now();
         let mut events = Vec::new();
         cur.game.apply_into(seat, action.clone(), &mut events)?;
         cur.moves.push(Move::Act { seat, action });
@@ -1046,7 +1050,8 @@ impl<A: GameAdapter> Room<A> {
     /// (counted from their turn or their drop, whichever is later); never for a connected one.
     fn seat_deadline(&self, cur: &Match<A::G>, seat: Seat, since: Instant) -> Option<(Instant, bool)> {
         if cur.bots[seat.index()].is_some() || cur.stand_in.contains(seat) {
-            return Some((since + Duration::from_millis(self.options.bot_delay_ms), true));
+            let from = since.max(self.last_move_at);
+            return Some((from + Duration::from_millis(self.options.bot_delay_ms), true));
         }
         let name = &cur.seats[seat.index()];
         let member = self.members.iter().find(|m| &m.username == name);
@@ -1074,6 +1079,11 @@ impl<A: GameAdapter> Room<A> {
             let to_act = cur.game.to_act();
             let since = match self.waiting_since {
                 Some((set, at)) if set == to_act => at,
+                // Someone in a window answered: the others' clock keeps running.
+                Some((set, at)) if !to_act.is_empty() && to_act.bits() & !set.bits() == 0 => {
+                    self.waiting_since = Some((to_act, at));
+                    at
+                }
                 _ => {
                     let now = Instant::now();
                     self.waiting_since = Some((to_act, now));
@@ -1107,7 +1117,6 @@ impl<A: GameAdapter> Room<A> {
             // The turn timer ran out: a default answer if the game has one, else a stand-in
             // bot plays the rest of this turn.
             if let Some(a) = cur.game.timeout_action(seat) {
-                self.waiting_since = None;
                 let _ = self.act(seat, a).await;
                 return;
             }
@@ -1128,8 +1137,8 @@ impl<A: GameAdapter> Room<A> {
                 None => A::stand_in_bot().choose(&obs, &mut bot_rng),
             }
         };
-        // Each bot move waits its own delay, so people can follow a bot's item-by-item turn.
-        self.waiting_since = None;
+        // Each bot move waits its own delay (from `last_move_at`), so people can follow a
+        // bot's item-by-item turn; the window clocks of the others keep running.
         if let Err(e) = self.act(seat, action).await {
             tracing::error!(room = %self.id, "a bot's move was refused: {e}");
         }
