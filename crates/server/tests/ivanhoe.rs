@@ -3,133 +3,11 @@
 //! whose syncs and events never show each other's hands, a spectator, bad packets, and the
 //! reaction window's clock passing for a person who says nothing.
 
-use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use std::time::Duration;
-use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async};
 
-struct Server {
-    addr: String,
-    stop: Option<tokio::sync::oneshot::Sender<()>>,
-    task: tokio::task::JoinHandle<()>,
-}
-
-impl Server {
-    /// A server whose rate limit a test client answering at machine speed stays under.
-    async fn start(store: store::Store) -> Server {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap().to_string();
-        let (stop, rx) = tokio::sync::oneshot::channel::<()>();
-        let task = tokio::spawn(async move {
-            server::run(listener, server::ServerConfig { store, rate_limit: 10_000.0 }, async {
-                let _ = rx.await;
-            })
-            .await
-            .unwrap();
-        });
-        Server { addr, stop: Some(stop), task }
-    }
-
-    async fn room(&self, body: Value) -> String {
-        let (status, v) = http(&self.addr, "POST", "/api/rooms", Some(body)).await;
-        assert_eq!(status, 201, "{v}");
-        v["id"].as_str().unwrap().to_string()
-    }
-
-    async fn client(&self, room: &str) -> Client {
-        let (ws, _) = connect_async(format!("ws://{}/api/rooms/{room}/ws", self.addr)).await.unwrap();
-        Client { ws, seen: Vec::new() }
-    }
-
-    async fn stop(mut self) {
-        let _ = self.stop.take().unwrap().send(());
-        self.task.abort();
-    }
-}
-
-/// A tiny HTTP/1.1 client: enough for the JSON endpoints.
-async fn http(addr: &str, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut s = TcpStream::connect(addr).await.unwrap();
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(req.as_bytes()).await.unwrap();
-    let mut resp = String::new();
-    s.read_to_string(&mut resp).await.unwrap();
-    let status: u16 = resp[9..12].parse().unwrap();
-    let body = resp.split("\r\n\r\n").nth(1).unwrap_or("");
-    // Chunked or plain: find the JSON.
-    let start = body.find(['{', '[']).unwrap_or(0);
-    let end = body.rfind(['}', ']']).map_or(body.len(), |e| e + 1);
-    (status, serde_json::from_str(&body[start..end]).unwrap_or(Value::Null))
-}
-
-struct Client {
-    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
-    seen: Vec<Value>,
-}
-
-impl Client {
-    async fn send(&mut self, v: Value) {
-        self.ws.send(Message::Text(v.to_string().into())).await.unwrap();
-    }
-
-    /// The next packet, or None after `ms` of silence.
-    async fn next(&mut self, ms: u64) -> Option<Value> {
-        loop {
-            match tokio::time::timeout(Duration::from_millis(ms), self.ws.next()).await {
-                Ok(Some(Ok(Message::Text(t)))) => {
-                    let v: Value = serde_json::from_str(&t).unwrap();
-                    self.seen.push(v.clone());
-                    return Some(v);
-                }
-                Ok(Some(Ok(_))) => continue,
-                _ => return None,
-            }
-        }
-    }
-
-    /// Waits for a packet of type `ty` (up to 5 s), returning it.
-    async fn expect(&mut self, ty: &str) -> Value {
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
-        while tokio::time::Instant::now() < deadline {
-            if let Some(v) = self.next(5_000).await
-                && v["type"] == ty
-            {
-                return v;
-            }
-        }
-        panic!("no {ty} packet; saw {:?}", self.seen.iter().map(|v| v["type"].clone()).collect::<Vec<_>>());
-    }
-
-    /// Everything that arrives until `ms` of silence.
-    async fn drain(&mut self, ms: u64) -> Vec<Value> {
-        let mut out = Vec::new();
-        while let Some(v) = self.next(ms).await {
-            out.push(v);
-        }
-        out
-    }
-
-    /// The table now: drops what is queued (stale syncs), then asks.
-    async fn sync(&mut self) -> Value {
-        self.drain(30).await;
-        self.send(json!({"type": "GameDataRequest"})).await;
-        self.expect("GameDataSync").await["gameData"].clone()
-    }
-
-    async fn join(&mut self, name: &str) -> String {
-        self.send(json!({"type": "JoinGame", "username": name})).await;
-        let joined = self.expect("Joined").await;
-        assert_eq!(joined["username"], name);
-        joined["token"].as_str().unwrap().to_string()
-    }
-}
+mod common;
+use common::{Client, Server};
 
 const STEPS: usize = 4000;
 
@@ -236,7 +114,7 @@ async fn play_to_the_end(clients: &mut [(&str, &mut Client)], spectator: Option<
 
 #[tokio::test]
 async fn one_person_and_bots_play_to_the_end() {
-    let s = Server::start(store::Store::memory().unwrap()).await;
+    let s = Server::fast(store::Store::memory().unwrap()).await;
     let room = s.room(json!({"game": "ivanhoe", "seed": 7, "botDelayMs": 2})).await;
     let mut a = s.client(&room).await;
     a.join("alice").await;
@@ -265,7 +143,7 @@ async fn one_person_and_bots_play_to_the_end() {
 
 #[tokio::test]
 async fn two_people_never_see_each_others_hands() {
-    let s = Server::start(store::Store::memory().unwrap()).await;
+    let s = Server::fast(store::Store::memory().unwrap()).await;
     let room = s.room(json!({"game": "ivanhoe", "seed": 21, "botDelayMs": 2})).await;
     let mut a = s.client(&room).await;
     a.join("alice").await;
@@ -283,7 +161,7 @@ async fn two_people_never_see_each_others_hands() {
 
 #[tokio::test]
 async fn bad_ivanhoe_packets_get_clear_errors() {
-    let s = Server::start(store::Store::memory().unwrap()).await;
+    let s = Server::fast(store::Store::memory().unwrap()).await;
     let room = s.room(json!({"game": "ivanhoe", "seed": 3, "botDelayMs": 5})).await;
     let mut a = s.client(&room).await;
     a.join("alice").await;
@@ -313,7 +191,7 @@ async fn bad_ivanhoe_packets_get_clear_errors() {
 
 #[tokio::test]
 async fn a_silent_person_passes_when_the_window_clock_runs_out() {
-    let s = Server::start(store::Store::memory().unwrap()).await;
+    let s = Server::fast(store::Store::memory().unwrap()).await;
     let room = s.room(json!({"game": "ivanhoe", "seed": 1, "botDelayMs": 2})).await;
     let mut a = s.client(&room).await;
     a.join("alice").await;

@@ -17,11 +17,20 @@ pub struct Server {
 
 impl Server {
     pub async fn start(store: store::Store) -> Server {
+        Server::start_with(server::ServerConfig::new(store)).await
+    }
+
+    /// A server with a rate limit that clients answering at machine speed stay under.
+    pub async fn fast(store: store::Store) -> Server {
+        Server::start_with(server::ServerConfig { store, rate_limit: 10_000.0 }).await
+    }
+
+    pub async fn start_with(config: server::ServerConfig) -> Server {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap().to_string();
         let (stop, rx) = tokio::sync::oneshot::channel::<()>();
         let task = tokio::spawn(async move {
-            server::run(listener, server::ServerConfig::new(store), async {
+            server::run(listener, config, async {
                 let _ = rx.await;
             })
             .await
