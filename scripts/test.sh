@@ -18,8 +18,9 @@ cargo test --workspace --locked
 
 if [ -f e2e/run.sh ]; then
     step "browser tests (e2e/run.sh)"
-    # The test build of the binary is optimized (see [profile.test] in Cargo.toml).
-    export CARDTABLE_BIN="${CARDTABLE_BIN:-$PWD/target/debug/cardtable}"
-    cargo build -p cli --locked
+    # `cargo test` has just built the (optimized, see [profile.dev]) binary for the cli's
+    # integration tests; the browser tests use it rather than building another.
+    export CARDTABLE_BIN="${CARDTABLE_BIN:-${CARGO_TARGET_DIR:-$PWD/target}/debug/cardtable}"
+    [ -x "$CARDTABLE_BIN" ] || cargo build -p cli --locked
     bash e2e/run.sh
 fi
