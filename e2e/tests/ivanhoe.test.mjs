@@ -42,7 +42,10 @@ const isAction = (code) => /^[A-Z_]+$/.test(code);
  */
 async function step(page, r, st) {
   const before = await syncCount(page);
-  const click = async (loc, what) => { await loc.click(); await waitSync(page, before, 4000); return what; };
+  // Bots answer every 30-40 ms here, and each answer re-renders the table, so a button is
+  // rarely "stable" for two frames: click without waiting for stability (still retried if the
+  // button is replaced meanwhile).
+  const click = async (loc, what) => { await loc.click({ force: true }); await waitSync(page, before, 4000); return what; };
   const overlay = page.locator('[data-testid=overlay]');
   if (await overlay.count()) {
     if (!st.overlayShot) { st.overlayShot = true; await shot(page, `${st.prefix}-overlay`); }
