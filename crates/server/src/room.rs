@@ -906,7 +906,7 @@ impl<A: GameAdapter> Room<A> {
         }
         self.save().await;
         self.broadcast(&ServerMsg::GameStarted);
-        self.send_events(&start_events, SeatSet::EMPTY);
+        self.send_events(&start_events);
         self.sync_all();
     }
 
@@ -942,11 +942,9 @@ impl<A: GameAdapter> Room<A> {
         if let Err(e) = self.store.append_move(&self.id, index, entry).await {
             tracing::error!(room = %self.id, "saving a move failed: {e}");
         }
+        self.send_events(&events);
         if !A::TURN_PACKETS_FROM_EVENTS {
-            self.send_events(&events, before);
             self.after_turn_change(before);
-        } else {
-            self.send_events(&events, before);
         }
         self.finish_if_over().await;
         self.sync_all();
@@ -954,7 +952,7 @@ impl<A: GameAdapter> Room<A> {
     }
 
     /// Sends each connection the packets for `events` as it may see them.
-    fn send_events(&self, events: &[<A::G as Game>::Event], _before: SeatSet) {
+    fn send_events(&self, events: &[<A::G as Game>::Event]) {
         let Some(cur) = self.current.as_ref() else { return };
         // Connections that see the same thing share one serialization.
         let mut by_viewer: HashMap<Viewer, Vec<ConnId>> = HashMap::new();
@@ -998,7 +996,7 @@ impl<A: GameAdapter> Room<A> {
             self.sync_all();
             return;
         }
-        self.send_events(&events, SeatSet::EMPTY);
+        self.send_events(&events);
         self.finish_if_over().await;
         self.sync_all();
     }
