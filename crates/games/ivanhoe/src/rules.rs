@@ -1,11 +1,13 @@
 //! The rules: setup, legality (`check`, the one place that decides), the legal-action lists
-//! built from it, and `execute`, one function per phase. `apply` is `check` then `execute`,
-//! so a refused action never touches the state.
+//! defined by it (in [`legal`]), and `execute`, one function per phase. `apply` is `check`
+//! then `execute`, so a refused action never touches the state.
 
 use crate::action::{Action, Event, Slot};
 use crate::cards::{Card, Colour, Colours};
 use crate::state::{Config, Hand, Ivanhoe, Phase, Player, display_total};
 use engine::{BySeat, MatchRng, RuleError, Seat, SeatSet, SetupError};
+
+mod legal;
 
 /// A refusal, built without allocating: legal-action lists try many illegal candidates, so
 /// the message is only formatted when a refusal leaves the crate as a [`RuleError`].
@@ -354,23 +356,14 @@ impl Ivanhoe {
             Action::BreakLance { target } => {
                 self.check_opponent(seat, target)?;
                 self.check_unshielded(target)?;
-                if stripped(&self.players[target].display, |c| c.colour() == Some(Colour::Purple)) == 0 {
+                if !self.lance_hits(target) {
                     return no_effect();
                 }
             }
             Action::Riposte { target } => {
                 self.check_opponent(seat, target)?;
                 self.check_unshielded(target)?;
-                let d = &self.players[target].display;
-                if d.len() < 2 {
-                    return refuse("last_card", "a display's last card cannot be taken");
-                }
-                if d.last() == Some(&Card::Maiden) && me.display.contains(&Card::Maiden) {
-                    return refuse("maiden_limit", "you would hold two maidens");
-                }
-                if self.stunned == Some(seat) && self.added >= 1 {
-                    return refuse("stunned", "you are stunned and have already added a card this turn");
-                }
+                self.check_riposte(seat, target)?;
             }
             Action::Dodge { target, pos } => {
                 self.check_opponent(seat, target)?;
@@ -400,72 +393,100 @@ impl Ivanhoe {
                     return refuse_with("no_effect", "{} has no cards in hand", target);
                 }
             }
-            Action::Outmaneuver => {
-                let hit = self
-                    .players
-                    .iter()
-                    .any(|(s, p)| s != seat && !p.withdrawn && self.shield != Some(s) && p.display.len() >= 2);
-                if !hit {
-                    return no_effect();
-                }
-            }
-            Action::Charge | Action::Countercharge => {
-                let Some(v) = self.charge_value(matches!(action, Action::Charge)) else {
-                    return no_effect();
-                };
-                if !self.affected(seat).any(|s| stripped(&self.players[s].display, |c| c.value() == v) > 0) {
-                    return no_effect();
-                }
-            }
-            Action::Disgrace => {
-                if !self.affected(seat).any(|s| stripped(&self.players[s].display, |c| c.is_supporter()) > 0) {
-                    return no_effect();
-                }
-            }
-            Action::Adapt => {
-                if !self.affected(seat).any(|s| duplicated_values(&self.players[s].display) != 0) {
-                    return no_effect();
-                }
-            }
+            Action::Outmaneuver if !self.outmaneuver_hits(seat) => return no_effect(),
+            Action::Charge if !self.charge_hits(seat, true) => return no_effect(),
+            Action::Countercharge if !self.charge_hits(seat, false) => return no_effect(),
+            Action::Disgrace if !self.disgrace_hits(seat) => return no_effect(),
+            Action::Adapt if !self.adapt_hits(seat) => return no_effect(),
+            Action::Outmaneuver | Action::Charge | Action::Countercharge | Action::Disgrace | Action::Adapt => {}
             Action::Outwit { give, target, take } => {
                 self.check_opponent(seat, target)?;
-                let Some(gave) = self.slot_card(seat, give) else {
-                    return refuse("bad_slot", "you have no such face-up card");
-                };
-                let Some(took) = self.slot_card(target, take) else {
-                    return refuse_with("bad_slot", "{} has no such face-up card", target);
-                };
-                let (mine, theirs) = (&me.display, &self.players[target].display);
-                let give_display = matches!(give, Slot::Display { .. });
-                let take_display = matches!(take, Slot::Display { .. });
-                if (give_display && mine.len() == 1 && !take_display)
-                    || (take_display && theirs.len() == 1 && !give_display)
-                {
-                    return refuse("last_card", "Outwit may swap a display's only card, but only for a display card");
-                }
-                let maidens = |d: &[Card], out: Option<Card>, inc: Option<Card>| {
-                    d.iter().filter(|c| c.is_maiden()).count() - usize::from(out == Some(Card::Maiden))
-                        + usize::from(inc == Some(Card::Maiden))
-                };
-                let gd = give_display.then_some(gave);
-                let td = take_display.then_some(took);
-                if maidens(mine, gd, td) > 1 || maidens(theirs, td, gd) > 1 {
-                    return refuse("maiden_limit", "a display may hold only one maiden");
-                }
-                // Swapping two identical cards that are already both last changes nothing.
-                if let (Slot::Display { pos: a }, Slot::Display { pos: b }) = (give, take)
-                    && gave == took
-                    && a as usize == mine.len() - 1
-                    && b as usize == theirs.len() - 1
-                {
-                    return no_effect();
-                }
+                self.check_swap(seat, give, target, take)?;
             }
             Action::Shield => {}
             Action::Stunned { target } => self.check_opponent(seat, target)?,
             _ => unreachable!("not an action card"),
         }
         Ok(())
+    }
+
+    /// Riposte against `target`, an unshielded opponent: their last card can join `seat`'s
+    /// display.
+    fn check_riposte(&self, seat: Seat, target: Seat) -> Verdict {
+        let d = &self.players[target].display;
+        if d.len() < 2 {
+            return refuse("last_card", "a display's last card cannot be taken");
+        }
+        if d.last() == Some(&Card::Maiden) && self.players[seat].display.contains(&Card::Maiden) {
+            return refuse("maiden_limit", "you would hold two maidens");
+        }
+        if self.stunned == Some(seat) && self.added >= 1 {
+            return refuse("stunned", "you are stunned and have already added a card this turn");
+        }
+        Ok(())
+    }
+
+    /// Outwit against `target`, an opponent still in: the two face-up cards named exist and
+    /// swapping them is allowed and changes something.
+    fn check_swap(&self, seat: Seat, give: Slot, target: Seat, take: Slot) -> Verdict {
+        let Some(gave) = self.slot_card(seat, give) else {
+            return refuse("bad_slot", "you have no such face-up card");
+        };
+        let Some(took) = self.slot_card(target, take) else {
+            return refuse_with("bad_slot", "{} has no such face-up card", target);
+        };
+        let (mine, theirs) = (&self.players[seat].display, &self.players[target].display);
+        let give_display = matches!(give, Slot::Display { .. });
+        let take_display = matches!(take, Slot::Display { .. });
+        if (give_display && mine.len() == 1 && !take_display) || (take_display && theirs.len() == 1 && !give_display) {
+            return refuse("last_card", "Outwit may swap a display's only card, but only for a display card");
+        }
+        let maidens = |d: &[Card], out: Option<Card>, inc: Option<Card>| {
+            d.iter().filter(|c| c.is_maiden()).count() - usize::from(out == Some(Card::Maiden))
+                + usize::from(inc == Some(Card::Maiden))
+        };
+        let gd = give_display.then_some(gave);
+        let td = take_display.then_some(took);
+        if maidens(mine, gd, td) > 1 || maidens(theirs, td, gd) > 1 {
+            return refuse("maiden_limit", "a display may hold only one maiden");
+        }
+        // Swapping two identical cards that are already both last changes nothing.
+        if let (Slot::Display { pos: a }, Slot::Display { pos: b }) = (give, take)
+            && gave == took
+            && a as usize == mine.len() - 1
+            && b as usize == theirs.len() - 1
+        {
+            return refuse_with("no_effect", "{} would change nothing now", Card::Outwit);
+        }
+        Ok(())
+    }
+
+    // ----- what an action card would change: `check_card` and the legal lists ask these ----
+
+    /// Break Lance would discard a purple card of `target`'s.
+    fn lance_hits(&self, target: Seat) -> bool {
+        stripped(&self.players[target].display, |c| c.colour() == Some(Colour::Purple)) > 0
+    }
+
+    /// Outmaneuver would discard a card: an unshielded opponent still in has two or more.
+    fn outmaneuver_hits(&self, seat: Seat) -> bool {
+        self.players.iter().any(|(s, p)| s != seat && !p.withdrawn && self.shield != Some(s) && p.display.len() >= 2)
+    }
+
+    /// Charge (`lowest`) or Countercharge would discard a card.
+    fn charge_hits(&self, seat: Seat, lowest: bool) -> bool {
+        self.charge_value(lowest)
+            .is_some_and(|v| self.affected(seat).any(|s| stripped(&self.players[s].display, |c| c.value() == v) > 0))
+    }
+
+    /// Disgrace would discard a supporter.
+    fn disgrace_hits(&self, seat: Seat) -> bool {
+        self.affected(seat).any(|s| stripped(&self.players[s].display, |c| c.is_supporter()) > 0)
+    }
+
+    /// Adapt would discard a card: an affected display holds a value twice.
+    fn adapt_hits(&self, seat: Seat) -> bool {
+        self.affected(seat).any(|s| duplicated_values(&self.players[s].display) != 0)
     }
 
     /// The card in `seat`'s face-up `slot`, if there is one.
@@ -491,145 +512,6 @@ impl Ivanhoe {
     fn charge_value(&self, lowest: bool) -> Option<u8> {
         let values = self.players.values().flat_map(|p| p.display.iter().map(|c| c.value()));
         if lowest { values.min() } else { values.max() }
-    }
-
-    // ----- legal action lists -----------------------------------------------------------------
-
-    /// Appends a superset of `seat`'s legal actions. With `all`, also plausible illegal ones
-    /// (cards not held, bad targets, out of phase) for the invariant suite.
-    pub(crate) fn candidates(&self, seat: Seat, out: &mut Vec<Action>, all: bool) {
-        let n = self.players.len();
-        if seat.index() >= n {
-            return;
-        }
-        if all {
-            out.extend([Action::EndTurn, Action::Pass, Action::Ivanhoe, Action::Play { card: Card::Squire2 }]);
-            out.push(Action::Keep { card: Card::Red3 });
-            out.push(Action::ReturnToken { colour: Colour::Green });
-            out.push(Action::ChooseToken { colour: Colour::Purple });
-            out.push(Action::Start { colour: Colour::Red, card: Card::Red3 });
-        }
-        match &self.phase {
-            Phase::Over { .. } => {}
-            Phase::Start if seat == self.active || all => {
-                let hand = &self.players[seat].hand;
-                for card in Card::ALL {
-                    if !(all || hand.has(card)) {
-                        continue;
-                    }
-                    match card.colour() {
-                        Some(c) if !all => out.push(Action::Start { colour: c, card }),
-                        _ if card.is_action() && !all => {}
-                        _ => out.extend(Colour::ALL.map(|colour| Action::Start { colour, card })),
-                    }
-                }
-            }
-            Phase::Turn if seat == self.active || all => {
-                if all {
-                    for card in Card::ALL {
-                        self.card_candidates(seat, card, out, all);
-                    }
-                } else {
-                    for card in self.players[seat].hand.kinds() {
-                        self.card_candidates(seat, card, out, all);
-                    }
-                }
-                out.push(Action::EndTurn);
-            }
-            Phase::Window { waiting, .. } if waiting.contains(seat) || all => {
-                out.push(Action::Pass);
-                out.push(Action::Ivanhoe);
-            }
-            Phase::Adapt { queue } if queue[0].0 == seat || all => {
-                let d = &self.players[seat].display;
-                for card in Card::ALL {
-                    if card.is_value() && (all || d.contains(&card)) {
-                        out.push(Action::Keep { card });
-                    }
-                }
-            }
-            Phase::MaidenPenalty if seat == self.active || all => {
-                out.extend(Colour::ALL.map(|colour| Action::ReturnToken { colour }));
-            }
-            Phase::PurpleToken { winner } if *winner == seat || all => {
-                out.extend(Colour::ALL.map(|colour| Action::ChooseToken { colour }));
-            }
-            _ => {}
-        }
-    }
-
-    fn card_candidates(&self, seat: Seat, card: Card, out: &mut Vec<Action>, all: bool) {
-        let n = self.players.len() as u8;
-        let seats = move || (0..n).map(Seat).filter(move |&s| all || s != seat);
-        match card {
-            Card::Unhorse => out.extend(Colour::ALL.map(|colour| Action::Unhorse { colour })),
-            Card::ChangeWeapon => out.extend(Colour::ALL.map(|colour| Action::ChangeWeapon { colour })),
-            Card::DropWeapon => out.push(Action::DropWeapon),
-            Card::BreakLance => out.extend(seats().map(|target| Action::BreakLance { target })),
-            Card::Riposte => out.extend(seats().map(|target| Action::Riposte { target })),
-            Card::Dodge => {
-                for target in seats() {
-                    let len = self.players[target].display.len() as u8;
-                    if len >= 2 || all {
-                        out.extend((0..len + u8::from(all)).map(|pos| Action::Dodge { target, pos }));
-                    }
-                }
-            }
-            Card::Retreat => {
-                let len = self.players[seat].display.len() as u8;
-                if len >= 2 || all {
-                    out.extend((0..len + u8::from(all)).map(|pos| Action::Retreat { pos }));
-                }
-            }
-            Card::KnockDown => out.extend(seats().map(|target| Action::KnockDown { target })),
-            Card::Outmaneuver => out.push(Action::Outmaneuver),
-            Card::Charge => out.push(Action::Charge),
-            Card::Countercharge => out.push(Action::Countercharge),
-            Card::Disgrace => out.push(Action::Disgrace),
-            Card::Adapt => out.push(Action::Adapt),
-            Card::Outwit => {
-                for target in seats() {
-                    if !all && self.players[target].withdrawn {
-                        continue;
-                    }
-                    let theirs = self.slots(target, all);
-                    for give in self.slots(seat, all) {
-                        for take in theirs.clone() {
-                            out.push(Action::Outwit { give, target, take });
-                        }
-                    }
-                }
-            }
-            Card::Shield => out.push(Action::Shield),
-            Card::Stunned => out.extend(seats().map(|target| Action::Stunned { target })),
-            Card::Ivanhoe => {}
-            // A coloured card off the tournament colour can never be played: skip it early.
-            _ if !all && card.colour().is_some_and(|c| Some(c) != self.colour) => {}
-            _ => out.push(Action::Play { card }),
-        }
-    }
-
-    /// The face-up slots of `seat` (with `all`, also the Shield and Stunned slots and one
-    /// position past the display).
-    fn slots(&self, seat: Seat, all: bool) -> impl Iterator<Item = Slot> + Clone + use<> {
-        let len = self.players[seat].display.len().min(250) as u8;
-        let shield = (all || self.shield == Some(seat)).then_some(Slot::Shield);
-        let stunned = (all || self.stunned == Some(seat)).then_some(Slot::Stunned);
-        (0..len + u8::from(all)).map(|pos| Slot::Display { pos }).chain(shield).chain(stunned)
-    }
-
-    /// Appends the legal actions of `seat`: the candidates `check` accepts.
-    pub(crate) fn legal_into(&self, seat: Seat, out: &mut Vec<Action>) {
-        let start = out.len();
-        self.candidates(seat, out, false);
-        let mut w = start;
-        for r in start..out.len() {
-            if self.verdict(seat, &out[r]).is_ok() {
-                out[w] = out[r];
-                w += 1;
-            }
-        }
-        out.truncate(w);
     }
 
     /// Who must answer now.
