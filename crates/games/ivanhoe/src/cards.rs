@@ -191,6 +191,44 @@ pub const DECK_SIZE: usize = 110;
 /// The number of distinct kinds.
 pub const KINDS: usize = 35;
 
+/// Sets of kinds as bit masks, bit `k` for `Card::ALL[k]`: a hand's kinds that a phase can
+/// use are one AND away ([`crate::state::Hand::kinds_among`]).
+const fn kind_mask(colour: Option<Colour>, supporters: bool, actions: bool) -> u64 {
+    let mut mask = 0;
+    let mut k = 0;
+    while k < KINDS {
+        let hit = match Card::ALL[k].kind() {
+            Kind::Coloured(c, _) => matches!(colour, Some(want) if want as u8 == c as u8),
+            Kind::Supporter(_) => supporters,
+            Kind::Action => actions,
+        };
+        if hit {
+            mask |= 1 << k;
+        }
+        k += 1;
+    }
+    mask
+}
+
+/// The supporters (squires and maidens), as a kind mask.
+pub const SUPPORTER_KINDS: u64 = kind_mask(None, true, false);
+/// The action cards, as a kind mask.
+pub const ACTION_KINDS: u64 = kind_mask(None, false, true);
+const COLOUR_KINDS: [u64; 5] = [
+    kind_mask(Some(Purple), false, false),
+    kind_mask(Some(Red), false, false),
+    kind_mask(Some(Blue), false, false),
+    kind_mask(Some(Yellow), false, false),
+    kind_mask(Some(Green), false, false),
+];
+
+impl Colour {
+    /// The coloured cards of this colour, as a kind mask.
+    pub const fn kinds(self) -> u64 {
+        COLOUR_KINDS[self as usize]
+    }
+}
+
 impl Card {
     pub const fn index(self) -> usize {
         self as usize
@@ -268,15 +306,31 @@ impl Card {
 
     /// The full deck, one entry per physical card, in table order.
     pub fn deck() -> Vec<Card> {
-        let mut v = Vec::with_capacity(DECK_SIZE);
-        for c in Card::ALL {
-            for _ in 0..Card::COPIES[c.index()] {
-                v.push(c);
-            }
-        }
-        v
+        DECK.to_vec()
+    }
+
+    /// This kind alone, as a kind mask.
+    pub const fn bit(self) -> u64 {
+        1 << self as u32
     }
 }
+
+/// The deck in table order, built once at compile time (every match copies it to shuffle).
+const DECK: [Card; DECK_SIZE] = {
+    let mut deck = [Card::Purple3; DECK_SIZE];
+    let (mut k, mut i) = (0, 0);
+    while k < KINDS {
+        let mut copies = 0;
+        while copies < Card::COPIES[k] {
+            deck[i] = Card::ALL[k];
+            i += 1;
+            copies += 1;
+        }
+        k += 1;
+    }
+    assert!(i == DECK_SIZE, "the copies add up to the deck size");
+    deck
+};
 
 impl fmt::Display for Card {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -302,6 +356,17 @@ mod tests {
         assert_eq!(deck.iter().filter(|k| k.is_action()).count(), 20);
         assert_eq!(deck.iter().filter(|k| k.is_maiden()).count(), 4);
         assert_eq!(Card::ALL.iter().filter(|k| k.is_action()).count(), 17);
+    }
+
+    #[test]
+    fn kind_masks_match_the_kinds() {
+        for c in Card::ALL {
+            assert_eq!(SUPPORTER_KINDS & c.bit() != 0, c.is_supporter(), "{c}");
+            assert_eq!(ACTION_KINDS & c.bit() != 0, c.is_action(), "{c}");
+            for colour in Colour::ALL {
+                assert_eq!(colour.kinds() & c.bit() != 0, c.colour() == Some(colour), "{c} {colour}");
+            }
+        }
     }
 
     #[test]

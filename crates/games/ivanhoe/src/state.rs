@@ -2,7 +2,7 @@
 //! the only heap parts are the displays and the two piles, whose buffers are reused.
 
 use crate::action::Action;
-use crate::cards::{Card, Colour, Colours, KINDS};
+use crate::cards::{Card, Colour, Colours, KINDS, SUPPORTER_KINDS};
 
 use engine::{BySeat, MatchRng, Seat, SeatSet};
 use serde::{Deserialize, Serialize};
@@ -66,23 +66,21 @@ impl Hand {
     }
     /// The colours of the coloured cards held (supporters and action cards have none).
     pub fn colours(&self) -> Colours {
-        let mut bits = 0u8;
-        for c in self.kinds() {
-            match c.colour() {
-                Some(k) => bits |= 1 << (k as u8),
-                None => break, // kinds come in table order: coloured cards first
-            }
-        }
-        Colours::from_bits(bits)
+        Colour::ALL.into_iter().filter(|c| self.present & c.kinds() != 0).collect()
     }
 
     pub fn has_supporter(&self) -> bool {
-        self.present & (0b111 << Card::Squire2 as u32) != 0
+        self.present & SUPPORTER_KINDS != 0
     }
 
     /// The distinct kinds held, in table order.
     pub fn kinds(&self) -> impl Iterator<Item = Card> + use<> {
-        let mut bits = self.present;
+        self.kinds_among(!0)
+    }
+    /// The distinct kinds held among `kinds` (a kind mask, see [`crate::cards::ACTION_KINDS`]),
+    /// in table order.
+    pub fn kinds_among(&self, kinds: u64) -> impl Iterator<Item = Card> + use<> {
+        let mut bits = self.present & kinds;
         std::iter::from_fn(move || {
             if bits == 0 {
                 return None;
