@@ -465,7 +465,7 @@ impl Ivanhoe {
 
     /// Break Lance would discard a purple card of `target`'s.
     fn lance_hits(&self, target: Seat) -> bool {
-        stripped(&self.players[target].display, |c| c.colour() == Some(Colour::Purple)) > 0
+        strips_any(&self.players[target].display, |c| c.colour() == Some(Colour::Purple))
     }
 
     /// Outmaneuver would discard a card: an unshielded opponent still in has two or more.
@@ -476,12 +476,12 @@ impl Ivanhoe {
     /// Charge (`lowest`) or Countercharge would discard a card.
     fn charge_hits(&self, seat: Seat, lowest: bool) -> bool {
         self.charge_value(lowest)
-            .is_some_and(|v| self.affected(seat).any(|s| stripped(&self.players[s].display, |c| c.value() == v) > 0))
+            .is_some_and(|v| self.affected(seat).any(|s| strips_any(&self.players[s].display, |c| c.value() == v)))
     }
 
     /// Disgrace would discard a supporter.
     fn disgrace_hits(&self, seat: Seat) -> bool {
-        self.affected(seat).any(|s| stripped(&self.players[s].display, |c| c.is_supporter()) > 0)
+        self.affected(seat).any(|s| strips_any(&self.players[s].display, |c| c.is_supporter()))
     }
 
     /// Adapt would discard a card: an affected display holds a value twice.
@@ -756,7 +756,7 @@ impl Ivanhoe {
     /// match (§6.4).
     fn strip(&mut self, seat: Seat, pred: impl Fn(&Card) -> bool, out: &mut Vec<Event>) {
         let d = &mut self.players[seat].display;
-        if stripped(d, &pred) == 0 {
+        if !strips_any(d, &pred) {
             return;
         }
         let keep_first = d.iter().all(&pred);
@@ -1019,10 +1019,10 @@ impl Ivanhoe {
     }
 }
 
-/// How many cards stripping `pred` from `display` would discard (§6.4: never the last one).
-pub(crate) fn stripped(display: &[Card], pred: impl Fn(&Card) -> bool) -> usize {
-    let m = display.iter().filter(|c| pred(c)).count();
-    if m == display.len() { m.saturating_sub(1) } else { m }
+/// Whether stripping `pred` from `display` would discard a card. §6.4 keeps the last one, so
+/// it does exactly when a card matches and the display holds two or more.
+pub(crate) fn strips_any(display: &[Card], pred: impl Fn(&Card) -> bool) -> bool {
+    display.len() >= 2 && display.iter().any(pred)
 }
 
 /// Bit `v` set for each printed value held more than once.

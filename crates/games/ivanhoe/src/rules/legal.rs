@@ -85,7 +85,9 @@ impl Ivanhoe {
 
     /// The legal ways for the active `seat` to play the action card `card` from their hand:
     /// `check_card`'s conditions, turned into generators of targets, positions and colours.
-    /// (Plain loops of `push`: `Vec::extend` over filtered iterators was a third of the cost.)
+    /// Kept out of line: inlined, its set-up made every call of `legal_into` pay for a large
+    /// stack frame, though most lists hold no action card.
+    #[inline(never)]
     fn legal_card_plays(&self, seat: Seat, card: Card, out: &mut Vec<Action>) {
         let n = self.players.len() as u8;
         let opponents = move || (0..n).map(Seat).filter(move |&t| t != seat && !self.players[t].withdrawn);
