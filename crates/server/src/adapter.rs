@@ -3,6 +3,7 @@
 //! dispatch on the hot path); the lobby picks the adapter by name when it spawns a room.
 
 use engine::{Bot, Game, Seat, Viewer};
+use serde::Serialize;
 use serde_json::{Map, Value};
 
 /// A refusal to turn a packet into an action: a stable code and a readable reason.
@@ -57,25 +58,126 @@ pub trait GameAdapter: Send + Sync + 'static {
     /// Whether `kind` (a packet's `type`) is one of this game's action packets.
     fn is_action_packet(kind: &str) -> bool;
 
-    /// Turns a game packet from `seat` into an action. `names` are the usernames by seat.
-    fn parse_action(packet: Value, seat: Seat, names: &[String]) -> Result<<Self::G as Game>::Action, PacketError>;
+    /// Turns a game packet (its JSON text) from `seat` into an action. `names` are the
+    /// usernames by seat.
+    fn parse_action(packet: &str, seat: Seat, names: &[String]) -> Result<<Self::G as Game>::Action, PacketError>;
 
     /// The packets (serialized JSON) that tell `viewer` about `event`, which has already been
     /// redacted for that viewer by `Game::view_event`.
     fn event_packets(event: &<Self::G as Game>::Event, viewer: Viewer, names: &[String], out: &mut Vec<String>);
 
-    /// Game fields for each seat's entry of `players` (by seat), and for `gameData` itself.
-    /// `game` is `None` in the lobby.
-    fn game_data(
-        game: Option<&Self::G>,
-        viewer: Viewer,
-        names: &[String],
-    ) -> (Vec<Map<String, Value>>, Map<String, Value>);
+    /// Whether every viewer sees `event` alike (`view_event` changes nothing for anyone and
+    /// `event_packets` does not depend on the viewer): then its packets are built once for
+    /// the whole room. The default, `false`, is always correct.
+    fn same_for_everyone(event: &<Self::G as Game>::Event) -> bool {
+        let _ = event;
+        false
+    }
+
+    /// The game's fields that every viewer sees alike: those of each seat's entry in `players`
+    /// (`seats` holds one empty [`Fields`] per seat) and those of `gameData` itself (`top`).
+    /// `game` is `None` in the lobby (then `seats` is empty). Built once per update for the
+    /// whole room.
+    fn public_data(game: Option<&Self::G>, names: &[String], seats: &mut [Fields], top: &mut Fields);
+
+    /// Fields of `gameData` that only `viewer` sees (a checked shell, "your seat"). Default:
+    /// none.
+    fn private_data(game: &Self::G, viewer: Viewer, names: &[String], top: &mut Fields) {
+        let _ = (game, viewer, names, top);
+    }
+
+    /// Whether `seat` is still playing (not eliminated): the room's `inGame`. Default: yes.
+    fn in_game(game: &Self::G, seat: Seat) -> bool {
+        let _ = (game, seat);
+        true
+    }
 
     /// Game fields of a player who is not seated in a running game: in the lobby
     /// (`lobby == true`) or a spectator who joined mid-game.
-    fn unseated_player_fields(lobby: bool) -> Map<String, Value> {
-        let _ = lobby;
-        Map::new()
+    fn unseated_player_fields(lobby: bool, out: &mut Fields) {
+        let _ = (lobby, out);
+    }
+}
+
+/// The fields of a JSON object written straight to text (`"key":value,…` without the braces),
+/// so game data is serialized once, with no `serde_json::Value` in between; the room splices
+/// fragments like this into the packets it sends.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Fields {
+    buf: Vec<u8>,
+}
+
+impl Fields {
+    pub fn new() -> Self {
+        Fields::default()
+    }
+
+    /// Adds `"key":value`.
+    pub fn put<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> &mut Self {
+        self.key(key);
+        serde_json::to_writer(&mut self.buf, value).expect("game data serializes");
+        self
+    }
+
+    /// Adds `"key":json`, where `json` is already serialized JSON.
+    pub fn put_raw(&mut self, key: &str, json: &str) -> &mut Self {
+        self.key(key);
+        self.buf.extend_from_slice(json.as_bytes());
+        self
+    }
+
+    /// Appends all of `other`'s fields.
+    pub fn extend(&mut self, other: &Fields) -> &mut Self {
+        if !other.buf.is_empty() {
+            if !self.buf.is_empty() {
+                self.buf.push(b',');
+            }
+            self.buf.extend_from_slice(&other.buf);
+        }
+        self
+    }
+
+    fn key(&mut self, key: &str) {
+        if !self.buf.is_empty() {
+            self.buf.push(b',');
+        }
+        serde_json::to_writer(&mut self.buf, key).expect("keys serialize");
+        self.buf.push(b':');
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.buf.is_empty()
+    }
+
+    pub fn clear(&mut self) {
+        self.buf.clear();
+    }
+
+    /// The fields as text (without braces).
+    pub fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.buf).expect("serde_json writes UTF-8")
+    }
+
+    /// The fields as a JSON object, for the packets that carry a `Player` value.
+    pub fn to_map(&self) -> Map<String, Value> {
+        serde_json::from_str(&format!("{{{}}}", self.as_str())).expect("fields are a JSON object")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_write_an_object_body() {
+        let mut f = Fields::new();
+        assert_eq!(f.as_str(), "");
+        f.put("a", &1).put("b\"c", "x\ny").put_raw("raw", "[1,2]");
+        assert_eq!(f.as_str(), r#""a":1,"b\"c":"x\ny","raw":[1,2]"#);
+        let map = f.to_map();
+        assert_eq!(map["b\"c"], Value::String("x\ny".into()));
+        let mut g = Fields::new();
+        g.extend(&Fields::new()).extend(&f).put("z", &None::<u8>);
+        assert_eq!(g.as_str(), r#""a":1,"b\"c":"x\ny","raw":[1,2],"z":null"#);
     }
 }

@@ -73,7 +73,7 @@ pub async fn serve_socket(socket: WebSocket, room: RoomHandle, rate: f64) {
             Ok(Message::Text(text)) => {
                 let now = Instant::now();
                 if bucket.take(now) {
-                    RoomCmd::Text { conn, text: text.to_string() }
+                    RoomCmd::Text { conn, text }
                 } else if last_warning.is_none_or(|t| now.duration_since(t).as_secs() >= 1) {
                     last_warning = Some(now);
                     RoomCmd::RateLimited { conn }

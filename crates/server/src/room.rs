@@ -5,11 +5,11 @@
 //! Every change is written to the store and acknowledged before any client hears of it, so
 //! after a crash the room comes back exactly as its clients last saw it.
 
-use crate::adapter::{GameAdapter, PacketError};
+use crate::adapter::{Fields, GameAdapter, PacketError};
 use engine::{Bot, Game, MatchRng, Move, Observation, RuleError, Seat, SeatSet, Viewer, derive_seed};
 use protocol::{ChatMessage, ClientMsg, Player, ServerMsg, codes};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -55,32 +55,6 @@ pub struct RoomSummary {
     pub spectators: usize,
 }
 
-/// `GameDataSync.gameData`, less `you` (see `docs/protocol.md`).
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Table<'a, V: Serialize, L: Serialize> {
-    room_id: &'a str,
-    game: &'static str,
-    players: Vec<Player>,
-    host: &'a Option<String>,
-    game_started: bool,
-    chat: &'a [ChatMessage],
-    bots: &'static [&'static str],
-    seats: Option<&'a Vec<String>>,
-    last_winner: &'a Option<String>,
-    min_players: usize,
-    max_players: usize,
-    options: &'a RoomOptions,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    waiting_on: Option<Vec<Waiting<'a>>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    view: Option<V>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    legal: Option<L>,
-    #[serde(flatten)]
-    top: Map<String, Value>,
-}
-
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Waiting<'a> {
@@ -95,7 +69,7 @@ pub enum RoomCmd {
     },
     Text {
         conn: ConnId,
-        text: String,
+        text: Outbound,
     },
     Binary {
         conn: ConnId,
@@ -355,7 +329,7 @@ impl<A: GameAdapter> Room<A> {
             RoomCmd::Connect { conn, tx } => {
                 self.conns.insert(conn, Conn { tx, member: None });
             }
-            RoomCmd::Text { conn, text } => self.on_text(conn, &text).await,
+            RoomCmd::Text { conn, text } => self.on_text(conn, text.as_str()).await,
             RoomCmd::Binary { conn } => {
                 self.fail(conn, codes::BINARY_FRAME, "binary frames are not supported; send JSON text")
             }
@@ -409,24 +383,19 @@ impl<A: GameAdapter> Room<A> {
         seat.map_or(Viewer::Spectator, Viewer::seat)
     }
 
-    fn player_json(&self, idx: usize) -> Player {
-        let m = &self.members[idx];
-        let seat = self.seat_of(&m.username);
-        let (in_game, game) = match (&self.current, seat) {
-            (Some(cur), Some(seat)) => {
-                let (per_seat, _) = A::game_data(Some(&cur.game), Viewer::Spectator, &cur.seats);
-                let fields = per_seat.get(seat.index()).cloned().unwrap_or_default();
-                let alive = fields.get("inGame").and_then(Value::as_bool).unwrap_or(true);
-                (alive, fields)
-            }
-            (Some(_), None) => (false, A::unseated_player_fields(false)),
-            (None, _) => (false, A::unseated_player_fields(true)),
-        };
-        self.make_player(m, in_game, game)
+    /// Whether the member `m` plays in the running game (seated and not out of it).
+    fn in_game(&self, m: &Member) -> Option<Seat> {
+        let cur = self.current.as_ref()?;
+        self.seat_of(&m.username).filter(|&seat| A::in_game(&cur.game, seat))
     }
 
-    fn make_player(&self, m: &Member, in_game: bool, mut game: Map<String, Value>) -> Player {
-        game.remove("inGame");
+    /// A member as the `Player` value of `PlayerJoined` and chat messages.
+    fn player_json(&self, idx: usize) -> Player {
+        let m = &self.members[idx];
+        let mut seats = self.current.as_ref().map_or_else(Vec::new, |c| vec![Fields::new(); c.seats.len()]);
+        self.public_game_data(&mut seats, &mut Fields::new());
+        let fields = self.player_fields(m, &seats);
+        let in_game = self.in_game(m).is_some();
         Player {
             username: m.username.clone(),
             in_game,
@@ -434,101 +403,153 @@ impl<A: GameAdapter> Room<A> {
             join_time: m.join_time,
             is_bot: m.bot.is_some(),
             connected: m.bot.is_some() || m.conn.is_some(),
-            game,
+            game: fields.to_map(),
         }
     }
 
-    /// The table as `viewer` may see it, serialized, without `you` (which differs per
-    /// connection). Serialized straight from borrowed data: this runs for every viewer after
-    /// every move.
-    fn table_json(&self, viewer: Viewer) -> String {
-        let (per_seat, top) = match &self.current {
-            Some(cur) => A::game_data(Some(&cur.game), viewer, &cur.seats),
-            None => A::game_data(None, viewer, &[]),
-        };
-        let players: Vec<Player> = self
-            .members
-            .iter()
-            .map(|m| match self.seat_of(&m.username) {
-                Some(seat) => {
-                    let fields = per_seat.get(seat.index()).cloned().unwrap_or_default();
-                    let alive = fields.get("inGame").and_then(Value::as_bool).unwrap_or(true);
-                    self.make_player(m, alive, fields)
-                }
-                None => self.make_player(m, false, A::unseated_player_fields(self.current.is_none())),
-            })
-            .collect();
+    /// The game's fields of a member's `players` entry: their seat's, or those of someone
+    /// not playing.
+    fn player_fields(&self, m: &Member, seats: &[Fields]) -> Fields {
+        match self.seat_of(&m.username).and_then(|s| seats.get(s.index())) {
+            Some(f) => f.clone(),
+            None => {
+                let mut f = Fields::new();
+                A::unseated_player_fields(self.current.is_none(), &mut f);
+                f
+            }
+        }
+    }
+
+    fn public_game_data(&self, seats: &mut [Fields], top: &mut Fields) {
+        match &self.current {
+            Some(cur) => A::public_data(Some(&cur.game), &cur.seats, seats, top),
+            None => A::public_data(None, &[], &mut [], top),
+        }
+    }
+
+    /// Everything of `GameDataSync.gameData` that every connection sees alike (all but `you`
+    /// and the viewer's own fields; see `docs/protocol.md`), built once per update.
+    fn public_table(&self) -> Fields {
+        let mut seats = self.current.as_ref().map_or_else(Vec::new, |c| vec![Fields::new(); c.seats.len()]);
+        let mut game_top = Fields::new();
+        self.public_game_data(&mut seats, &mut game_top);
+        let mut players = String::from("[");
+        for (i, m) in self.members.iter().enumerate() {
+            let in_game = self.in_game(m).is_some();
+            let mut p = Fields::new();
+            p.put("username", &m.username)
+                .put("inGame", &in_game)
+                .put("isSpectator", &(self.current.is_some() && !in_game))
+                .put("joinTime", &m.join_time)
+                .put("isBot", &m.bot.is_some())
+                .put("connected", &(m.bot.is_some() || m.conn.is_some()))
+                .extend(&self.player_fields(m, &seats));
+            if i > 0 {
+                players.push(',');
+            }
+            players.push('{');
+            players.push_str(p.as_str());
+            players.push('}');
+        }
+        players.push(']');
         let chat_from = self.chat.len().saturating_sub(CHAT_SYNCED);
-        let mut table = Table {
-            room_id: &self.id,
-            game: A::name(),
-            players,
-            host: &self.host,
-            game_started: self.current.is_some(),
-            chat: &self.chat[chat_from..],
-            bots: A::bot_names(),
-            seats: self.current.as_ref().map(|c| &c.seats),
-            last_winner: &self.last_winner,
-            min_players: A::MIN_PLAYERS,
-            max_players: A::MAX_PLAYERS,
-            options: &self.options,
-            waiting_on: None,
-            view: None,
-            legal: None,
-            top,
-        };
+        let mut t = Fields::new();
+        t.put("roomId", &self.id)
+            .put("game", A::name())
+            .put_raw("players", &players)
+            .put("host", &self.host)
+            .put("gameStarted", &self.current.is_some())
+            .put("chat", &self.chat[chat_from..])
+            .put("bots", A::bot_names())
+            .put("seats", &self.current.as_ref().map(|c| &c.seats))
+            .put("lastWinner", &self.last_winner)
+            .put("minPlayers", &A::MIN_PLAYERS)
+            .put("maxPlayers", &A::MAX_PLAYERS)
+            .put("options", &self.options);
         if let Some(cur) = &self.current {
             // Who the game waits on, with the milliseconds left where a clock runs (for the
             // countdowns a client shows).
             let now = Instant::now();
             let since = self.waiting_since.filter(|(set, _)| *set == cur.game.to_act()).map_or(now, |(_, at)| at);
-            table.waiting_on = Some(
-                cur.game
-                    .to_act()
-                    .iter()
-                    .map(|seat| Waiting {
-                        username: &cur.seats[seat.index()],
-                        ms_left: self
-                            .seat_deadline(cur, seat, since)
-                            .map(|(t, _)| t.saturating_duration_since(now).as_millis() as u64),
-                    })
-                    .collect(),
-            );
-            if A::SYNC_VIEW {
-                table.view = Some(cur.game.view(viewer));
-            }
-            if let Some(seat) = viewer.as_seat() {
-                table.legal = Some(cur.game.legal_actions(seat));
-            }
+            let waiting: Vec<Waiting<'_>> = cur
+                .game
+                .to_act()
+                .iter()
+                .map(|seat| Waiting {
+                    username: &cur.seats[seat.index()],
+                    ms_left: self
+                        .seat_deadline(cur, seat, since)
+                        .map(|(t, _)| t.saturating_duration_since(now).as_millis() as u64),
+                })
+                .collect();
+            t.put("waitingOn", &waiting);
         }
-        serde_json::to_string(&table).expect("tables serialize")
+        t.extend(&game_top);
+        t
     }
 
-    /// `{"type":"GameDataSync","gameData":{"you":…, <table>}}` without re-parsing the table.
-    fn sync_packet(&self, conn: ConnId, table: &str) -> Outbound {
+    /// The fields of `gameData` only `viewer` sees: the game's private ones, the engine's view
+    /// (games that sync it) and a seat's legal actions.
+    fn private_table(&self, viewer: Viewer) -> Fields {
+        let mut t = Fields::new();
+        if let Some(cur) = &self.current {
+            A::private_data(&cur.game, viewer, &cur.seats, &mut t);
+            if A::SYNC_VIEW {
+                t.put("view", &cur.game.view(viewer));
+            }
+            if let Some(seat) = viewer.as_seat() {
+                t.put("legal", &cur.game.legal_actions(seat));
+            }
+        }
+        t
+    }
+
+    /// `{"type":"GameDataSync","gameData":{"you":…,<public>,<private>}}`.
+    fn sync_packet(&self, conn: ConnId, public: &Fields, private: &Fields) -> Outbound {
         let you = self.conns.get(&conn).and_then(|c| c.member.as_deref());
         let you = serde_json::to_string(&you).expect("names serialize");
-        let rest = &table[1..];
-        let sep = if rest == "}" { "" } else { "," };
-        Outbound::from(format!("{{\"type\":\"GameDataSync\",\"gameData\":{{\"you\":{you}{sep}{rest}}}"))
+        let mut s = String::with_capacity(48 + you.len() + public.as_str().len() + private.as_str().len());
+        s.push_str("{\"type\":\"GameDataSync\",\"gameData\":{\"you\":");
+        s.push_str(&you);
+        for part in [public, private] {
+            if !part.is_empty() {
+                s.push(',');
+                s.push_str(part.as_str());
+            }
+        }
+        s.push_str("}}");
+        Outbound::from(s)
     }
 
     fn sync(&self, conn: ConnId) {
-        let table = self.table_json(self.viewer_of(conn));
-        self.send(conn, self.sync_packet(conn, &table));
+        let private = self.private_table(self.viewer_of(conn));
+        self.send(conn, self.sync_packet(conn, &self.public_table(), &private));
     }
 
-    /// A `GameDataSync` to every connection. The table is built and serialized once per
-    /// distinct viewer; only `you` is spliced in per connection.
-    fn sync_all(&self) {
-        let mut by_viewer: HashMap<Viewer, Vec<ConnId>> = HashMap::new();
+    /// The connections, grouped by what they may see.
+    fn conns_by_viewer(&self) -> Vec<(Viewer, Vec<ConnId>)> {
+        let mut groups: Vec<(Viewer, Vec<ConnId>)> = Vec::new();
         for &conn in self.conns.keys() {
-            by_viewer.entry(self.viewer_of(conn)).or_default().push(conn);
+            let viewer = self.viewer_of(conn);
+            match groups.iter_mut().find(|(v, _)| *v == viewer) {
+                Some((_, conns)) => conns.push(conn),
+                None => groups.push((viewer, vec![conn])),
+            }
         }
-        for (viewer, conns) in by_viewer {
-            let table = self.table_json(viewer);
+        groups
+    }
+
+    /// A `GameDataSync` to every connection. What everyone sees alike is serialized once;
+    /// each viewer's own fields once per viewer; only `you` is spliced in per connection.
+    fn sync_all(&self) {
+        if self.conns.is_empty() {
+            return;
+        }
+        let public = self.public_table();
+        for (viewer, conns) in self.conns_by_viewer() {
+            let private = self.private_table(viewer);
             for conn in conns {
-                self.send(conn, self.sync_packet(conn, &table));
+                self.send(conn, self.sync_packet(conn, &public, &private));
             }
         }
     }
@@ -597,20 +618,27 @@ impl<A: GameAdapter> Room<A> {
     // ---- packets ------------------------------------------------------------------------
 
     async fn on_text(&mut self, conn: ConnId, text: &str) {
-        let value: Value = match serde_json::from_str(text) {
-            Ok(v) => v,
+        /// Just the packet's `type` (the rest is read by the packet's own type).
+        #[derive(Deserialize)]
+        struct Kind<'a> {
+            #[serde(rename = "type", borrow)]
+            kind: std::borrow::Cow<'a, str>,
+        }
+        let kind = match serde_json::from_str::<Kind<'_>>(text) {
+            Ok(k) => k.kind,
+            Err(e) if e.is_data() => {
+                return self.fail(conn, codes::BAD_PACKET, "a packet needs a string field `type`");
+            }
             Err(e) => return self.fail(conn, codes::BAD_PACKET, &format!("not valid JSON: {e}")),
         };
-        let Some(kind) = value.get("type").and_then(Value::as_str).map(str::to_owned) else {
-            return self.fail(conn, codes::BAD_PACKET, "a packet needs a string field `type`");
-        };
-        if ClientMsg::TYPES.contains(&kind.as_str()) {
-            match serde_json::from_value::<ClientMsg>(value) {
+        if ClientMsg::TYPES.contains(&kind.as_ref()) {
+            match serde_json::from_str::<ClientMsg>(text) {
+                Ok(ClientMsg::Act { .. }) => self.on_action_packet(conn, text).await,
                 Ok(msg) => self.on_room_packet(conn, msg).await,
                 Err(e) => self.fail(conn, codes::BAD_PACKET, &format!("bad {kind} packet: {e}")),
             }
         } else if A::is_action_packet(&kind) {
-            self.on_action_packet(conn, value).await;
+            self.on_action_packet(conn, text).await;
         } else {
             self.fail(conn, codes::BAD_PACKET, &format!("unknown packet type `{kind}`"));
         }
@@ -714,10 +742,8 @@ impl<A: GameAdapter> Room<A> {
                     _ => self.fail(conn, codes::UNKNOWN_PLAYER, &format!("{username} is not a bot in this room")),
                 }
             }
-            ClientMsg::Act { action } => {
-                // Games with dedicated packets do not take the generic form.
-                self.on_action_packet(conn, serde_json::json!({ "type": "Act", "action": action })).await;
-            }
+            // Handled in `on_text`, which passes the packet's text on to the game.
+            ClientMsg::Act { .. } => {}
         }
     }
 
@@ -910,7 +936,7 @@ impl<A: GameAdapter> Room<A> {
         self.sync_all();
     }
 
-    async fn on_action_packet(&mut self, conn: ConnId, packet: Value) {
+    async fn on_action_packet(&mut self, conn: ConnId, packet: &str) {
         // Unauthorized (not a seated player of a running game): silently ignored.
         let Some(i) = self.conn_member(conn) else { return };
         let Some(seat) = self.seat_of(&self.members[i].username) else { return };
@@ -951,26 +977,37 @@ impl<A: GameAdapter> Room<A> {
         Ok(())
     }
 
-    /// Sends each connection the packets for `events` as it may see them.
+    /// Sends each connection the packets for `events` as it may see them. Events every
+    /// viewer sees alike are serialized once for the room.
     fn send_events(&self, events: &[<A::G as Game>::Event]) {
         let Some(cur) = self.current.as_ref() else { return };
-        // Connections that see the same thing share one serialization.
-        let mut by_viewer: HashMap<Viewer, Vec<ConnId>> = HashMap::new();
-        for &conn in self.conns.keys() {
-            by_viewer.entry(self.viewer_of(conn)).or_default().push(conn);
+        if self.conns.is_empty() || events.is_empty() {
+            return;
         }
-        let mut packets = Vec::new();
-        for (viewer, conns) in by_viewer {
-            packets.clear();
-            for e in events {
-                if let Some(seen) = cur.game.view_event(e, viewer) {
-                    A::event_packets(&seen, viewer, &cur.seats, &mut packets);
-                }
+        let mut scratch = Vec::new();
+        let mut packets_for = |e: &<A::G as Game>::Event, viewer: Viewer| -> Vec<Outbound> {
+            scratch.clear();
+            if let Some(seen) = cur.game.view_event(e, viewer) {
+                A::event_packets(&seen, viewer, &cur.seats, &mut scratch);
             }
-            for p in &packets {
-                let out = Outbound::from(p.clone());
-                for &c in &conns {
-                    self.send(c, out.clone());
+            scratch.drain(..).map(Outbound::from).collect()
+        };
+        let shared: Vec<Option<Vec<Outbound>>> =
+            events.iter().map(|e| A::same_for_everyone(e).then(|| packets_for(e, Viewer::Spectator))).collect();
+        for (viewer, conns) in self.conns_by_viewer() {
+            for (e, common) in events.iter().zip(&shared) {
+                let own;
+                let packets = match common {
+                    Some(p) => p,
+                    None => {
+                        own = packets_for(e, viewer);
+                        &own
+                    }
+                };
+                for p in packets {
+                    for &c in &conns {
+                        self.send(c, p.clone());
+                    }
                 }
             }
         }

@@ -1,12 +1,16 @@
 //! # store — live rooms and finished matches in SQLite
 //!
 //! SQLite runs on a thread of its own; the async server talks to it through [`Store`], a
-//! cheap handle over a channel, and awaits each write's acknowledgement before it tells
-//! clients an action happened. Writes that arrive together are committed in one transaction
-//! (group commit), so a busy server pays one commit for many moves.
+//! cheap handle, and awaits each write's acknowledgement before it tells clients an action
+//! happened. Writes are committed in groups (one transaction for many moves): the first
+//! request of a scheduler tick yields once, so every room that is ready to run adds its
+//! writes, and then hands the whole batch to the thread — one wake-up, one commit. Under load
+//! batches grow by themselves; an idle server still commits a lone move at once.
 //!
 //! The database is in WAL mode with `synchronous = NORMAL`: a committed write survives the
-//! process being killed (`kill -9`); an OS crash may lose the last moments.
+//! process being killed (`kill -9`); an OS crash may lose the last moments. Checkpoints (which
+//! copy the WAL into the database and fsync) run on a second thread, so a commit never waits
+//! for the disk.
 //!
 //! A live room is a row in `rooms` (its JSON snapshot: members, tokens, host, chat, the
 //! match's seed and config) plus its moves appended to `room_moves`, so a move costs one
@@ -15,8 +19,11 @@
 use rusqlite::{Connection, OptionalExtension, params};
 use rusqlite_migration::{M, Migrations};
 use serde::{Deserialize, Serialize};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc as std_mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 use tokio::sync::oneshot;
 
 #[derive(Debug, thiserror::Error)]
@@ -100,8 +107,37 @@ enum Cmd {
 /// A handle to the store thread. Clone freely.
 #[derive(Clone)]
 pub struct Store {
-    tx: std_mpsc::Sender<Cmd>,
+    shared: Arc<Shared>,
 }
+
+struct Shared {
+    /// Requests of the current scheduler tick, not yet handed to the thread.
+    pending: Mutex<Vec<Cmd>>,
+    tx: std_mpsc::Sender<Vec<Cmd>>,
+}
+
+impl Shared {
+    /// Hands everything pending to the thread (nothing if another caller already did).
+    fn hand_over(&self) {
+        let batch = std::mem::take(&mut *self.pending.lock().expect("store queue lock"));
+        if !batch.is_empty() {
+            // A send fails only if the thread is gone; the dropped acks then say `Closed`.
+            let _ = self.tx.send(batch);
+        }
+    }
+}
+
+/// Hands the batch over when the leading request stops waiting, even if it is cancelled.
+struct HandOver<'a>(&'a Shared);
+
+impl Drop for HandOver<'_> {
+    fn drop(&mut self) {
+        self.0.hand_over();
+    }
+}
+
+/// How often the checkpoint thread folds the WAL back into the database while writes come in.
+const CHECKPOINT_EVERY: Duration = Duration::from_millis(250);
 
 fn migrations() -> Migrations<'static> {
     Migrations::new(vec![M::up(
@@ -142,16 +178,41 @@ fn open(path: &Path) -> Result<Connection, StoreError> {
     Ok(conn)
 }
 
+fn is_memory(path: &Path) -> bool {
+    path.as_os_str() == ":memory:"
+}
+
 impl Store {
-    /// Opens (creating if needed) the database at `path` and starts its thread.
+    /// Opens (creating if needed) the database at `path` and starts its threads.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
-        let conn = open(path)?;
+        let mut conn = open(path)?;
+        let dirty = Arc::new(AtomicBool::new(false));
+        let checkpoints = if is_memory(path) {
+            None
+        } else {
+            // The writer never checkpoints; the checkpoint thread does, off the commit path.
+            conn.pragma_update(None, "wal_autocheckpoint", 0)?;
+            let checkpointer = Connection::open(path)?;
+            checkpointer.busy_timeout(Duration::from_secs(5))?;
+            let (stop_tx, stop_rx) = std_mpsc::channel::<()>();
+            let dirty = dirty.clone();
+            let file: PathBuf = path.into();
+            std::thread::Builder::new()
+                .name("sqlite-checkpoint".into())
+                .spawn(move || checkpoint_loop(&checkpointer, &stop_rx, &dirty, &file))
+                .expect("spawn the checkpoint thread");
+            Some(stop_tx)
+        };
         let (tx, rx) = std_mpsc::channel();
         std::thread::Builder::new()
             .name("sqlite".into())
-            .spawn(move || worker(conn, rx))
+            .spawn(move || {
+                worker(&mut conn, &rx, &dirty);
+                // Last checkpoint before the thread (and with it the checkpointer) ends.
+                drop(checkpoints);
+            })
             .expect("spawn the sqlite thread");
-        Ok(Store { tx })
+        Ok(Store { shared: Arc::new(Shared { pending: Mutex::new(Vec::new()), tx }) })
     }
 
     /// An in-memory database (tests, `--db :memory:`).
@@ -161,7 +222,17 @@ impl Store {
 
     async fn call<T>(&self, make: impl FnOnce(oneshot::Sender<Result<T, String>>) -> Cmd) -> Result<T, String> {
         let (tx, rx) = oneshot::channel();
-        self.tx.send(make(tx)).map_err(|_| StoreError::Closed.to_string())?;
+        let leads = {
+            let mut pending = self.shared.pending.lock().expect("store queue lock");
+            pending.push(make(tx));
+            pending.len() == 1
+        };
+        if leads {
+            // The first request since the last hand-over waits one scheduler round, so the
+            // other rooms ready to run add theirs, then hands the batch to the thread.
+            let _hand_over = HandOver(&self.shared);
+            tokio::task::yield_now().await;
+        }
         rx.await.map_err(|_| StoreError::Closed.to_string())?
     }
 
@@ -232,16 +303,14 @@ fn row_to_match(r: &rusqlite::Row<'_>) -> rusqlite::Result<MatchRecord> {
 
 type Acks = Vec<Box<dyn FnOnce(Result<(), String>) + Send>>;
 
-fn worker(mut conn: Connection, rx: std_mpsc::Receiver<Cmd>) {
-    while let Ok(first) = rx.recv() {
-        // Group commit: take everything already queued into one transaction; acknowledge
-        // the writes only after it commits.
-        let mut batch = vec![first];
-        while let Ok(more) = rx.try_recv() {
-            batch.push(more);
-            if batch.len() >= 512 {
-                break;
-            }
+fn worker(conn: &mut Connection, rx: &std_mpsc::Receiver<Vec<Cmd>>, dirty: &AtomicBool) {
+    while let Ok(mut batch) = rx.recv() {
+        // Group commit: everything already handed over goes into one transaction; the writes
+        // are acknowledged only after it commits.
+        while batch.len() < 1024
+            && let Ok(more) = rx.try_recv()
+        {
+            batch.extend(more);
         }
         let mut acks: Acks = Vec::new();
         let tx = match conn.transaction() {
@@ -255,8 +324,34 @@ fn worker(mut conn: Connection, rx: std_mpsc::Receiver<Cmd>) {
             run(&tx, cmd, &mut acks);
         }
         let result = tx.commit().map_err(|e| e.to_string());
+        dirty.store(true, Ordering::Relaxed);
         for ack in acks {
             ack(result.clone());
+        }
+    }
+}
+
+/// Folds the WAL into the database every [`CHECKPOINT_EVERY`] while there are writes, and once
+/// more when the store closes. PASSIVE: it never blocks the writer (pages the writer is
+/// changing are simply left for the next round).
+fn checkpoint_loop(conn: &Connection, stop: &std_mpsc::Receiver<()>, dirty: &AtomicBool, file: &Path) {
+    let checkpoint = || {
+        if let Err(e) = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())) {
+            tracing::error!("checkpoint of {} failed: {e}", file.display());
+        }
+    };
+    loop {
+        match stop.recv_timeout(CHECKPOINT_EVERY) {
+            Err(std_mpsc::RecvTimeoutError::Timeout) => {
+                if dirty.swap(false, Ordering::Relaxed) {
+                    checkpoint();
+                }
+            }
+            // The writer has stopped.
+            _ => {
+                checkpoint();
+                return;
+            }
         }
     }
 }

@@ -1,11 +1,11 @@
 //! Buckshot in a room: the packets of `shared/rules/buckshot.md`.
 
-use crate::adapter::{GameAdapter, PacketError};
+use crate::adapter::{Fields, GameAdapter, PacketError};
 use buckshot::{Action, Buckshot, Config, Event, Item, ItemUse, MAX_LIVES};
 use engine::{Bot, Game, Seat, Viewer};
 use protocol::ServerMsg;
 use protocol::buckshot::{BuckshotAction, BuckshotBroadcast};
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 
 pub struct BuckshotAdapter;
 
@@ -44,9 +44,9 @@ impl GameAdapter for BuckshotAdapter {
         BuckshotAction::TYPES.contains(&kind)
     }
 
-    fn parse_action(packet: Value, _seat: Seat, names: &[String]) -> Result<Action, PacketError> {
+    fn parse_action(packet: &str, _seat: Seat, names: &[String]) -> Result<Action, PacketError> {
         let p: BuckshotAction =
-            serde_json::from_value(packet).map_err(|e| PacketError::new(protocol::codes::BAD_PACKET, e.to_string()))?;
+            serde_json::from_str(packet).map_err(|e| PacketError::new(protocol::codes::BAD_PACKET, e.to_string()))?;
         let item_use =
             |item: Item, target: Option<&String>, kind: Option<buckshot::Shell>| -> Result<ItemUse, PacketError> {
                 let need_target = || {
@@ -137,56 +137,57 @@ impl GameAdapter for BuckshotAdapter {
         }
     }
 
-    fn game_data(
-        game: Option<&Buckshot>,
-        viewer: Viewer,
-        names: &[String],
-    ) -> (Vec<Map<String, Value>>, Map<String, Value>) {
-        let Some(game) = game else {
-            let mut top = Map::new();
-            for k in ["currentTurn", "nextTurn", "round", "turnCount", "liveLeft", "blankLeft", "nextShell", "winner"] {
-                top.insert(k.into(), Value::Null);
-            }
-            top.insert("round".into(), json!(0));
-            top.insert("turnCount".into(), json!(0));
-            top.insert("liveLeft".into(), json!(0));
-            top.insert("blankLeft".into(), json!(0));
-            return (Vec::new(), top);
-        };
-        let v = game.view(viewer);
-        let n = |s: Option<Seat>| s.map(|s| Value::String(names[s.index()].clone())).unwrap_or(Value::Null);
-        let seats = v
-            .players
-            .iter()
-            .map(|p| {
-                let mut m = Map::new();
-                m.insert("lives".into(), json!(p.lives));
-                m.insert("items".into(), serde_json::to_value(p.items).expect("items serialize"));
-                m.insert("isSkipped".into(), json!(p.skipped));
-                m.insert("inGame".into(), json!(p.alive));
-                m
-            })
-            .collect();
-        let mut top = Map::new();
-        top.insert("currentTurn".into(), n(v.current));
-        top.insert("nextTurn".into(), n(v.next));
-        top.insert("round".into(), json!(v.round));
-        top.insert("turnCount".into(), json!(v.turn));
-        top.insert("liveLeft".into(), json!(v.live_left));
-        top.insert("blankLeft".into(), json!(v.blank_left));
-        top.insert("nextShell".into(), serde_json::to_value(v.next_shell).expect("shell serializes"));
-        top.insert("doubleDamage".into(), json!(v.double_damage));
-        top.insert("quickshot".into(), serde_json::to_value(v.quickshot).expect("serializes"));
-        top.insert("rebalancerWindow".into(), json!(v.rebalancer_window));
-        top.insert("winner".into(), n(v.winner));
-        (seats, top)
+    fn same_for_everyone(event: &Event) -> bool {
+        // Only a Chamber Check differs: its user alone learns the shell.
+        !matches!(event, Event::ChamberChecked { .. })
     }
 
-    fn unseated_player_fields(lobby: bool) -> Map<String, Value> {
-        let mut m = Map::new();
-        m.insert("lives".into(), json!(if lobby { MAX_LIVES } else { 0 }));
-        m.insert("items".into(), json!([]));
-        m.insert("isSkipped".into(), json!(false));
-        m
+    fn public_data(game: Option<&Buckshot>, names: &[String], seats: &mut [Fields], top: &mut Fields) {
+        let name = |s: Option<Seat>| s.map(|s| names[s.index()].as_str());
+        let Some(game) = game else {
+            top.put("currentTurn", &None::<&str>)
+                .put("nextTurn", &None::<&str>)
+                .put("round", &0)
+                .put("turnCount", &0)
+                .put("liveLeft", &0)
+                .put("blankLeft", &0)
+                .put("nextShell", &None::<buckshot::Shell>)
+                .put("doubleDamage", &false)
+                .put("quickshot", &buckshot::Quickshot::Off)
+                .put("rebalancerWindow", &false)
+                .put("winner", &None::<&str>);
+            return;
+        };
+        let v = game.view(Viewer::Spectator);
+        for (fields, p) in seats.iter_mut().zip(&v.players) {
+            fields.put("lives", &p.lives).put("items", &p.items).put("isSkipped", &p.skipped);
+        }
+        top.put("currentTurn", &name(v.current))
+            .put("nextTurn", &name(v.next))
+            .put("round", &v.round)
+            .put("turnCount", &v.turn)
+            .put("liveLeft", &v.live_left)
+            .put("blankLeft", &v.blank_left)
+            .put("doubleDamage", &v.double_damage)
+            .put("quickshot", &v.quickshot)
+            .put("rebalancerWindow", &v.rebalancer_window)
+            .put("winner", &name(v.winner));
+    }
+
+    fn private_data(game: &Buckshot, viewer: Viewer, _names: &[String], top: &mut Fields) {
+        // The next shell, to the one who checked it (null to everyone else).
+        let shell = match viewer.as_seat() {
+            Some(seat) if game.knows_next(seat) => game.view(viewer).next_shell,
+            _ => None,
+        };
+        top.put("nextShell", &shell);
+    }
+
+    fn in_game(game: &Buckshot, seat: Seat) -> bool {
+        game.is_alive(seat)
+    }
+
+    fn unseated_player_fields(lobby: bool, out: &mut Fields) {
+        out.put("lives", &if lobby { MAX_LIVES } else { 0 }).put("items", &[(); 0]).put("isSkipped", &false);
     }
 }

@@ -11,11 +11,11 @@
 //! has [`REACTION`] before the engine's default (`Pass`) answers for them; everyone in the
 //! tournament is asked, holder of Ivanhoe or not, so the clock tells nobody who holds it.
 
-use crate::adapter::{GameAdapter, PacketError};
+use crate::adapter::{Fields, GameAdapter, PacketError};
 use engine::{Bot, Game, Seat, Viewer};
 use ivanhoe::{Action, Card, Config, Event, Ivanhoe, PhaseView, Slot};
 use protocol::ServerMsg;
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 use std::time::Duration;
 
 pub struct IvanhoeAdapter;
@@ -166,8 +166,10 @@ impl GameAdapter for IvanhoeAdapter {
         kind == "Act"
     }
 
-    fn parse_action(packet: Value, _seat: Seat, names: &[String]) -> Result<Action, PacketError> {
-        let Value::Object(mut obj) = packet else { return Err(bad("a packet is a JSON object")) };
+    fn parse_action(packet: &str, _seat: Seat, names: &[String]) -> Result<Action, PacketError> {
+        let Ok(Value::Object(mut obj)) = serde_json::from_str(packet) else {
+            return Err(bad("a packet is a JSON object"));
+        };
         let action = obj.remove("action").ok_or_else(|| bad("an Act packet needs `action`"))?;
         let action: Action = serde_json::from_value(action)
             .map_err(|e| bad(format!("not an Ivanhoe action ({e}); see `legal` in GameDataSync for the forms")))?;
@@ -204,47 +206,32 @@ impl GameAdapter for IvanhoeAdapter {
         }
     }
 
-    fn game_data(
-        game: Option<&Ivanhoe>,
-        viewer: Viewer,
-        names: &[String],
-    ) -> (Vec<Map<String, Value>>, Map<String, Value>) {
-        let mut top = Map::new();
-        top.insert("reactionSeconds".into(), json!(REACTION.as_secs()));
+    fn public_data(game: Option<&Ivanhoe>, names: &[String], seats: &mut [Fields], top: &mut Fields) {
+        top.put("reactionSeconds", &REACTION.as_secs());
         let Some(game) = game else {
-            top.insert("currentTurn".into(), Value::Null);
-            top.insert("phase".into(), Value::Null);
-            return (Vec::new(), top);
+            top.put("currentTurn", &None::<&str>).put("phase", &None::<&str>);
+            return;
         };
-        let v = game.view(viewer);
-        let seats = v
-            .players
-            .iter()
-            .map(|p| {
-                let mut m = Map::new();
-                m.insert("handCount".into(), json!(p.hand_count));
-                m.insert("tokens".into(), to_json(&p.tokens));
-                m.insert("total".into(), json!(p.total));
-                m.insert("shield".into(), json!(p.shield));
-                m.insert("stunned".into(), json!(p.stunned));
-                m.insert("withdrawn".into(), json!(p.withdrawn));
-                m
-            })
-            .collect();
+        // Everything here is public: hand sizes, not hands.
+        let v = game.view(Viewer::Spectator);
+        for (fields, p) in seats.iter_mut().zip(&v.players) {
+            fields
+                .put("handCount", &p.hand_count)
+                .put("tokens", &p.tokens)
+                .put("total", &p.total)
+                .put("shield", &p.shield)
+                .put("stunned", &p.stunned)
+                .put("withdrawn", &p.withdrawn);
+        }
         let current = match v.phase {
-            PhaseView::Start { seat } | PhaseView::Turn { seat } => Some(seat),
+            PhaseView::Start { seat } | PhaseView::Turn { seat } => Some(names[seat.index()].as_str()),
             _ => None,
         };
-        top.insert("currentTurn".into(), current.map_or(Value::Null, |s| json!(names[s.index()])));
-        top.insert("phase".into(), json!(phase_name(&v.phase)));
-        (seats, top)
+        top.put("currentTurn", &current).put("phase", phase_name(&v.phase));
     }
 
-    fn unseated_player_fields(_lobby: bool) -> Map<String, Value> {
-        let mut m = Map::new();
-        m.insert("handCount".into(), json!(0));
-        m.insert("tokens".into(), json!([]));
-        m
+    fn unseated_player_fields(_lobby: bool, out: &mut Fields) {
+        out.put("handCount", &0).put("tokens", &[(); 0]);
     }
 }
 
@@ -252,6 +239,7 @@ impl GameAdapter for IvanhoeAdapter {
 mod tests {
     use super::*;
     use ivanhoe::Colour;
+    use serde_json::json;
 
     fn names() -> Vec<String> {
         vec!["ana".into(), "ben".into()]
@@ -260,20 +248,26 @@ mod tests {
     #[test]
     fn parses_generic_act_packets() {
         let p = json!({"type": "Act", "action": {"type": "Play", "card": "R3"}});
-        assert_eq!(IvanhoeAdapter::parse_action(p, Seat(0), &names()), Ok(Action::Play { card: Card::Red3 }));
+        assert_eq!(
+            IvanhoeAdapter::parse_action(&p.to_string(), Seat(0), &names()),
+            Ok(Action::Play { card: Card::Red3 })
+        );
         let p = json!({"type": "Act", "action": {"type": "Unhorse", "colour": "red"}});
-        assert_eq!(IvanhoeAdapter::parse_action(p, Seat(0), &names()), Ok(Action::Unhorse { colour: Colour::Red }));
+        assert_eq!(
+            IvanhoeAdapter::parse_action(&p.to_string(), Seat(0), &names()),
+            Ok(Action::Unhorse { colour: Colour::Red })
+        );
         for bad in [
             json!({"type": "Act"}),
             json!({"type": "Act", "action": {"type": "Play", "card": "R9"}}),
             json!({"type": "Act", "action": {"type": "Fly"}}),
             json!({"type": "Act", "action": 5}),
         ] {
-            let e = IvanhoeAdapter::parse_action(bad.clone(), Seat(0), &names()).unwrap_err();
+            let e = IvanhoeAdapter::parse_action(&bad.to_string(), Seat(0), &names()).unwrap_err();
             assert_eq!(e.code, "bad_packet", "{bad}");
         }
         let p = json!({"type": "Act", "action": {"type": "KnockDown", "target": 4}});
-        assert_eq!(IvanhoeAdapter::parse_action(p, Seat(0), &names()).unwrap_err().code, "unknown_player");
+        assert_eq!(IvanhoeAdapter::parse_action(&p.to_string(), Seat(0), &names()).unwrap_err().code, "unknown_player");
     }
 
     #[test]

@@ -13,7 +13,7 @@
 //! engine's stalemate rule: a game where neither player can ever damage the other again is
 //! drawn instead of going on forever.
 
-use crate::adapter::{GameAdapter, PacketError};
+use crate::adapter::{Fields, GameAdapter, PacketError};
 use engine::{Bot, Game, Seat, Viewer};
 use protocol::ServerMsg;
 use serde_json::{Map, Value, json};
@@ -157,7 +157,9 @@ impl GameAdapter for SorceryAdapter {
         kind == "Act"
     }
 
-    fn parse_action(packet: Value, _seat: Seat, _names: &[String]) -> Result<Action, PacketError> {
+    fn parse_action(packet: &str, _seat: Seat, _names: &[String]) -> Result<Action, PacketError> {
+        let packet: Value = serde_json::from_str(packet)
+            .map_err(|e| PacketError::new(protocol::codes::BAD_PACKET, format!("not valid JSON: {e}")))?;
         let Some(action) = packet.get("action") else {
             return Err(PacketError::new(protocol::codes::BAD_PACKET, "an Act packet needs an `action` field"));
         };
@@ -181,48 +183,37 @@ impl GameAdapter for SorceryAdapter {
         out.push(to_json(&ServerMsg::GameEvent { event: value }));
     }
 
-    fn game_data(
-        game: Option<&Sorcery>,
-        viewer: Viewer,
-        names: &[String],
-    ) -> (Vec<Map<String, Value>>, Map<String, Value>) {
-        let mut top = Map::new();
-        top.insert("cards".into(), card_table());
+    fn public_data(game: Option<&Sorcery>, names: &[String], seats: &mut [Fields], top: &mut Fields) {
+        // The card table never changes: serialized once per process.
+        static CARDS: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+        top.put_raw("cards", CARDS.get_or_init(|| card_table().to_string()));
         let Some(game) = game else {
-            for k in ["seats", "currentTurn", "turn", "winner"] {
-                top.insert(k.into(), Value::Null);
-            }
-            return (Vec::new(), top);
+            top.put("currentTurn", &()).put("turn", &()).put("winner", &());
+            return;
         };
-        // Per-seat fields are public (the room also builds them for spectators).
+        // Per-seat fields are public (sizes, not hands).
         let public = game.view(Viewer::Spectator);
-        let seats = public
-            .players
-            .iter()
-            .map(|p| {
-                let mut m = Map::new();
-                m.insert("life".into(), json!(p.life));
-                m.insert("magic".into(), json!(p.magic));
-                m.insert("handSize".into(), json!(p.hand_size));
-                m.insert("deckSize".into(), json!(p.deck_size));
-                m
-            })
-            .collect();
-        let name = |s: Seat| Value::String(names.get(s.index()).cloned().unwrap_or_default());
-        top.insert("seats".into(), json!(names));
-        top.insert(
-            "currentTurn".into(),
-            if game.status() == Status::Playing { name(game.active()) } else { Value::Null },
-        );
-        top.insert("turn".into(), json!(public.turn));
-        top.insert(
-            "winner".into(),
-            match game.status() {
-                Status::Won { winner } => name(winner),
-                _ => Value::Null,
-            },
-        );
-        top.insert("yourSeat".into(), json!(viewer.as_seat().map(|s| s.0)));
-        (seats, top)
+        for (fields, p) in seats.iter_mut().zip(&public.players) {
+            fields
+                .put("life", &p.life)
+                .put("magic", &p.magic)
+                .put("handSize", &p.hand_size)
+                .put("deckSize", &p.deck_size);
+        }
+        let name = |s: Seat| names.get(s.index()).map_or("", String::as_str);
+        // (`seats`, the usernames by seat, is one of the room's own fields.)
+        top.put("currentTurn", &(game.status() == Status::Playing).then(|| name(game.active())))
+            .put("turn", &public.turn)
+            .put(
+                "winner",
+                &match game.status() {
+                    Status::Won { winner } => Some(name(winner)),
+                    _ => None,
+                },
+            );
+    }
+
+    fn private_data(_game: &Sorcery, viewer: Viewer, _names: &[String], top: &mut Fields) {
+        top.put("yourSeat", &viewer.as_seat().map(|s| s.0));
     }
 }
