@@ -66,7 +66,9 @@ impl Hand {
     }
     /// The colours of the coloured cards held (supporters and action cards have none).
     pub fn colours(&self) -> Colours {
-        Colour::ALL.into_iter().filter(|c| self.present & c.kinds() != 0).collect()
+        // Without a branch per colour: which colours a hand holds is not predictable.
+        let bits = Colour::ALL.iter().fold(0, |bits, &c| bits | u8::from(self.present & c.kinds() != 0) << c as u8);
+        Colours::from_bits(bits)
     }
 
     pub fn has_supporter(&self) -> bool {
@@ -265,7 +267,9 @@ impl Ivanhoe {
 
     /// Active participants (not withdrawn) as a set.
     pub(crate) fn in_tournament(&self) -> SeatSet {
-        self.players.iter().filter(|(_, p)| !p.withdrawn).map(|(s, _)| s).collect()
+        // Bits set without a branch per seat: who has withdrawn is not predictable.
+        let bits = self.players.iter().fold(0, |bits, (s, p)| bits | u32::from(!p.withdrawn) << s.0);
+        SeatSet::from_bits(bits)
     }
 
     /// Count of every card kind wherever it lies; must equal the deck.

@@ -43,7 +43,9 @@ impl Ivanhoe {
                 let stunned_full = self.stunned == Some(seat) && self.added >= 1;
                 if !stunned_full {
                     let mut playable = SUPPORTER_KINDS | self.colour.map_or(0, Colour::kinds);
-                    if p.display.contains(&Card::Maiden) {
+                    // Only a held maiden needs the display scanned (scans of varying length
+                    // are costly mispredictions).
+                    if p.hand.has(Card::Maiden) && p.display.contains(&Card::Maiden) {
                         playable &= !Card::Maiden.bit();
                     }
                     for card in p.hand.kinds_among(playable) {
