@@ -20,7 +20,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use rusqlite_migration::{M, Migrations};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc as std_mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -138,6 +138,11 @@ impl Drop for HandOver<'_> {
 
 /// How often the checkpoint thread folds the WAL back into the database while writes come in.
 const CHECKPOINT_EVERY: Duration = Duration::from_millis(250);
+/// Past this many frames in the WAL the writer finishes a checkpoint itself, between two
+/// commits, so the WAL starts over instead of growing (the checkpoint thread alone cannot
+/// finish one while commits keep coming). It has little left to copy by then; the cost is
+/// two fsyncs every few megabytes of writes.
+const WAL_RESET_FRAMES: u64 = 8192;
 
 fn migrations() -> Migrations<'static> {
     Migrations::new(vec![M::up(
@@ -170,6 +175,9 @@ fn migrations() -> Migrations<'static> {
 
 fn open(path: &Path) -> Result<Connection, StoreError> {
     let mut conn = Connection::open(path)?;
+    // Small pages for a new database: a move dirties one page per commit, and every dirty
+    // page is written whole to the WAL (an existing database keeps its page size).
+    conn.pragma_update(None, "page_size", 1024)?;
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
@@ -186,7 +194,7 @@ impl Store {
     /// Opens (creating if needed) the database at `path` and starts its threads.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
         let mut conn = open(path)?;
-        let dirty = Arc::new(AtomicBool::new(false));
+        let wal = Arc::new(WalState::default());
         let checkpoints = if is_memory(path) {
             None
         } else {
@@ -195,11 +203,11 @@ impl Store {
             let checkpointer = Connection::open(path)?;
             checkpointer.busy_timeout(Duration::from_secs(5))?;
             let (stop_tx, stop_rx) = std_mpsc::channel::<()>();
-            let dirty = dirty.clone();
+            let wal = wal.clone();
             let file: PathBuf = path.into();
             std::thread::Builder::new()
                 .name("sqlite-checkpoint".into())
-                .spawn(move || checkpoint_loop(&checkpointer, &stop_rx, &dirty, &file))
+                .spawn(move || checkpoint_loop(&checkpointer, &stop_rx, &wal, &file))
                 .expect("spawn the checkpoint thread");
             Some(stop_tx)
         };
@@ -207,7 +215,7 @@ impl Store {
         std::thread::Builder::new()
             .name("sqlite".into())
             .spawn(move || {
-                worker(&mut conn, &rx, &dirty);
+                worker(&mut conn, &rx, &wal);
                 // Last checkpoint before the thread (and with it the checkpointer) ends.
                 drop(checkpoints);
             })
@@ -303,7 +311,21 @@ fn row_to_match(r: &rusqlite::Row<'_>) -> rusqlite::Result<MatchRecord> {
 
 type Acks = Vec<Box<dyn FnOnce(Result<(), String>) + Send>>;
 
-fn worker(conn: &mut Connection, rx: &std_mpsc::Receiver<Vec<Cmd>>, dirty: &AtomicBool) {
+/// What the two threads tell each other about the WAL.
+#[derive(Default)]
+struct WalState {
+    /// Commits since the last checkpoint.
+    dirty: AtomicBool,
+    /// Frames in the WAL at the last checkpoint.
+    frames: AtomicU64,
+}
+
+/// Runs a PASSIVE checkpoint; returns the frames in the WAL.
+fn checkpoint(conn: &Connection) -> rusqlite::Result<u64> {
+    conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| r.get::<_, i64>(1)).map(|n| n.max(0) as u64)
+}
+
+fn worker(conn: &mut Connection, rx: &std_mpsc::Receiver<Vec<Cmd>>, wal: &WalState) {
     while let Ok(mut batch) = rx.recv() {
         // Group commit: everything already handed over goes into one transaction; the writes
         // are acknowledged only after it commits.
@@ -324,9 +346,17 @@ fn worker(conn: &mut Connection, rx: &std_mpsc::Receiver<Vec<Cmd>>, dirty: &Atom
             run(&tx, cmd, &mut acks);
         }
         let result = tx.commit().map_err(|e| e.to_string());
-        dirty.store(true, Ordering::Relaxed);
+        wal.dirty.store(true, Ordering::Relaxed);
         for ack in acks {
             ack(result.clone());
+        }
+        if wal.frames.load(Ordering::Relaxed) > WAL_RESET_FRAMES {
+            // No commit runs meanwhile, so this checkpoint completes and the next commit
+            // starts the WAL from its beginning.
+            match checkpoint(conn) {
+                Ok(_) => wal.frames.store(0, Ordering::Relaxed),
+                Err(e) => tracing::error!("checkpoint failed: {e}"),
+            }
         }
     }
 }
@@ -334,22 +364,21 @@ fn worker(conn: &mut Connection, rx: &std_mpsc::Receiver<Vec<Cmd>>, dirty: &Atom
 /// Folds the WAL into the database every [`CHECKPOINT_EVERY`] while there are writes, and once
 /// more when the store closes. PASSIVE: it never blocks the writer (pages the writer is
 /// changing are simply left for the next round).
-fn checkpoint_loop(conn: &Connection, stop: &std_mpsc::Receiver<()>, dirty: &AtomicBool, file: &Path) {
-    let checkpoint = || {
-        if let Err(e) = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())) {
-            tracing::error!("checkpoint of {} failed: {e}", file.display());
-        }
+fn checkpoint_loop(conn: &Connection, stop: &std_mpsc::Receiver<()>, wal: &WalState, file: &Path) {
+    let run = || match checkpoint(conn) {
+        Ok(frames) => wal.frames.store(frames, Ordering::Relaxed),
+        Err(e) => tracing::error!("checkpoint of {} failed: {e}", file.display()),
     };
     loop {
         match stop.recv_timeout(CHECKPOINT_EVERY) {
             Err(std_mpsc::RecvTimeoutError::Timeout) => {
-                if dirty.swap(false, Ordering::Relaxed) {
-                    checkpoint();
+                if wal.dirty.swap(false, Ordering::Relaxed) {
+                    run();
                 }
             }
             // The writer has stopped.
             _ => {
-                checkpoint();
+                run();
                 return;
             }
         }
