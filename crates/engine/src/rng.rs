@@ -74,30 +74,25 @@ impl MatchRng {
         assert_eq!(bounds.len(), out.len(), "one output per bound");
         let mut start = 0;
         while start < bounds.len() {
-            let mut product = u64::from(bounds[start]);
-            let mut end = start + 1;
-            while let Some(p) = bounds.get(end).and_then(|&n| product.checked_mul(u64::from(n))) {
-                if p > GROUP_MAX {
-                    break;
+            // One pass per word: the group grows while it fits, its digits read off as it goes
+            // (word * product = digits * 2^64 + low, the first bound's digit most significant).
+            let word = self.next_u64();
+            let (mut product, mut low, mut end) = (1u64, word, start);
+            while let Some(&n) = bounds.get(end) {
+                match product.checked_mul(u64::from(n)) {
+                    Some(p) if p <= GROUP_MAX => product = p,
+                    _ => break,
                 }
-                product = p;
+                let m = u128::from(low) * u128::from(n);
+                out[end] = (m >> 64) as u32;
+                low = m as u64;
                 end += 1;
             }
             assert!(product > 0, "below(0)");
-            let group = &bounds[start..end];
-            loop {
-                // word * product = digits * 2^64 + low, the digits taken most significant first.
-                let mut low = self.next_u64();
-                for (digit, &n) in out[start..end].iter_mut().zip(group) {
-                    let m = u128::from(low) * u128::from(n);
-                    *digit = (m >> 64) as u32;
-                    low = m as u64;
-                }
-                if low >= product || low >= product.wrapping_neg() % product {
-                    break;
-                }
+            // Lemire's test on the whole group; a rejected group is drawn again (rarely).
+            if low >= product || low >= product.wrapping_neg() % product {
+                start = end;
             }
-            start = end;
         }
     }
 

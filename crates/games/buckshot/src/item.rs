@@ -31,6 +31,11 @@ impl Item {
         self as usize
     }
 
+    /// This kind's bit in [`Items::kind_mask`].
+    pub const fn bit(self) -> u8 {
+        1 << self as u8
+    }
+
     /// The name used in the terminal and in messages.
     pub const fn name(self) -> &'static str {
         match self {

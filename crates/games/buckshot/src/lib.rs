@@ -41,7 +41,11 @@
 mod action;
 mod bots;
 mod config;
+mod deck;
 mod item;
+mod legal;
+mod mask;
+mod refusal;
 mod rules;
 mod setup;
 mod shell;
@@ -74,14 +78,17 @@ impl Game for Buckshot {
         self.players()
     }
 
+    #[inline]
     fn to_act(&self) -> SeatSet {
         if self.winner.is_some() { SeatSet::EMPTY } else { SeatSet::one(self.current) }
     }
 
+    #[inline]
     fn legal_actions_into(&self, seat: Seat, out: &mut Vec<Action>) {
         self.legal_into(seat, out);
     }
 
+    #[inline]
     fn apply_into(&mut self, seat: Seat, action: Action, out: &mut Vec<Event>) -> Result<(), RuleError> {
         self.check(seat, &action)?;
         self.perform(seat, action, out);

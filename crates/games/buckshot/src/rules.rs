@@ -1,29 +1,19 @@
-//! Legality and the effect of each action: `legal_actions_into`, `check`, `perform`, and the
-//! turn and round machinery they share.
+//! Legality and the effect of each action: `check`, `perform`, and the turn and round
+//! machinery they share (`legal_actions_into` is in `legal.rs`).
 
+use crate::deck::ItemDeck;
+use crate::mask::{for_each_bit, next_after, nth_bit};
+use crate::refusal::Refusal;
+use crate::shell::FRESH_DRAWS;
 use crate::state::{ITEMS_PER_ROUND, MAX_LIVES, MAX_SEATS, bit};
 use crate::{Action, Buckshot, Chamber, Config, Event, Item, ItemUse, Items, Quickshot, Shell};
-use engine::{MatchRng, RuleError, Seat, SetupError};
+use engine::{MatchRng, Seat, SetupError};
 
 /// Shells a Rebalancer may add at most; the chamber must have room for them.
 const REBALANCE_MAX: u8 = 3;
 
-/// The most actions one seat can have: 8 shots; own items: 7 skip targets and one use of each
-/// other kind (2 for a Rebalancer); stealing from 7 others: the same per victim.
-const MAX_ACTIONS: usize = 8 + 14 + 7 * 14;
-
-/// Calls `f` with the index of every set bit, lowest first.
-#[inline(always)]
-fn for_each_bit(mut mask: u8, mut f: impl FnMut(u8)) {
-    while mask != 0 {
-        f(mask.trailing_zeros() as u8);
-        mask &= mask - 1;
-    }
-}
-
-fn err(code: &'static str, message: &'static str) -> RuleError {
-    RuleError::new(code, message)
-}
+/// The draws of a round: 4 items for each of up to 8 seats, the chamber, who starts.
+const MAX_ROUND_DRAWS: usize = 4 * MAX_SEATS + FRESH_DRAWS.len() + 1;
 
 impl Buckshot {
     pub(crate) fn setup(config: &Config, seed: u64) -> Result<Self, SetupError> {
@@ -60,163 +50,83 @@ impl Buckshot {
 
     // ---- legality -------------------------------------------------------------------------
 
-    pub(crate) fn legal_into(&self, seat: Seat, out: &mut Vec<Action>) {
-        // Hot path of every playout: bit masks and one up-front reservation (free once the
-        // caller's buffer has grown), so the pushes never reallocate.
-        if self.winner.is_some() || !self.is_alive(seat) {
-            return;
-        }
-        let mine = self.items[seat.index()];
-        if seat != self.current {
-            // Out of turn, only a Rebalancer during its window.
-            if mine.has(Item::Rebalancer) && self.can_rebalance() {
-                out.push(Action::Use { item: ItemUse::Rebalancer { kind: Shell::Live } });
-                out.push(Action::Use { item: ItemUse::Rebalancer { kind: Shell::Blank } });
-            }
-            return;
-        }
-        out.reserve(MAX_ACTIONS);
-        let buf = out;
-        let alive = self.alive_mask();
-        for_each_bit(alive, |t| buf.push(Action::Shoot { target: Seat(t) }));
-        if self.quickshot != Quickshot::Second {
-            const STEAL: u8 = 1 << Item::Steal as u8;
-            let held = mine.kind_mask();
-            for_each_bit(held & !STEAL, |k| {
-                self.push_uses(seat, alive, Item::ALL[usize::from(k)], buf, |item| Action::Use { item });
-            });
-            if held & STEAL != 0 {
-                for_each_bit(alive & !bit(seat), |from| {
-                    let theirs = self.items[usize::from(from)].kind_mask() & !STEAL;
-                    let from = Seat(from);
-                    for_each_bit(theirs, |k| {
-                        self.push_uses(seat, alive, Item::ALL[usize::from(k)], buf, |item| Action::Steal {
-                            from,
-                            item,
-                        });
-                    });
-                });
-            }
-        }
-    }
-
-    pub(crate) fn alive_mask(&self) -> u8 {
-        let mut m = 0;
-        for s in 0..self.players() {
-            if self.lives[s] > 0 {
-                m |= 1 << s;
-            }
-        }
-        m
-    }
-
-    /// Every valid use of `item` by `user`, wrapped by `wrap`.
-    #[inline(always)]
-    fn push_uses(&self, user: Seat, alive: u8, item: Item, out: &mut Vec<Action>, wrap: impl Fn(ItemUse) -> Action) {
-        match item {
-            Item::Skip => for_each_bit(alive & !bit(user) & !self.skipped, |t| {
-                out.push(wrap(ItemUse::Skip { target: Seat(t) }));
-            }),
-            Item::DoubleDamage if !self.double_damage => out.push(wrap(ItemUse::DoubleDamage)),
-            Item::ChamberCheck => out.push(wrap(ItemUse::ChamberCheck)),
-            Item::Rebalancer if self.can_rebalance() => {
-                out.push(wrap(ItemUse::Rebalancer { kind: Shell::Live }));
-                out.push(wrap(ItemUse::Rebalancer { kind: Shell::Blank }));
-            }
-            Item::Quickshot if self.quickshot == Quickshot::Off => out.push(wrap(ItemUse::Quickshot)),
-            Item::AddLife if self.lives[user.index()] < MAX_LIVES => out.push(wrap(ItemUse::AddLife)),
-            Item::ShootAir => out.push(wrap(ItemUse::ShootAir)),
-            _ => {}
-        }
-    }
-
-    fn can_rebalance(&self) -> bool {
+    pub(crate) fn can_rebalance(&self) -> bool {
         self.rebalancer_window() && self.chamber.len() + REBALANCE_MAX <= Chamber::CAPACITY
     }
 
     /// Why `seat` may not take `action` now, if it may not. Written independently of
     /// `legal_into`; the invariant suite checks that the two agree.
-    pub(crate) fn check(&self, seat: Seat, action: &Action) -> Result<(), RuleError> {
+    #[inline(always)]
+    pub(crate) fn check(&self, seat: Seat, action: &Action) -> Result<(), Refusal> {
         if self.winner.is_some() {
-            return Err(RuleError::game_over());
+            return Err(Refusal::GameOver);
         }
         if !self.is_alive(seat) {
-            return Err(err("not_playing", "you are not a living player in this game"));
-        }
-        if let Action::Use { item: ItemUse::Rebalancer { .. } } = action
-            && seat != self.current
-        {
-            if !self.items[seat.index()].has(Item::Rebalancer) {
-                return Err(err("no_such_item", "you do not hold that item"));
-            }
-            return self.check_use(seat, &ItemUse::Rebalancer { kind: Shell::Live });
+            return Err(Refusal::NotPlaying);
         }
         if seat != self.current {
-            return Err(RuleError::not_your_turn());
+            return match action {
+                Action::Use { item: item @ ItemUse::Rebalancer { .. } } => {
+                    if !self.items[seat.index()].has(Item::Rebalancer) {
+                        return Err(Refusal::NoSuchItem);
+                    }
+                    self.check_use(seat, item)
+                }
+                _ => Err(Refusal::NotYourTurn),
+            };
         }
         if self.quickshot == Quickshot::Second && !matches!(action, Action::Shoot { .. }) {
-            return Err(err("must_shoot", "Quickshot: you must fire your second shot now"));
+            return Err(Refusal::MustShoot);
         }
         match *action {
             Action::Shoot { target } => {
                 if !self.is_alive(target) {
-                    return Err(err("invalid_target", "that is not a living player"));
+                    return Err(Refusal::NotLiving);
                 }
                 Ok(())
             }
             Action::Use { item } => {
                 if !self.items[seat.index()].has(item.item()) {
-                    return Err(err("no_such_item", "you do not hold that item"));
+                    return Err(Refusal::NoSuchItem);
                 }
                 self.check_use(seat, &item)
             }
             Action::Steal { from, item } => {
                 if !self.items[seat.index()].has(Item::Steal) {
-                    return Err(err("no_such_item", "you do not hold a Steal"));
+                    return Err(Refusal::NoSteal);
                 }
                 if from == seat {
-                    return Err(err("cannot_target_self", "you cannot steal from yourself"));
+                    return Err(Refusal::StealFromSelf);
                 }
                 if !self.is_alive(from) {
-                    return Err(err("invalid_target", "that is not a living player"));
+                    return Err(Refusal::NotLiving);
                 }
                 if !self.items[from.index()].has(item.item()) {
-                    return Err(err("target_lacks_item", "that player does not hold that item"));
+                    return Err(Refusal::TargetLacksItem);
                 }
                 self.check_use(seat, &item)
             }
         }
     }
 
-    fn check_use(&self, user: Seat, item: &ItemUse) -> Result<(), RuleError> {
+    fn check_use(&self, user: Seat, item: &ItemUse) -> Result<(), Refusal> {
         match *item {
             ItemUse::Skip { target } => {
                 if target == user {
-                    Err(err("cannot_target_self", "you cannot skip yourself"))
+                    Err(Refusal::SkipSelf)
                 } else if !self.is_alive(target) {
-                    Err(err("invalid_target", "that is not a living player"))
+                    Err(Refusal::NotLiving)
                 } else if self.is_skipped(target) {
-                    Err(err("already_skipped", "that player is already skipped"))
+                    Err(Refusal::AlreadySkipped)
                 } else {
                     Ok(())
                 }
             }
-            ItemUse::DoubleDamage if self.double_damage => {
-                Err(err("already_active", "Double Damage is already active this turn"))
-            }
-            ItemUse::Rebalancer { .. } if !self.rebalancer_window() => Err(err(
-                "rebalancer_window_closed",
-                "a Rebalancer can only be used before the round's first shell is fired",
-            )),
-            ItemUse::Rebalancer { .. } if !self.can_rebalance() => {
-                Err(err("chamber_full", "the chamber has no room for more shells"))
-            }
-            ItemUse::Quickshot if self.quickshot != Quickshot::Off => {
-                Err(err("already_active", "Quickshot is already active this turn"))
-            }
-            ItemUse::AddLife if self.lives[user.index()] >= MAX_LIVES => {
-                Err(err("lives_full", "you already have the most lives a player can have"))
-            }
+            ItemUse::DoubleDamage if self.double_damage => Err(Refusal::DoubleDamageActive),
+            ItemUse::Rebalancer { .. } if !self.rebalancer_window() => Err(Refusal::WindowClosed),
+            ItemUse::Rebalancer { .. } if !self.can_rebalance() => Err(Refusal::ChamberFull),
+            ItemUse::Quickshot if self.quickshot != Quickshot::Off => Err(Refusal::QuickshotActive),
+            ItemUse::AddLife if self.lives[user.index()] >= MAX_LIVES => Err(Refusal::LivesFull),
             _ => Ok(()),
         }
     }
@@ -323,6 +233,7 @@ impl Buckshot {
 
     /// `seat` is out: lives 0, skip and knowledge gone. A shooter other than the victim takes
     /// the victim's items; otherwise they are discarded.
+    #[inline(never)] // rare: kept out of the shot's hot path
     fn eliminate(&mut self, seat: Seat, by: Option<Seat>, out: &mut Vec<Event>) {
         let s = seat.index();
         self.lives[s] = 0;
@@ -339,8 +250,9 @@ impl Buckshot {
                 out.push(Event::Eliminated { seat, by, items: Items::NONE });
             }
         }
-        if self.alive_count() == 1 {
-            let winner = self.alive_seats().next().expect("one seat is alive");
+        let alive = self.alive_mask();
+        if alive.count_ones() == 1 {
+            let winner = Seat(alive.trailing_zeros() as u8);
             self.winner = Some(winner);
             out.push(Event::GameOver { winner });
         }
@@ -359,20 +271,19 @@ impl Buckshot {
 
     /// Ends the current player's turn: a new round if the chamber is empty, otherwise the next
     /// living seat in order, consuming pending skips on the way.
+    #[inline]
     fn end_turn(&mut self, out: &mut Vec<Event>) {
         out.push(Event::TurnEnded { seat: self.current });
         if self.chamber.is_empty() {
             self.new_round(out);
             return;
         }
-        let n = self.n;
+        let alive = self.alive_mask();
         let mut s = self.current.0;
         loop {
-            s = (s + 1) % n;
+            // The current seat is alive or at least two others are: there is a next one.
+            s = next_after(alive, s).expect("a seat is alive");
             let seat = Seat(s);
-            if !self.is_alive(seat) {
-                continue;
-            }
             if self.is_skipped(seat) {
                 self.skipped &= !bit(seat);
                 out.push(Event::TurnSkipped { seat });
@@ -393,36 +304,43 @@ impl Buckshot {
 
     /// Clears items and pending skips, deals 4 items to each living seat, loads 1-4 live and
     /// 1-4 blank shells, and starts a random living seat's turn.
+    #[inline(never)] // once per chamber: kept out of the turn's hot path
     fn new_round(&mut self, out: &mut Vec<Event>) {
         self.round += 1;
         self.items = [Items::NONE; MAX_SEATS];
         self.skipped = 0;
         self.knows = 0;
         self.fired = false;
-        self.dealt = 0;
         self.spent = 0;
-        let alive = self.alive_count() as u32;
-        let mut deck = ItemDeck::for_round(alive, self.round);
-        for s in 0..self.players() {
-            if self.lives[s] > 0 {
-                for _ in 0..ITEMS_PER_ROUND {
-                    let item = deck.draw(&mut self.rng);
-                    self.items[s].add(item);
-                    self.dealt += 1;
-                }
+        let alive = self.alive_mask();
+        let players = alive.count_ones();
+        let cards = (players * u32::from(ITEMS_PER_ROUND)) as usize;
+        let mut deck = ItemDeck::for_round(players, self.round);
+        // The round's randomness in one batch (a few words, not one per card): the deal, the
+        // chamber, who starts.
+        let draws = cards + FRESH_DRAWS.len() + 1;
+        let mut bounds = [0; MAX_ROUND_DRAWS];
+        deck.bounds(&mut bounds[..cards]);
+        bounds[cards..draws - 1].copy_from_slice(&FRESH_DRAWS);
+        bounds[draws - 1] = players;
+        let mut drawn = [0; MAX_ROUND_DRAWS];
+        self.rng.below_each(&bounds[..draws], &mut drawn[..draws]);
+        let mut card = 0;
+        for_each_bit(alive, |s| {
+            for _ in 0..ITEMS_PER_ROUND {
+                self.items[usize::from(s)].add(deck.deal(card, drawn[card]));
+                card += 1;
             }
-        }
-        let live = self.rng.range_inclusive(1, 4) as u8;
-        let blank = self.rng.range_inclusive(1, 4) as u8;
-        self.chamber = Chamber::load(live, blank, &mut self.rng);
+        });
+        self.dealt = cards as u32;
+        self.chamber = Chamber::fresh([drawn[cards], drawn[cards + 1], drawn[cards + 2]]);
         out.push(Event::RoundStarted {
             round: self.round,
-            live,
-            blank,
+            live: self.chamber.live(),
+            blank: self.chamber.blank(),
             items: crate::SeatItems::new(&self.items[..self.players()]),
         });
-        let k = self.rng.below(alive) as usize;
-        let starter = self.alive_seats().nth(k).expect("k < alive");
+        let starter = Seat(nth_bit(alive, drawn[draws - 1]));
         self.start_turn(starter, out);
     }
 
@@ -471,42 +389,5 @@ impl Buckshot {
             return Err("a chamber check outlived the chamber".into());
         }
         Ok(())
-    }
-}
-
-/// The item deck of one round: built in order from the counts, then dealt by a partial
-/// Fisher–Yates (one draw per card dealt, not a full shuffle).
-struct ItemDeck {
-    cards: [Item; 22 * 4],
-    len: usize,
-    dealt: usize,
-}
-
-impl ItemDeck {
-    /// With `n` living players and k = ⌈n/2⌉: 3k of each item except Rebalancer, k
-    /// Rebalancers; from round 6 on, Add Life is replaced by more Double Damage.
-    fn for_round(n: u32, round: u32) -> Self {
-        let k = n.div_ceil(2) as usize;
-        let mut cards = [Item::Skip; 22 * 4];
-        let mut len = 0;
-        for item in Item::ALL {
-            let count = match item {
-                Item::Rebalancer => k,
-                Item::AddLife if round > 5 => 0,
-                Item::DoubleDamage if round > 5 => 6 * k,
-                _ => 3 * k,
-            };
-            cards[len..len + count].fill(item);
-            len += count;
-        }
-        ItemDeck { cards, len, dealt: 0 }
-    }
-
-    fn draw(&mut self, rng: &mut MatchRng) -> Item {
-        let i = self.dealt;
-        let j = i + rng.below((self.len - i) as u32) as usize;
-        self.cards.swap(i, j);
-        self.dealt += 1;
-        self.cards[i]
     }
 }

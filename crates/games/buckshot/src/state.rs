@@ -115,7 +115,12 @@ impl Buckshot {
     }
 
     pub(crate) fn alive_count(&self) -> usize {
-        self.lives[..self.players()].iter().filter(|&&l| l > 0).count()
+        self.alive_mask().count_ones() as usize
+    }
+
+    /// Bit per seat: that seat is alive (seats past the table have no lives).
+    pub(crate) fn alive_mask(&self) -> u8 {
+        crate::mask::nonzero_bytes(self.lives)
     }
 
     /// The seat whose turn comes after the current one if nothing else happens: the next living
@@ -124,15 +129,8 @@ impl Buckshot {
         if self.winner.is_some() {
             return None;
         }
-        let n = self.n;
-        let mut s = self.current.0;
-        for _ in 0..n {
-            s = (s + 1) % n;
-            if self.is_alive(Seat(s)) && !self.is_skipped(Seat(s)) {
-                return Some(Seat(s));
-            }
-        }
-        Some(self.current)
+        let next = crate::mask::next_after(self.alive_mask() & !self.skipped, self.current.0);
+        Some(next.map_or(self.current, Seat))
     }
 }
 

@@ -1,0 +1,94 @@
+//! The item deck of a round, and the deal.
+
+use crate::Item;
+
+/// The most cards a deck holds: 22k, with k = ⌈8/2⌉.
+const MAX_CARDS: usize = 22 * 4;
+
+/// The item deck of one round, in a fixed order, dealt by a partial Fisher–Yates whose draws
+/// the round makes beforehand, in one batch with its other draws (see [`ItemDeck::bounds`]).
+#[derive(Clone, Copy)]
+pub(crate) struct ItemDeck {
+    cards: [Item; MAX_CARDS],
+    len: u8,
+}
+
+/// Every deck a round can use, built at compile time: `DECKS[late][k - 1]`.
+static DECKS: [[ItemDeck; 4]; 2] = {
+    let mut decks = [[ItemDeck { cards: [Item::Skip; MAX_CARDS], len: 0 }; 4]; 2];
+    let mut k = 1;
+    while k <= 4 {
+        decks[0][k - 1] = ItemDeck::build(k, false);
+        decks[1][k - 1] = ItemDeck::build(k, true);
+        k += 1;
+    }
+    decks
+};
+
+impl ItemDeck {
+    /// With `n` living players and k = ⌈n/2⌉: 3k of each item except Rebalancer, k
+    /// Rebalancers; from round 6 on, Add Life is replaced by more Double Damage.
+    pub(crate) fn for_round(n: u32, round: u32) -> Self {
+        DECKS[usize::from(round > 5)][n.div_ceil(2) as usize - 1]
+    }
+
+    const fn build(k: usize, late: bool) -> Self {
+        let mut deck = ItemDeck { cards: [Item::Skip; MAX_CARDS], len: 0 };
+        let mut i = 0;
+        while i < Item::ALL.len() {
+            let item = Item::ALL[i];
+            let count = match item {
+                Item::Rebalancer => k,
+                Item::AddLife if late => 0,
+                Item::DoubleDamage if late => 6 * k,
+                _ => 3 * k,
+            };
+            let mut c = 0;
+            while c < count {
+                deck.cards[deck.len as usize] = item;
+                deck.len += 1;
+                c += 1;
+            }
+            i += 1;
+        }
+        deck
+    }
+
+    /// The bounds of the draws that deal `out.len()` cards: card `i` is drawn from the
+    /// `len - i` cards not dealt yet.
+    pub(crate) fn bounds(&self, out: &mut [u32]) {
+        for (i, b) in out.iter_mut().enumerate() {
+            *b = u32::from(self.len) - i as u32;
+        }
+    }
+
+    /// Deals card `i` (in order from 0) given its draw (below `len - i`).
+    pub(crate) fn deal(&mut self, i: usize, draw: u32) -> Item {
+        self.cards.swap(i, i + draw as usize);
+        self.cards[i]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decks_hold_the_documented_counts() {
+        for players in 2..=8u32 {
+            let k = players.div_ceil(2) as usize;
+            for round in [1, 5, 6, 9] {
+                let deck = ItemDeck::for_round(players, round);
+                let count = |item| deck.cards[..usize::from(deck.len)].iter().filter(|&&c| c == item).count();
+                let late = round > 5;
+                assert_eq!(count(Item::Rebalancer), k);
+                assert_eq!(count(Item::AddLife), if late { 0 } else { 3 * k });
+                assert_eq!(count(Item::DoubleDamage), if late { 6 * k } else { 3 * k });
+                for item in [Item::Skip, Item::ChamberCheck, Item::Quickshot, Item::Steal, Item::ShootAir] {
+                    assert_eq!(count(item), 3 * k);
+                }
+                assert_eq!(usize::from(deck.len), 22 * k);
+            }
+        }
+    }
+}

@@ -1,0 +1,195 @@
+//! Legal-move generation: `legal_actions_into`, the hot path of every playout and search.
+//!
+//! Everything is a bit mask: the living seats, the Skip targets, the item kinds a seat holds
+//! and the kinds that have a valid use now. Each run of actions — the shots, the uses of one's
+//! own items, the uses of what one may steal from one victim — is then one lookup in a table
+//! built at compile time, copied into the list whole (a fixed size: no loop, no capacity check
+//! per action) and cut to its length. The order is fixed: shots by target, then own items in
+//! `Item::ALL` order (Skip by target, Rebalancer live before blank), then steals by victim in
+//! the same order.
+
+use crate::mask::{for_each_bit, seats};
+use crate::state::{MAX_LIVES, MAX_SEATS, bit};
+use crate::{Action, Buckshot, Item, ItemUse, Quickshot, Shell};
+use engine::Seat;
+
+impl Buckshot {
+    pub(crate) fn legal_into(&self, seat: Seat, out: &mut Vec<Action>) {
+        let alive = self.alive_mask();
+        if self.winner.is_some() || alive & bit(seat) == 0 {
+            return;
+        }
+        let usable = self.usable_kinds(seat, alive);
+        let held = self.items[seat.index()].kind_mask();
+        if seat != self.current {
+            // Out of turn, only a Rebalancer during its window.
+            USES.push(out, held & usable & Item::Rebalancer.bit());
+            return;
+        }
+        SHOTS.push(out, alive);
+        if self.quickshot == Quickshot::Second {
+            return;
+        }
+        let skip_targets = alive & !bit(seat) & !self.skipped;
+        if held & usable & Item::Skip.bit() != 0 {
+            SKIPS.push(out, skip_targets);
+        }
+        USES.push(out, held & usable);
+        if held & Item::Steal.bit() != 0 {
+            for_each_bit(alive & !bit(seat), |from| {
+                let theirs = self.items[usize::from(from)].kind_mask() & usable;
+                if theirs & Item::Skip.bit() != 0 {
+                    let from = Seat(from);
+                    out.extend(
+                        seats(skip_targets)
+                            .iter()
+                            .map(|&t| Action::Steal { from, item: ItemUse::Skip { target: Seat(t) } }),
+                    );
+                }
+                STEALS[usize::from(from)].push(out, theirs);
+            });
+        }
+    }
+
+    /// The kinds of item `user` has a valid use for now, held or stolen, as a mask over
+    /// `Item::ALL`: the conditions of `check_use`, for every kind at once. Never Steal, whose
+    /// use is `Action::Steal`.
+    fn usable_kinds(&self, user: Seat, alive: u8) -> u8 {
+        let mut kinds = Item::ChamberCheck.bit() | Item::ShootAir.bit();
+        if alive & !bit(user) & !self.skipped != 0 {
+            kinds |= Item::Skip.bit();
+        }
+        if !self.double_damage {
+            kinds |= Item::DoubleDamage.bit();
+        }
+        if self.can_rebalance() {
+            kinds |= Item::Rebalancer.bit();
+        }
+        if self.quickshot == Quickshot::Off {
+            kinds |= Item::Quickshot.bit();
+        }
+        if self.lives[user.index()] < MAX_LIVES {
+            kinds |= Item::AddLife.bit();
+        }
+        kinds
+    }
+}
+
+/// Every run is indexed by an 8-bit mask: of seats (shots, Skip targets) or of item kinds.
+const MASKS: usize = 256;
+
+/// For each mask, a run of at most `N` actions, padded to `N` so that it is copied as one
+/// fixed-size block and then cut to its length.
+#[derive(Clone, Copy)]
+struct Runs<const N: usize> {
+    runs: [[Action; N]; MASKS],
+    len: [u8; MASKS],
+}
+
+impl<const N: usize> Runs<N> {
+    const EMPTY: Self = Runs { runs: [[Action::Shoot { target: Seat(0) }; N]; MASKS], len: [0; MASKS] };
+
+    /// Appends the run of `mask`.
+    #[inline(always)]
+    fn push(&self, out: &mut Vec<Action>, mask: u8) {
+        let end = out.len() + usize::from(self.len[usize::from(mask)]);
+        out.extend_from_slice(&self.runs[usize::from(mask)]);
+        out.truncate(end);
+    }
+
+    const fn append(&mut self, mask: usize, action: Action) {
+        self.runs[mask][self.len[mask] as usize] = action;
+        self.len[mask] += 1;
+    }
+}
+
+/// A shot at each seat of the mask.
+static SHOTS: Runs<MAX_SEATS> = {
+    let mut t = Runs::EMPTY;
+    let mut mask = 0;
+    while mask < MASKS {
+        let mut s = 0;
+        while s < MAX_SEATS {
+            if mask >> s & 1 == 1 {
+                t.append(mask, Action::Shoot { target: Seat(s as u8) });
+            }
+            s += 1;
+        }
+        mask += 1;
+    }
+    t
+};
+
+/// A Skip of one's own at each seat of the mask.
+static SKIPS: Runs<MAX_SEATS> = {
+    let mut t = Runs::EMPTY;
+    let mut mask = 0;
+    while mask < MASKS {
+        let mut s = 0;
+        while s < MAX_SEATS {
+            if mask >> s & 1 == 1 {
+                t.append(mask, Action::Use { item: ItemUse::Skip { target: Seat(s as u8) } });
+            }
+            s += 1;
+        }
+        mask += 1;
+    }
+    t
+};
+
+/// The most uses without a target one seat's items can have: one per kind, two for a
+/// Rebalancer, none for Skip (it has targets) or Steal (it is no use).
+const MAX_USES: usize = 7;
+
+/// The uses without a target of the kinds in a mask, in `Item::ALL` order: of one's own items
+/// (`from` is `None`) or stolen from `from`.
+const fn uses(from: Option<Seat>) -> Runs<MAX_USES> {
+    let mut t = Runs::EMPTY;
+    let mut mask = 0;
+    while mask < MASKS {
+        let mut k = 0;
+        while k < Item::ALL.len() {
+            if mask >> k & 1 == 1 {
+                let uses: &[ItemUse] = match Item::ALL[k] {
+                    Item::Skip | Item::Steal => &[],
+                    Item::DoubleDamage => &[ItemUse::DoubleDamage],
+                    Item::ChamberCheck => &[ItemUse::ChamberCheck],
+                    Item::Rebalancer => {
+                        &[ItemUse::Rebalancer { kind: Shell::Live }, ItemUse::Rebalancer { kind: Shell::Blank }]
+                    }
+                    Item::Quickshot => &[ItemUse::Quickshot],
+                    Item::AddLife => &[ItemUse::AddLife],
+                    Item::ShootAir => &[ItemUse::ShootAir],
+                };
+                let mut u = 0;
+                while u < uses.len() {
+                    let item = uses[u];
+                    t.append(
+                        mask,
+                        match from {
+                            None => Action::Use { item },
+                            Some(from) => Action::Steal { from, item },
+                        },
+                    );
+                    u += 1;
+                }
+            }
+            k += 1;
+        }
+        mask += 1;
+    }
+    t
+}
+
+static USES: Runs<MAX_USES> = uses(None);
+
+/// `STEALS[from]`: the uses of what one may steal from `from`.
+static STEALS: [Runs<MAX_USES>; MAX_SEATS] = {
+    let mut t = [Runs::EMPTY; MAX_SEATS];
+    let mut from = 0;
+    while from < MAX_SEATS {
+        t[from] = uses(Some(Seat(from as u8)));
+        from += 1;
+    }
+    t
+};
