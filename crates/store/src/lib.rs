@@ -13,8 +13,11 @@
 //! for the disk.
 //!
 //! A live room is a row in `rooms` (its JSON snapshot: members, tokens, host, chat, the
-//! match's seed and config) plus its moves appended to `room_moves`, so a move costs one
-//! small insert, not a rewrite. A finished match goes to `matches` with its full log.
+//! match's seed and config) plus its moves in `moves`, one append-only log for every room: a
+//! move costs one small insert, and the moves of a whole batch land on the same page or two
+//! (a table keyed by room would dirty one page per room). A room's current match is the moves
+//! from its `moves_from` on; older ones, and those of deleted rooms, are dead and removed in
+//! bulk now and then. A finished match goes to `matches` with its full log.
 
 use rusqlite::{Connection, OptionalExtension, params};
 use rusqlite_migration::{M, Migrations};
@@ -34,6 +37,8 @@ pub enum StoreError {
     Migration(#[from] rusqlite_migration::Error),
     #[error("the store thread has stopped")]
     Closed,
+    #[error("inconsistent data: {0}")]
+    Corrupt(String),
 }
 
 /// A live room as stored: its snapshot and its moves so far.
@@ -145,8 +150,9 @@ const CHECKPOINT_EVERY: Duration = Duration::from_millis(250);
 const WAL_RESET_FRAMES: u64 = 8192;
 
 fn migrations() -> Migrations<'static> {
-    Migrations::new(vec![M::up(
-        "CREATE TABLE rooms (
+    Migrations::new(vec![
+        M::up(
+            "CREATE TABLE rooms (
             id TEXT PRIMARY KEY,
             game TEXT NOT NULL,
             snapshot TEXT NOT NULL,
@@ -170,7 +176,59 @@ fn migrations() -> Migrations<'static> {
             started_at INTEGER NOT NULL,
             ended_at INTEGER NOT NULL
         );",
-    )])
+        ),
+        // v2: one append-only log of moves for all rooms (see the module docs).
+        M::up(
+            "CREATE TABLE moves (
+            seq INTEGER PRIMARY KEY,
+            room_id TEXT NOT NULL,
+            idx INTEGER NOT NULL,
+            entry TEXT NOT NULL
+        );
+        INSERT INTO moves (room_id, idx, entry) SELECT room_id, idx, entry FROM room_moves ORDER BY room_id, idx;
+        DROP TABLE room_moves;
+        ALTER TABLE rooms ADD COLUMN moves_from INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX rooms_moves_from ON rooms (moves_from);",
+        ),
+    ])
+}
+
+/// Dead moves are collected after this many appends...
+const GC_EVERY: u64 = 4096;
+/// ...and every move is checked against its room once the log holds this many rows and twice
+/// as many as after the last such sweep (a room whose match never ends holds back the cheap
+/// collection, which only removes the log's oldest rows).
+const SWEEP_AT: u64 = 100_000;
+
+/// Where the next move's `seq` will start a room's match.
+const NEXT_SEQ: &str = "(SELECT coalesce(max(seq), 0) + 1 FROM moves)";
+
+/// The writer's bookkeeping of the move log.
+#[derive(Default)]
+struct LogState {
+    appended_since_gc: u64,
+    /// Rows in `moves` (an estimate: counted at open and after each sweep).
+    rows: u64,
+    rows_after_sweep: u64,
+}
+
+/// Removes dead moves: cheaply those older than every room's current match, and all of
+/// them when the log has grown large (see [`SWEEP_AT`]).
+fn collect_garbage(conn: &Connection, log: &mut LogState, sweep_at: u64) -> rusqlite::Result<()> {
+    log.appended_since_gc = 0;
+    let oldest = format!("coalesce((SELECT min(moves_from) FROM rooms), {NEXT_SEQ})");
+    let deleted = conn.execute(&format!("DELETE FROM moves WHERE seq < {oldest}"), [])? as u64;
+    log.rows = log.rows.saturating_sub(deleted);
+    if log.rows >= sweep_at && log.rows >= 2 * log.rows_after_sweep {
+        conn.execute(
+            "DELETE FROM moves WHERE seq < coalesce((SELECT moves_from FROM rooms WHERE rooms.id = moves.room_id), \
+             9223372036854775807)",
+            [],
+        )?;
+        log.rows = conn.query_row("SELECT count(*) FROM moves", [], |r| r.get::<_, i64>(0))? as u64;
+        log.rows_after_sweep = log.rows;
+    }
+    Ok(())
 }
 
 fn open(path: &Path) -> Result<Connection, StoreError> {
@@ -326,6 +384,8 @@ fn checkpoint(conn: &Connection) -> rusqlite::Result<u64> {
 }
 
 fn worker(conn: &mut Connection, rx: &std_mpsc::Receiver<Vec<Cmd>>, wal: &WalState) {
+    let rows = conn.query_row("SELECT count(*) FROM moves", [], |r| r.get::<_, i64>(0)).unwrap_or(0) as u64;
+    let mut log = LogState { rows, rows_after_sweep: rows, ..LogState::default() };
     while let Ok(mut batch) = rx.recv() {
         // Group commit: everything already handed over goes into one transaction; the writes
         // are acknowledged only after it commits.
@@ -343,12 +403,17 @@ fn worker(conn: &mut Connection, rx: &std_mpsc::Receiver<Vec<Cmd>>, wal: &WalSta
             }
         };
         for cmd in batch {
-            run(&tx, cmd, &mut acks);
+            run(&tx, cmd, &mut acks, &mut log);
         }
         let result = tx.commit().map_err(|e| e.to_string());
         wal.dirty.store(true, Ordering::Relaxed);
         for ack in acks {
             ack(result.clone());
+        }
+        if log.appended_since_gc >= GC_EVERY
+            && let Err(e) = collect_garbage(conn, &mut log, SWEEP_AT)
+        {
+            tracing::error!("collecting old moves failed: {e}");
         }
         if wal.frames.load(Ordering::Relaxed) > WAL_RESET_FRAMES {
             // No commit runs meanwhile, so this checkpoint completes and the next commit
@@ -385,7 +450,7 @@ fn checkpoint_loop(conn: &Connection, stop: &std_mpsc::Receiver<()>, wal: &WalSt
     }
 }
 
-fn run(tx: &rusqlite::Transaction<'_>, cmd: Cmd, acks: &mut Acks) {
+fn run(tx: &rusqlite::Transaction<'_>, cmd: Cmd, acks: &mut Acks, log: &mut LogState) {
     fn ack_after(acks: &mut Acks, r: rusqlite::Result<()>, ack: oneshot::Sender<Result<(), String>>) {
         match r {
             Ok(()) => acks.push(Box::new(move |c| {
@@ -399,26 +464,27 @@ fn run(tx: &rusqlite::Transaction<'_>, cmd: Cmd, acks: &mut Acks) {
     match cmd {
         Cmd::SaveRoom { id, game, snapshot, ack } => {
             let r = tx
-                .prepare_cached(
-                    "INSERT INTO rooms (id, game, snapshot) VALUES (?1, ?2, ?3)
-                     ON CONFLICT(id) DO UPDATE SET snapshot = excluded.snapshot, updated_at = unixepoch()",
-                )
+                .prepare_cached(&format!(
+                    "INSERT INTO rooms (id, game, snapshot, moves_from) VALUES (?1, ?2, ?3, {NEXT_SEQ})
+                     ON CONFLICT(id) DO UPDATE SET snapshot = excluded.snapshot, updated_at = unixepoch()"
+                ))
                 .and_then(|mut st| st.execute(params![id, game, snapshot]))
                 .map(|_| ());
             ack_after(acks, r, ack);
         }
         Cmd::AppendMove { id, index, entry, ack } => {
             let r = tx
-                .prepare_cached("INSERT OR REPLACE INTO room_moves (room_id, idx, entry) VALUES (?1, ?2, ?3)")
+                .prepare_cached("INSERT INTO moves (room_id, idx, entry) VALUES (?1, ?2, ?3)")
                 .and_then(|mut st| st.execute(params![id, index as i64, entry]))
                 .map(|_| ());
+            log.appended_since_gc += 1;
+            log.rows += 1;
             ack_after(acks, r, ack);
         }
         Cmd::ResetMoves { id, snapshot, ack } => {
+            // The room's earlier moves are dead from here on; they are collected later.
             let r = tx
-                .prepare_cached("DELETE FROM room_moves WHERE room_id = ?1")
-                .and_then(|mut st| st.execute([&id]))
-                .and_then(|_| tx.prepare_cached("UPDATE rooms SET snapshot = ?2 WHERE id = ?1"))
+                .prepare_cached(&format!("UPDATE rooms SET snapshot = ?2, moves_from = {NEXT_SEQ} WHERE id = ?1"))
                 .and_then(|mut st| st.execute(params![id, snapshot]))
                 .map(|_| ());
             ack_after(acks, r, ack);
@@ -476,14 +542,38 @@ fn run(tx: &rusqlite::Transaction<'_>, cmd: Cmd, acks: &mut Acks) {
     }
 }
 
-fn load_rooms(conn: &Connection) -> Result<Vec<StoredRoom>, rusqlite::Error> {
-    let mut rooms: Vec<StoredRoom> = conn
-        .prepare("SELECT id, game, snapshot FROM rooms ORDER BY rowid")?
-        .query_map([], |r| Ok(StoredRoom { id: r.get(0)?, game: r.get(1)?, snapshot: r.get(2)?, moves: Vec::new() }))?
-        .collect::<Result<_, _>>()?;
-    let mut st = conn.prepare("SELECT entry FROM room_moves WHERE room_id = ?1 ORDER BY idx")?;
-    for room in &mut rooms {
-        room.moves = st.query_map([&room.id], |r| r.get(0))?.collect::<Result<_, _>>()?;
+fn load_rooms(conn: &Connection) -> Result<Vec<StoredRoom>, StoreError> {
+    let mut rooms = Vec::new();
+    let mut from = std::collections::HashMap::new();
+    let mut st = conn.prepare("SELECT id, game, snapshot, moves_from FROM rooms ORDER BY rowid")?;
+    let mut rows = st.query([])?;
+    while let Some(r) = rows.next()? {
+        let room = StoredRoom { id: r.get(0)?, game: r.get(1)?, snapshot: r.get(2)?, moves: Vec::new() };
+        from.insert(room.id.clone(), (rooms.len(), r.get::<_, i64>(3)?));
+        rooms.push(room);
+    }
+    // One pass over the log, keeping each room's moves from its current match on.
+    let oldest = from.values().map(|&(_, f)| f).min().unwrap_or(i64::MAX);
+    let mut st = conn.prepare("SELECT seq, room_id, idx, entry FROM moves WHERE seq >= ?1 ORDER BY seq")?;
+    let mut rows = st.query([oldest])?;
+    while let Some(r) = rows.next()? {
+        let room_id: String = r.get(1)?;
+        let Some(&(i, first)) = from.get(&room_id) else { continue };
+        if r.get::<_, i64>(0)? < first {
+            continue;
+        }
+        let (idx, entry) = (r.get::<_, i64>(2)? as usize, r.get::<_, String>(3)?);
+        let moves = &mut rooms[i].moves;
+        // A move written twice (it never is) counts once, the later write winning.
+        match idx.cmp(&moves.len()) {
+            std::cmp::Ordering::Less => moves[idx] = entry,
+            std::cmp::Ordering::Equal => moves.push(entry),
+            std::cmp::Ordering::Greater => {
+                return Err(StoreError::Corrupt(format!(
+                    "room {room_id}: move {idx} stored without the moves before it"
+                )));
+            }
+        }
     }
     Ok(rooms)
 }
@@ -558,6 +648,70 @@ mod tests {
         assert_eq!(read_match(&path, 1).unwrap().unwrap().seed, 7);
         assert!(read_match(&path, 99).unwrap().is_none());
         assert_eq!(s.list_matches(10).await.unwrap().len(), 1);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[tokio::test]
+    async fn dead_moves_are_collected() {
+        let dir = std::env::temp_dir().join(format!("cardtable-store-gc-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.db");
+        let _ = std::fs::remove_file(&path);
+        {
+            let s = Store::open(&path).unwrap();
+            s.save_room("r1", "buckshot", "{}".into()).await.unwrap();
+            for i in 0..3 {
+                s.append_move("r1", i, format!("old{i}")).await.unwrap();
+            }
+            s.reset_moves("r1", "{}".into()).await.unwrap();
+            for i in 0..2 {
+                s.append_move("r1", i, format!("new{i}")).await.unwrap();
+            }
+            s.save_room("r2", "buckshot", "{}".into()).await.unwrap();
+            s.append_move("r2", 0, "gone".into()).await.unwrap();
+            s.delete_room("r2").await.unwrap();
+        }
+        let conn = open(&path).unwrap();
+        let entries = |c: &Connection| -> Vec<String> {
+            c.prepare("SELECT entry FROM moves ORDER BY seq")
+                .unwrap()
+                .query_map([], |r| r.get(0))
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap()
+        };
+        assert_eq!(entries(&conn), ["old0", "old1", "old2", "new0", "new1", "gone"]);
+        let mut log = LogState { rows: 6, ..LogState::default() };
+        // The cheap pass drops what is older than every room's match; the deleted room's
+        // move is newer and waits for a sweep.
+        collect_garbage(&conn, &mut log, 1000).unwrap();
+        assert_eq!(entries(&conn), ["new0", "new1", "gone"]);
+        collect_garbage(&conn, &mut log, 1).unwrap();
+        assert_eq!(entries(&conn), ["new0", "new1"]);
+        assert_eq!(log.rows, 2);
+        assert_eq!(load_rooms(&conn).unwrap()[0].moves, ["new0", "new1"]);
+        drop(conn);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn version_1_databases_migrate() {
+        let dir = std::env::temp_dir().join(format!("cardtable-store-v1-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.db");
+        let _ = std::fs::remove_file(&path);
+        {
+            let mut conn = Connection::open(&path).unwrap();
+            migrations().to_version(&mut conn, 1).unwrap();
+            conn.execute_batch(
+                "INSERT INTO rooms (id, game, snapshot) VALUES ('r1', 'buckshot', '{}');
+                 INSERT INTO room_moves (room_id, idx, entry) VALUES ('r1', 1, 'b'), ('r1', 0, 'a');",
+            )
+            .unwrap();
+        }
+        let conn = open(&path).unwrap();
+        assert_eq!(load_rooms(&conn).unwrap()[0].moves, ["a", "b"]);
+        drop(conn);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
