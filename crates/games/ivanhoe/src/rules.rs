@@ -9,8 +9,9 @@ use engine::{BySeat, MatchRng, RuleError, Seat, SeatSet, SetupError};
 
 mod legal;
 
-/// A refusal, built without allocating: legal-action lists try many illegal candidates, so
-/// the message is only formatted when a refusal leaves the crate as a [`RuleError`].
+/// A refusal, built without allocating: Outwit's legal list, `is_legal` and the invariant
+/// suite try many illegal candidates, so the message is only formatted when a refusal leaves
+/// the crate as a [`RuleError`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Refusal {
     code: &'static str,

@@ -317,8 +317,8 @@ mod tests {
     use engine::{Game, MatchRng};
     use std::collections::BTreeSet;
 
-    /// Plays 2,000 random games for every player count and compares, at every step and for every
-    /// seat (one past the table too), the direct list with the filtered candidates.
+    /// Plays 2,000 random games for every player count and compares, at every step and for
+    /// every seat (one past the table too), the direct list with the filtered candidates.
     #[test]
     fn direct_lists_equal_the_filtered_candidates() {
         let (mut fast, mut slow, mut seen) = (Vec::new(), Vec::new(), BTreeSet::new());
