@@ -78,13 +78,14 @@ impl MatchRng {
             // (word * product = digits * 2^64 + low, the first bound's digit most significant).
             let word = self.next_u64();
             let (mut product, mut low, mut end) = (1u64, word, start);
-            while let Some(&n) = bounds.get(end) {
-                match product.checked_mul(u64::from(n)) {
-                    Some(p) if p <= GROUP_MAX => product = p,
-                    _ => break,
+            for (&n, digit) in bounds[start..].iter().zip(&mut out[start..]) {
+                let p = u128::from(product) * u128::from(n);
+                if p > u128::from(GROUP_MAX) {
+                    break;
                 }
+                product = p as u64;
                 let m = u128::from(low) * u128::from(n);
-                out[end] = (m >> 64) as u32;
+                *digit = (m >> 64) as u32;
                 low = m as u64;
                 end += 1;
             }

@@ -1,6 +1,6 @@
 //! The item deck of a round, and the deal.
 
-use crate::Item;
+use crate::{Item, Items};
 
 /// The most cards a deck holds: 22k, with k = ⌈8/2⌉.
 const MAX_CARDS: usize = 22 * 4;
@@ -62,10 +62,16 @@ impl ItemDeck {
         }
     }
 
-    /// Deals card `i` (in order from 0) given its draw (below `len - i`).
-    pub(crate) fn deal(&mut self, i: usize, draw: u32) -> Item {
-        self.cards.swap(i, i + draw as usize);
-        self.cards[i]
+    /// Deals cards `first..first + draws.len()` (in order from 0) given their draws (card `i`
+    /// below `len - i`), as one hand.
+    pub(crate) fn deal_hand(&mut self, first: usize, draws: &[u32]) -> Items {
+        // One byte of count per kind, summed in a register.
+        let mut counts = 0u64;
+        for (i, &draw) in (first..).zip(draws) {
+            self.cards.swap(i, i + draw as usize);
+            counts += 1 << (8 * self.cards[i].index());
+        }
+        Items::from_counts(counts.to_le_bytes())
     }
 }
 

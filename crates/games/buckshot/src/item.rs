@@ -69,6 +69,11 @@ pub struct Items {
 impl Items {
     pub const NONE: Items = Items { counts: [0; 8], mask: 0 };
 
+    /// A hand from its counts, in `Item::ALL` order.
+    pub(crate) fn from_counts(counts: [u8; 8]) -> Self {
+        Items { counts, mask: crate::mask::nonzero_bytes(counts) }
+    }
+
     pub fn count(self, item: Item) -> u8 {
         self.counts[item.index()]
     }
@@ -86,9 +91,8 @@ impl Items {
         debug_assert!(self.has(item));
         let c = &mut self.counts[item.index()];
         *c -= 1;
-        if *c == 0 {
-            self.mask &= !(1 << item.index());
-        }
+        // Without a branch: which item is taken, and whether it was the last, are random.
+        self.mask &= !(u8::from(*c == 0) << item.index());
     }
 
     /// Bit `i` set when at least one of `Item::ALL[i]` is held.
@@ -157,6 +161,12 @@ impl SeatItems {
         let mut all = [Items::NONE; 8];
         all[..items.len()].copy_from_slice(items);
         SeatItems { items: all, len: items.len() as u8 }
+    }
+
+    /// The first `seats` of a whole table (copied whole: a fixed size is cheaper to copy).
+    pub(crate) fn of_table(items: &[Items; 8], seats: usize) -> Self {
+        debug_assert!(items[seats..].iter().all(|i| *i == Items::NONE));
+        SeatItems { items: *items, len: seats as u8 }
     }
 
     pub fn as_slice(&self) -> &[Items] {

@@ -8,7 +8,7 @@
 //! `Item::ALL` order (Skip by target, Rebalancer live before blank), then steals by victim in
 //! the same order.
 
-use crate::mask::{for_each_bit, seats};
+use crate::mask::for_each_bit;
 use crate::state::{MAX_LIVES, MAX_SEATS, bit};
 use crate::{Action, Buckshot, Item, ItemUse, Quickshot, Shell};
 use engine::Seat;
@@ -30,22 +30,15 @@ impl Buckshot {
         if self.quickshot == Quickshot::Second {
             return;
         }
-        let skip_targets = alive & !bit(seat) & !self.skipped;
-        if held & usable & Item::Skip.bit() != 0 {
-            SKIPS.push(out, skip_targets);
-        }
+        // A run is empty when its mask is, so what a seat holds decides the runs' lengths,
+        // not which branches are taken (in a random playout, a branch on it is a coin toss).
+        let targets = alive & !bit(seat) & !self.skipped;
+        SKIPS.push(out, targets & all_if(held & Item::Skip.bit() != 0));
         USES.push(out, held & usable);
         if held & Item::Steal.bit() != 0 {
             for_each_bit(alive & !bit(seat), |from| {
                 let theirs = self.items[usize::from(from)].kind_mask() & usable;
-                if theirs & Item::Skip.bit() != 0 {
-                    let from = Seat(from);
-                    out.extend(
-                        seats(skip_targets)
-                            .iter()
-                            .map(|&t| Action::Steal { from, item: ItemUse::Skip { target: Seat(t) } }),
-                    );
-                }
+                STEAL_SKIPS[usize::from(from)].push(out, targets & all_if(theirs & Item::Skip.bit() != 0));
                 STEALS[usize::from(from)].push(out, theirs);
             });
         }
@@ -77,6 +70,11 @@ impl Buckshot {
 
 /// Every run is indexed by an 8-bit mask: of seats (shots, Skip targets) or of item kinds.
 const MASKS: usize = 256;
+
+/// All bits set if `c`, none otherwise.
+fn all_if(c: bool) -> u8 {
+    0u8.wrapping_sub(u8::from(c))
+}
 
 /// For each mask, a run of at most `N` actions, padded to `N` so that it is copied as one
 /// fixed-size block and then cut to its length.
@@ -120,19 +118,39 @@ static SHOTS: Runs<MAX_SEATS> = {
     t
 };
 
-/// A Skip of one's own at each seat of the mask.
-static SKIPS: Runs<MAX_SEATS> = {
+/// A Skip at each seat of the mask: of one's own (`from` is `None`) or stolen from `from`.
+const fn skips(from: Option<Seat>) -> Runs<MAX_SEATS> {
     let mut t = Runs::EMPTY;
     let mut mask = 0;
     while mask < MASKS {
         let mut s = 0;
         while s < MAX_SEATS {
             if mask >> s & 1 == 1 {
-                t.append(mask, Action::Use { item: ItemUse::Skip { target: Seat(s as u8) } });
+                let item = ItemUse::Skip { target: Seat(s as u8) };
+                t.append(
+                    mask,
+                    match from {
+                        None => Action::Use { item },
+                        Some(from) => Action::Steal { from, item },
+                    },
+                );
             }
             s += 1;
         }
         mask += 1;
+    }
+    t
+}
+
+static SKIPS: Runs<MAX_SEATS> = skips(None);
+
+/// `STEAL_SKIPS[from]`: a Skip stolen from `from` at each seat of the mask.
+static STEAL_SKIPS: [Runs<MAX_SEATS>; MAX_SEATS] = {
+    let mut t = [Runs::EMPTY; MAX_SEATS];
+    let mut from = 0;
+    while from < MAX_SEATS {
+        t[from] = skips(Some(Seat(from as u8)));
+        from += 1;
     }
     t
 };

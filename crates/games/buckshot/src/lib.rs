@@ -90,9 +90,7 @@ impl Game for Buckshot {
 
     #[inline]
     fn apply_into(&mut self, seat: Seat, action: Action, out: &mut Vec<Event>) -> Result<(), RuleError> {
-        self.check(seat, &action)?;
-        self.perform(seat, action, out);
-        Ok(())
+        Ok(self.apply_action(seat, action, out)?)
     }
 
     fn is_legal(&self, seat: Seat, action: &Action) -> bool {

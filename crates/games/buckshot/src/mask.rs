@@ -10,29 +10,6 @@ pub(crate) fn for_each_bit(mut mask: u8, mut f: impl FnMut(u8)) {
     }
 }
 
-/// The indices of the set bits, lowest first, from a table (an exact-length slice, which
-/// `Vec::extend` writes in one go).
-pub(crate) fn seats(mask: u8) -> &'static [u8] {
-    &SET_BITS[usize::from(mask)][..mask.count_ones() as usize]
-}
-
-static SET_BITS: [[u8; 8]; 256] = {
-    let mut t = [[0; 8]; 256];
-    let mut mask = 0;
-    while mask < 256 {
-        let (mut n, mut b) = (0, 0);
-        while b < 8 {
-            if mask & (1 << b) != 0 {
-                t[mask][n] = b as u8;
-                n += 1;
-            }
-            b += 1;
-        }
-        mask += 1;
-    }
-    t
-};
-
 /// The index of the `n`-th set bit, counting from 0 at the lowest.
 pub(crate) fn nth_bit(mut mask: u8, n: u32) -> u8 {
     debug_assert!(n < mask.count_ones());
@@ -70,9 +47,6 @@ mod tests {
         for_each_bit(0b1010_0110, |b| seen.push(b));
         assert_eq!(seen, [1, 2, 5, 7]);
         assert_eq!([0, 1, 2, 3].map(|n| nth_bit(0b1010_0110, n)), [1, 2, 5, 7]);
-        assert_eq!(seats(0b1010_0110), [1, 2, 5, 7]);
-        assert_eq!(seats(0), [0; 0]);
-        assert_eq!(seats(0xFF), [0, 1, 2, 3, 4, 5, 6, 7]);
         assert_eq!(next_after(0b1010_0110, 2), Some(5));
         assert_eq!(next_after(0b1010_0110, 7), Some(1));
         assert_eq!(next_after(0b0000_0100, 2), Some(2));

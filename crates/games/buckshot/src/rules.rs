@@ -51,13 +51,50 @@ impl Buckshot {
     // ---- legality -------------------------------------------------------------------------
 
     pub(crate) fn can_rebalance(&self) -> bool {
-        self.rebalancer_window() && self.chamber.len() + REBALANCE_MAX <= Chamber::CAPACITY
+        // `&`, not `&&`: three cheap tests, no branches.
+        self.rebalancer_window() & (self.chamber.len() + REBALANCE_MAX <= Chamber::CAPACITY)
     }
 
-    /// Why `seat` may not take `action` now, if it may not. Written independently of
-    /// `legal_into`; the invariant suite checks that the two agree.
-    #[inline(always)]
+    // `check` says why an action is refused; `apply_action` checks it and carries it out. Both
+    // use the same checks: `check_actor` (the game, the seat, the turn, the items held) and
+    // `check_use` (the use of an item), written independently of `legal_into` — the invariant
+    // suite checks that they agree. `apply_action` dispatches once on the shape of the action
+    // (and once on the item) for both checking and acting: each arm calls the checks on a
+    // variant it knows, which inline to that variant's checks alone. In a random playout the
+    // shape of the next action is a coin toss, so every dispatch on it is a likely mispredict.
+
+    /// Why `seat` may not take `action` now, if it may not.
     pub(crate) fn check(&self, seat: Seat, action: &Action) -> Result<(), Refusal> {
+        self.check_actor(seat, action)?;
+        match *action {
+            Action::Shoot { .. } => Ok(()),
+            Action::Use { item } | Action::Steal { item, .. } => self.check_use(seat, item),
+        }
+    }
+
+    /// Checks `action` by `seat` and carries it out; on `Err` nothing changed.
+    #[inline(always)]
+    pub(crate) fn apply_action(&mut self, seat: Seat, action: Action, out: &mut Vec<Event>) -> Result<(), Refusal> {
+        match action {
+            Action::Shoot { target } => {
+                self.check_actor(seat, &action)?;
+                self.shoot(seat, target, out);
+                Ok(())
+            }
+            Action::Use { item } => {
+                self.check_actor(seat, &action)?;
+                self.use_item(seat, item, None, out)
+            }
+            Action::Steal { from, item } => {
+                self.check_actor(seat, &action)?;
+                self.use_item(seat, item, Some(from), out)
+            }
+        }
+    }
+
+    /// Everything `check` asks except whether the use of the item is valid now.
+    #[inline(always)]
+    fn check_actor(&self, seat: Seat, action: &Action) -> Result<(), Refusal> {
         if self.winner.is_some() {
             return Err(Refusal::GameOver);
         }
@@ -66,11 +103,11 @@ impl Buckshot {
         }
         if seat != self.current {
             return match action {
-                Action::Use { item: item @ ItemUse::Rebalancer { .. } } => {
+                Action::Use { item: ItemUse::Rebalancer { .. } } => {
                     if !self.items[seat.index()].has(Item::Rebalancer) {
                         return Err(Refusal::NoSuchItem);
                     }
-                    self.check_use(seat, item)
+                    Ok(())
                 }
                 _ => Err(Refusal::NotYourTurn),
             };
@@ -89,7 +126,7 @@ impl Buckshot {
                 if !self.items[seat.index()].has(item.item()) {
                     return Err(Refusal::NoSuchItem);
                 }
-                self.check_use(seat, &item)
+                Ok(())
             }
             Action::Steal { from, item } => {
                 if !self.items[seat.index()].has(Item::Steal) {
@@ -104,13 +141,14 @@ impl Buckshot {
                 if !self.items[from.index()].has(item.item()) {
                     return Err(Refusal::TargetLacksItem);
                 }
-                self.check_use(seat, &item)
+                Ok(())
             }
         }
     }
 
-    fn check_use(&self, user: Seat, item: &ItemUse) -> Result<(), Refusal> {
-        match *item {
+    #[inline(always)]
+    fn check_use(&self, user: Seat, item: ItemUse) -> Result<(), Refusal> {
+        match item {
             ItemUse::Skip { target } => {
                 if target == user {
                     Err(Refusal::SkipSelf)
@@ -133,64 +171,86 @@ impl Buckshot {
 
     // ---- effects --------------------------------------------------------------------------
 
-    /// Carries out an action that `check` accepted.
-    pub(crate) fn perform(&mut self, seat: Seat, action: Action, out: &mut Vec<Event>) {
-        match action {
-            Action::Shoot { target } => self.shoot(seat, target, out),
-            Action::Use { item } => {
-                self.items[seat.index()].take(item.item());
-                self.spent += 1;
-                self.use_item(seat, item, out);
-            }
-            Action::Steal { from, item } => {
-                self.items[seat.index()].take(Item::Steal);
-                self.items[from.index()].take(item.item());
-                self.spent += 2;
-                out.push(Event::Stole { by: seat, from, item: item.item() });
-                self.use_item(seat, item, out);
-            }
-        }
-    }
-
-    fn use_item(&mut self, by: Seat, item: ItemUse, out: &mut Vec<Event>) {
+    /// Checks the use of `item` by `by` (the rest of the action is checked), pays for it — one
+    /// of their own items, or their Steal and the item taken `from` another — and carries it
+    /// out.
+    #[inline(always)]
+    fn use_item(&mut self, by: Seat, item: ItemUse, from: Option<Seat>, out: &mut Vec<Event>) -> Result<(), Refusal> {
         match item {
             ItemUse::Skip { target } => {
+                self.check_use(by, item)?;
+                self.spend(by, item, from, out);
                 self.skipped |= bit(target);
                 out.push(Event::SkipUsed { by, target });
             }
             ItemUse::DoubleDamage => {
+                self.check_use(by, item)?;
+                self.spend(by, item, from, out);
                 self.double_damage = true;
                 out.push(Event::DoubleDamageUsed { by });
             }
             ItemUse::ChamberCheck => {
+                self.check_use(by, item)?;
+                self.spend(by, item, from, out);
                 self.knows |= bit(by);
                 out.push(Event::ChamberChecked { by, shell: self.chamber.peek() });
             }
             ItemUse::Rebalancer { kind } => {
-                let added = self.rng.range_inclusive(1, u32::from(REBALANCE_MAX)) as u8;
-                let (mut live, mut blank) = (self.chamber.live(), self.chamber.blank());
-                match kind {
-                    Shell::Live => live += added,
-                    Shell::Blank => blank += added,
-                }
-                self.chamber = Chamber::load(live, blank, &mut self.rng);
-                self.knows = 0;
-                out.push(Event::Rebalanced { by, kind, added, live, blank });
+                self.check_use(by, item)?;
+                self.spend(by, item, from, out);
+                self.rebalance(by, kind, out);
             }
             ItemUse::Quickshot => {
+                self.check_use(by, item)?;
+                self.spend(by, item, from, out);
                 self.quickshot = Quickshot::Armed;
                 out.push(Event::QuickshotUsed { by });
             }
             ItemUse::AddLife => {
+                self.check_use(by, item)?;
+                self.spend(by, item, from, out);
                 self.lives[by.index()] += 1;
                 out.push(Event::LifeAdded { by, lives: self.lives[by.index()] });
             }
             ItemUse::ShootAir => {
+                self.check_use(by, item)?;
+                self.spend(by, item, from, out);
                 let shell = self.fire();
                 out.push(Event::AirShot { by, shell });
                 self.end_turn(out);
             }
         }
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn spend(&mut self, by: Seat, item: ItemUse, from: Option<Seat>, out: &mut Vec<Event>) {
+        let item = item.item();
+        match from {
+            None => {
+                self.items[by.index()].take(item);
+                self.spent += 1;
+            }
+            Some(from) => {
+                self.items[by.index()].take(Item::Steal);
+                self.items[from.index()].take(item);
+                self.spent += 2;
+                out.push(Event::Stole { by, from, item });
+            }
+        }
+    }
+
+    #[inline(never)] // rare: kept out of the hot path
+    fn rebalance(&mut self, by: Seat, kind: Shell, out: &mut Vec<Event>) {
+        let added = self.rng.range_inclusive(1, u32::from(REBALANCE_MAX)) as u8;
+        let (mut live, mut blank) = (self.chamber.live(), self.chamber.blank());
+        match kind {
+            Shell::Live => live += added,
+            Shell::Blank => blank += added,
+        }
+        self.chamber = Chamber::load(live, blank, &mut self.rng);
+        self.knows = 0;
+        out.push(Event::Rebalanced { by, kind, added, live, blank });
     }
 
     fn fire(&mut self) -> Shell {
@@ -201,11 +261,8 @@ impl Buckshot {
 
     fn shoot(&mut self, by: Seat, target: Seat, out: &mut Vec<Event>) {
         let shell = self.fire();
-        let nominal = match shell {
-            Shell::Live if self.double_damage => 2,
-            Shell::Live => 1,
-            Shell::Blank => 0,
-        };
+        // 1 if live, doubled by Double Damage (arithmetic, not branches: the shell is random).
+        let nominal = u8::from(shell == Shell::Live) << u8::from(self.double_damage);
         self.double_damage = false;
         let t = target.index();
         let damage = nominal.min(self.lives[t]);
@@ -327,10 +384,9 @@ impl Buckshot {
         self.rng.below_each(&bounds[..draws], &mut drawn[..draws]);
         let mut card = 0;
         for_each_bit(alive, |s| {
-            for _ in 0..ITEMS_PER_ROUND {
-                self.items[usize::from(s)].add(deck.deal(card, drawn[card]));
-                card += 1;
-            }
+            let hand = usize::from(ITEMS_PER_ROUND);
+            self.items[usize::from(s)] = deck.deal_hand(card, &drawn[card..card + hand]);
+            card += hand;
         });
         self.dealt = cards as u32;
         self.chamber = Chamber::fresh([drawn[cards], drawn[cards + 1], drawn[cards + 2]]);
@@ -338,7 +394,7 @@ impl Buckshot {
             round: self.round,
             live: self.chamber.live(),
             blank: self.chamber.blank(),
-            items: crate::SeatItems::new(&self.items[..self.players()]),
+            items: crate::SeatItems::of_table(&self.items, self.players()),
         });
         let starter = Seat(nth_bit(alive, drawn[draws - 1]));
         self.start_turn(starter, out);

@@ -99,7 +99,7 @@ impl Buckshot {
     }
 
     pub fn rebalancer_window(&self) -> bool {
-        !self.fired && self.winner.is_none()
+        !self.fired & self.winner.is_none()
     }
 
     pub fn double_damage(&self) -> bool {
