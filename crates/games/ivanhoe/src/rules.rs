@@ -516,6 +516,7 @@ impl Ivanhoe {
     }
 
     /// Who must answer now.
+    #[inline]
     pub(crate) fn waiting_on(&self) -> SeatSet {
         match &self.phase {
             Phase::Start | Phase::Turn | Phase::MaidenPenalty => SeatSet::one(self.active),
@@ -722,7 +723,7 @@ impl Ivanhoe {
                     }
                 }
                 if !queue.is_empty() {
-                    self.phase = Phase::Adapt { queue };
+                    self.phase = Phase::Adapt { queue: Box::new(queue) };
                 }
             }
             Action::Outwit { give, target, take } => {

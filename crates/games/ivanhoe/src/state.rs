@@ -159,8 +159,10 @@ pub enum Phase {
     /// resolves.
     Window { action: Action, waiting: SeatSet },
     /// Adapt resolved: owners still choose which card to keep for a duplicated value, in
-    /// queue order. Then `active`'s turn goes on.
-    Adapt { queue: Vec<(Seat, u8)> },
+    /// queue order. Then `active`'s turn goes on. (Boxed so the phase keeps a plain tag: a
+    /// `Vec` in place would lend its capacity as the tag's niche, to be decoded by every
+    /// match on the phase, several per step, for a phase that is rarely entered.)
+    Adapt { queue: Box<Vec<(Seat, u8)>> },
     /// `active` withdraws with a maiden in their display and chooses a token to give back.
     MaidenPenalty,
     /// `winner` won a purple tournament and chooses a token they lack.
