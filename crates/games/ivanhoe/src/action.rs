@@ -19,6 +19,9 @@ pub enum Slot {
 /// own actions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "type")]
+// A plain tag byte: otherwise the tag hides in a field's niche and every match on an action
+// (several per step) first decodes it.
+#[repr(u8)]
 pub enum Action {
     /// The starter's first play: name the tournament colour and add a card of that colour or
     /// a supporter.
