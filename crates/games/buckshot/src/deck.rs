@@ -32,6 +32,12 @@ impl ItemDeck {
         DECKS[usize::from(round > 5)][n.div_ceil(2) as usize - 1]
     }
 
+    /// How many cards the deck of a round with `n` living players holds (the same in every
+    /// round).
+    pub(crate) const fn cards_for(n: usize) -> usize {
+        Self::build(n.div_ceil(2), false).len as usize
+    }
+
     const fn build(k: usize, late: bool) -> Self {
         let mut deck = ItemDeck { cards: [Item::Skip; MAX_CARDS], len: 0 };
         let mut i = 0;
@@ -52,14 +58,6 @@ impl ItemDeck {
             i += 1;
         }
         deck
-    }
-
-    /// The bounds of the draws that deal `out.len()` cards: card `i` is drawn from the
-    /// `len - i` cards not dealt yet.
-    pub(crate) fn bounds(&self, out: &mut [u32]) {
-        for (i, b) in out.iter_mut().enumerate() {
-            *b = u32::from(self.len) - i as u32;
-        }
     }
 
     /// Deals cards `first..first + draws.len()` (in order from 0) given their draws (card `i`
@@ -94,6 +92,7 @@ mod tests {
                     assert_eq!(count(item), 3 * k);
                 }
                 assert_eq!(usize::from(deck.len), 22 * k);
+                assert_eq!(ItemDeck::cards_for(players as usize), 22 * k);
             }
         }
     }

@@ -46,6 +46,7 @@ mod item;
 mod legal;
 mod mask;
 mod refusal;
+mod round;
 mod rules;
 mod setup;
 mod shell;
@@ -136,15 +137,7 @@ impl Game for Buckshot {
     }
 
     fn start_events(&self) -> Vec<Event> {
-        vec![
-            Event::RoundStarted {
-                round: self.round,
-                live: self.chamber.live(),
-                blank: self.chamber.blank(),
-                items: SeatItems::new(&self.items[..self.players()]),
-            },
-            Event::TurnStarted { seat: self.current, turn: self.turn },
-        ]
+        self.round_events().into()
     }
 
     fn check_invariants(&self) -> Result<(), String> {

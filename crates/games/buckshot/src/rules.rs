@@ -1,19 +1,14 @@
 //! Legality and the effect of each action: `check`, `perform`, and the turn and round
 //! machinery they share (`legal_actions_into` is in `legal.rs`).
 
-use crate::deck::ItemDeck;
-use crate::mask::{for_each_bit, next_after, nth_bit};
+use crate::mask::next_after;
 use crate::refusal::Refusal;
-use crate::shell::FRESH_DRAWS;
-use crate::state::{ITEMS_PER_ROUND, MAX_LIVES, MAX_SEATS, bit};
+use crate::state::{MAX_LIVES, MAX_SEATS, bit};
 use crate::{Action, Buckshot, Chamber, Config, Event, Item, ItemUse, Items, Quickshot, Shell};
 use engine::{MatchRng, Seat, SetupError};
 
 /// Shells a Rebalancer may add at most; the chamber must have room for them.
 const REBALANCE_MAX: u8 = 3;
-
-/// The draws of a round: 4 items for each of up to 8 seats, the chamber, who starts.
-const MAX_ROUND_DRAWS: usize = 4 * MAX_SEATS + FRESH_DRAWS.len() + 1;
 
 impl Buckshot {
     pub(crate) fn setup(config: &Config, seed: u64) -> Result<Self, SetupError> {
@@ -29,6 +24,7 @@ impl Buckshot {
         let mut game = Buckshot {
             n,
             lives,
+            alive: crate::mask::nonzero_bytes(lives),
             items: [Items::NONE; MAX_SEATS],
             skipped: 0,
             knows: 0,
@@ -44,7 +40,8 @@ impl Buckshot {
             spent: 0,
             rng: MatchRng::new(seed),
         };
-        game.new_round(&mut Vec::new());
+        // The first round's events are the game's `start_events`.
+        game.begin_round();
         Ok(game)
     }
 
@@ -294,6 +291,7 @@ impl Buckshot {
     fn eliminate(&mut self, seat: Seat, by: Option<Seat>, out: &mut Vec<Event>) {
         let s = seat.index();
         self.lives[s] = 0;
+        self.alive &= !bit(seat);
         self.skipped &= !bit(seat);
         self.knows &= !bit(seat);
         let items = std::mem::take(&mut self.items[s]);
@@ -352,52 +350,16 @@ impl Buckshot {
     }
 
     fn start_turn(&mut self, seat: Seat, out: &mut Vec<Event>) {
+        self.begin_turn(seat);
+        out.push(Event::TurnStarted { seat, turn: self.turn });
+    }
+
+    /// `seat`'s turn begins (`start_turn` also tells the table).
+    pub(crate) fn begin_turn(&mut self, seat: Seat) {
         self.current = seat;
         self.turn += 1;
         self.double_damage = false;
         self.quickshot = Quickshot::Off;
-        out.push(Event::TurnStarted { seat, turn: self.turn });
-    }
-
-    /// Clears items and pending skips, deals 4 items to each living seat, loads 1-4 live and
-    /// 1-4 blank shells, and starts a random living seat's turn.
-    #[inline(never)] // once per chamber: kept out of the turn's hot path
-    fn new_round(&mut self, out: &mut Vec<Event>) {
-        self.round += 1;
-        self.items = [Items::NONE; MAX_SEATS];
-        self.skipped = 0;
-        self.knows = 0;
-        self.fired = false;
-        self.spent = 0;
-        let alive = self.alive_mask();
-        let players = alive.count_ones();
-        let cards = (players * u32::from(ITEMS_PER_ROUND)) as usize;
-        let mut deck = ItemDeck::for_round(players, self.round);
-        // The round's randomness in one batch (a few words, not one per card): the deal, the
-        // chamber, who starts.
-        let draws = cards + FRESH_DRAWS.len() + 1;
-        let mut bounds = [0; MAX_ROUND_DRAWS];
-        deck.bounds(&mut bounds[..cards]);
-        bounds[cards..draws - 1].copy_from_slice(&FRESH_DRAWS);
-        bounds[draws - 1] = players;
-        let mut drawn = [0; MAX_ROUND_DRAWS];
-        self.rng.below_each(&bounds[..draws], &mut drawn[..draws]);
-        let mut card = 0;
-        for_each_bit(alive, |s| {
-            let hand = usize::from(ITEMS_PER_ROUND);
-            self.items[usize::from(s)] = deck.deal_hand(card, &drawn[card..card + hand]);
-            card += hand;
-        });
-        self.dealt = cards as u32;
-        self.chamber = Chamber::fresh([drawn[cards], drawn[cards + 1], drawn[cards + 2]]);
-        out.push(Event::RoundStarted {
-            round: self.round,
-            live: self.chamber.live(),
-            blank: self.chamber.blank(),
-            items: crate::SeatItems::of_table(&self.items, self.players()),
-        });
-        let starter = Seat(nth_bit(alive, drawn[draws - 1]));
-        self.start_turn(starter, out);
     }
 
     // ---- checks ---------------------------------------------------------------------------
@@ -406,6 +368,9 @@ impl Buckshot {
         let n = self.players();
         if self.lives.iter().any(|&l| l > MAX_LIVES) || self.lives[n..].iter().any(|&l| l > 0) {
             return Err(format!("lives out of range: {:?}", self.lives));
+        }
+        if self.alive != crate::mask::nonzero_bytes(self.lives) {
+            return Err(format!("alive mask {:08b} disagrees with lives {:?}", self.alive, self.lives));
         }
         for s in 0..MAX_SEATS {
             if (s >= n || self.lives[s] == 0) && self.items[s] != Items::NONE {

@@ -28,6 +28,7 @@ impl Buckshot {
         let mut g = Buckshot {
             n,
             lives: [0; MAX_SEATS],
+            alive: 0,
             items: [Items::NONE; MAX_SEATS],
             skipped: 0,
             knows: 0,
@@ -99,6 +100,7 @@ impl Buckshot {
                 _ => return Err(format!("unknown clause `{key}`")),
             }
         }
+        g.alive = crate::mask::nonzero_bytes(g.lives);
         g.invariants()?;
         Ok(g)
     }

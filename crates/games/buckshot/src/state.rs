@@ -26,6 +26,9 @@ pub enum Quickshot {
 pub struct Buckshot {
     pub(crate) n: u8,
     pub(crate) lives: [u8; MAX_SEATS],
+    /// Bit per seat: that seat has lives. Kept beside `lives` because every move asks (legal
+    /// lists, checks, turn order); `invariants` checks that the two agree.
+    pub(crate) alive: u8,
     pub(crate) items: [Items; MAX_SEATS],
     /// Bit per seat: a Skip is pending on that seat.
     pub(crate) skipped: u8,
@@ -61,7 +64,8 @@ impl Buckshot {
     }
 
     pub fn is_alive(&self, seat: Seat) -> bool {
-        seat.index() < self.players() && self.lives[seat.index()] > 0
+        // Any seat number may come from outside: 8 and up are never alive.
+        seat.0 < 8 && self.alive >> seat.0 & 1 == 1
     }
 
     pub fn is_skipped(&self, seat: Seat) -> bool {
@@ -118,9 +122,9 @@ impl Buckshot {
         self.alive_mask().count_ones() as usize
     }
 
-    /// Bit per seat: that seat is alive (seats past the table have no lives).
+    /// Bit per seat: that seat is alive.
     pub(crate) fn alive_mask(&self) -> u8 {
-        crate::mask::nonzero_bytes(self.lives)
+        self.alive
     }
 
     /// The seat whose turn comes after the current one if nothing else happens: the next living

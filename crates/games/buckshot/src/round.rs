@@ -1,0 +1,104 @@
+//! The start of a round: the deal, the chamber, who starts — all drawn in one batch.
+
+use crate::deck::ItemDeck;
+use crate::mask::{for_each_bit, nth_bit};
+use crate::shell::FRESH_DRAWS;
+use crate::state::{ITEMS_PER_ROUND, MAX_SEATS};
+use crate::{Buckshot, Chamber, Event, Items, SeatItems};
+use engine::Seat;
+
+impl Buckshot {
+    /// Starts a new round (`begin_round`) and tells the table.
+    pub(crate) fn new_round(&mut self, out: &mut Vec<Event>) {
+        self.begin_round();
+        out.extend(self.round_events());
+    }
+
+    /// Clears items and pending skips, deals 4 items to each living seat, loads 1-4 live and
+    /// 1-4 blank shells, and starts a random living seat's turn, without telling anyone (a new
+    /// game tells the table with `start_events`).
+    #[inline(never)] // once per chamber: kept out of the turn's hot path
+    pub(crate) fn begin_round(&mut self) {
+        self.round += 1;
+        self.items = [Items::NONE; MAX_SEATS];
+        self.skipped = 0;
+        self.knows = 0;
+        self.fired = false;
+        self.spent = 0;
+        let alive = self.alive_mask();
+        let players = alive.count_ones();
+        let mut deck = ItemDeck::for_round(players, self.round);
+        // The round's randomness in one batch: a few words, not one per card and shell.
+        let draws = &ROUND_DRAWS[players as usize];
+        let mut drawn = [0; MAX_DRAWS];
+        self.rng.below_each(draws.bounds(), &mut drawn[..draws.len]);
+        let (deal, rest) = drawn[..draws.len].split_at(draws.cards);
+        let &[live, blank, order, starter] = rest else { unreachable!("the chamber's three draws and the starter's") };
+        let hand = usize::from(ITEMS_PER_ROUND);
+        let mut card = 0;
+        for_each_bit(alive, |s| {
+            self.items[usize::from(s)] = deck.deal_hand(card, &deal[card..card + hand]);
+            card += hand;
+        });
+        self.dealt = card as u32;
+        self.chamber = Chamber::fresh([live, blank, order]);
+        self.begin_turn(Seat(nth_bit(alive, starter)));
+    }
+
+    /// What opened the current round: the deal and the chamber's counts, and whose turn it is.
+    pub(crate) fn round_events(&self) -> [Event; 2] {
+        [
+            Event::RoundStarted {
+                round: self.round,
+                live: self.chamber.live(),
+                blank: self.chamber.blank(),
+                items: SeatItems::of_table(&self.items, self.players()),
+            },
+            Event::TurnStarted { seat: self.current, turn: self.turn },
+        ]
+    }
+}
+
+/// The most draws a round makes: 4 items for each of 8 seats, the chamber's three, who starts.
+const MAX_DRAWS: usize = 4 * MAX_SEATS + FRESH_DRAWS.len() + 1;
+
+/// The bounds of a round's draws, which depend only on how many players are alive: card `i` of
+/// the deal is drawn from the deck's `len - i` cards not dealt yet, then the chamber
+/// (`Chamber::fresh`), then who starts.
+struct RoundDraws {
+    bounds: [u32; MAX_DRAWS],
+    len: usize,
+    /// How many of the draws deal cards.
+    cards: usize,
+}
+
+impl RoundDraws {
+    fn bounds(&self) -> &[u32] {
+        &self.bounds[..self.len]
+    }
+}
+
+/// `ROUND_DRAWS[n]`: the draws of a round with `n` players alive (2 to 8).
+static ROUND_DRAWS: [RoundDraws; MAX_SEATS + 1] = {
+    let mut t = [const { RoundDraws { bounds: [0; MAX_DRAWS], len: 0, cards: 0 } }; MAX_SEATS + 1];
+    let mut n = 2;
+    while n <= MAX_SEATS {
+        let deck = ItemDeck::cards_for(n);
+        let cards = n * ITEMS_PER_ROUND as usize;
+        let mut i = 0;
+        while i < cards {
+            t[n].bounds[i] = (deck - i) as u32;
+            i += 1;
+        }
+        let mut j = 0;
+        while j < FRESH_DRAWS.len() {
+            t[n].bounds[cards + j] = FRESH_DRAWS[j];
+            j += 1;
+        }
+        t[n].bounds[cards + FRESH_DRAWS.len()] = n as u32;
+        t[n].len = cards + FRESH_DRAWS.len() + 1;
+        t[n].cards = cards;
+        n += 1;
+    }
+    t
+};
