@@ -15,10 +15,10 @@ use engine::Seat;
 
 impl Buckshot {
     pub(crate) fn legal_into(&self, seat: Seat, out: &mut Vec<Action>) {
-        let alive = self.alive_mask();
-        if self.winner.is_some() || alive & bit(seat) == 0 {
+        if self.winner.is_some() || !self.is_alive(seat) {
             return;
         }
+        let alive = self.alive_mask();
         let usable = self.usable_kinds(seat, alive);
         let held = self.items[seat.index()].kind_mask();
         if seat != self.current {
