@@ -143,11 +143,13 @@ impl Drop for HandOver<'_> {
 
 /// How often the checkpoint thread folds the WAL back into the database while writes come in.
 const CHECKPOINT_EVERY: Duration = Duration::from_millis(250);
-/// Past this many frames in the WAL the writer finishes a checkpoint itself, between two
-/// commits, so the WAL starts over instead of growing (the checkpoint thread alone cannot
-/// finish one while commits keep coming). It has little left to copy by then; the cost is
-/// two fsyncs every few megabytes of writes.
-const WAL_RESET_FRAMES: u64 = 8192;
+/// Past this many frames in the WAL the writer completes a checkpoint itself, between two
+/// commits, so the WAL starts over. The checkpoint thread cannot complete one while commits
+/// keep coming (each pass leaves the frames written meanwhile), and a WAL only starts over
+/// once every frame is in the database; on a server that is ever quiet for a moment, it does
+/// so by itself. Under constant load this caps the WAL (64 MiB with 1 KiB pages) at the price
+/// of one short stall (the last frames and two fsyncs) every few seconds.
+const WAL_RESET_FRAMES: u64 = 65_536;
 
 fn migrations() -> Migrations<'static> {
     Migrations::new(vec![
@@ -193,8 +195,10 @@ fn migrations() -> Migrations<'static> {
     ])
 }
 
-/// Dead moves are collected after this many appends...
-const GC_EVERY: u64 = 4096;
+/// Dead moves are collected after this many appends, at most [`GC_CHUNK`] at a time (a
+/// bounded, small delete: no pause for the rooms waiting on the commit)...
+const GC_EVERY: u64 = 512;
+const GC_CHUNK: u64 = 2048;
 /// ...and every move is checked against its room once the log holds this many rows and twice
 /// as many as after the last such sweep (a room whose match never ends holds back the cheap
 /// collection, which only removes the log's oldest rows).
@@ -217,7 +221,8 @@ struct LogState {
 fn collect_garbage(conn: &Connection, log: &mut LogState, sweep_at: u64) -> rusqlite::Result<()> {
     log.appended_since_gc = 0;
     let oldest = format!("coalesce((SELECT min(moves_from) FROM rooms), {NEXT_SEQ})");
-    let deleted = conn.execute(&format!("DELETE FROM moves WHERE seq < {oldest}"), [])? as u64;
+    let chunk_end = format!("(SELECT coalesce(min(seq), 0) + {GC_CHUNK} FROM moves)");
+    let deleted = conn.execute(&format!("DELETE FROM moves WHERE seq < min({oldest}, {chunk_end})"), [])? as u64;
     log.rows = log.rows.saturating_sub(deleted);
     if log.rows >= sweep_at && log.rows >= 2 * log.rows_after_sweep {
         conn.execute(
