@@ -55,6 +55,7 @@ fn main() {
     let local = tokio::task::LocalSet::new();
     let moves = local.block_on(&rt, drive(&addr, matches, seconds, pid));
     let _ = child.kill();
+    let _ = child.wait();
     println!("{moves}");
 }
 

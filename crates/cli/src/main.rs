@@ -13,11 +13,6 @@ mod sorcery_cli;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
-/// The server allocates many small, short-lived buffers (packets, JSON); mimalloc serves them
-/// faster than the system allocator and returns memory to the OS as readily.
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 const GAMES: &str = "buckshot, ivanhoe, sorcery";
 
 #[derive(Parser)]
