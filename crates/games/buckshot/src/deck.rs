@@ -6,7 +6,7 @@ use crate::{Item, Items};
 const MAX_CARDS: usize = 22 * 4;
 
 /// The item deck of one round, in a fixed order, dealt by a partial Fisher–Yates whose draws
-/// the round makes beforehand, in one batch with its other draws (see [`ItemDeck::bounds`]).
+/// the round makes beforehand, in one batch with its other draws (see `round.rs`).
 #[derive(Clone, Copy)]
 pub(crate) struct ItemDeck {
     cards: [Item; MAX_CARDS],
