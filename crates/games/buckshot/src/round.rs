@@ -102,3 +102,36 @@ static ROUND_DRAWS: [RoundDraws; MAX_SEATS + 1] = {
     }
     t
 };
+
+#[cfg(test)]
+mod tests {
+    use crate::{Buckshot, Config, Item};
+    use engine::{Game, Seat};
+
+    #[test]
+    fn first_rounds_deal_load_and_start_uniformly() {
+        // Two players: a deck of 22 cards, 3 of each item but 1 Rebalancer; 4 cards each.
+        const GAMES: u32 = 40_000;
+        let mut held = [0u32; 8];
+        let mut counts = [[0u32; 4]; 4];
+        let mut starts = [0u32; 2];
+        for seed in 0..GAMES {
+            let g = Buckshot::new(&Config::players(2), u64::from(seed)).unwrap();
+            for item in Item::ALL {
+                held[item.index()] += u32::from(g.items(Seat(1)).count(item));
+            }
+            counts[usize::from(g.live_left()) - 1][usize::from(g.blank_left()) - 1] += 1;
+            starts[g.current().index()] += 1;
+        }
+        for item in Item::ALL {
+            // Expected 4 * count / 22 per hand.
+            let expected = f64::from(if item == Item::Rebalancer { 1 } else { 3 }) * 4.0 / 22.0;
+            let got = f64::from(held[item.index()]) / f64::from(GAMES);
+            assert!((got - expected).abs() < 0.02, "{item:?}: {got} per hand, expected {expected}");
+        }
+        for c in counts.iter().flatten() {
+            assert!((2_200..2_800).contains(c), "live/blank counts: {counts:?}");
+        }
+        assert!(starts.iter().all(|&s| (19_000..21_000).contains(&s)), "{starts:?}");
+    }
+}
