@@ -14,7 +14,6 @@ use crate::{Action, Buckshot, Item, ItemUse, Quickshot, Shell};
 use engine::Seat;
 
 impl Buckshot {
-    #[inline]
     pub(crate) fn legal_into(&self, seat: Seat, out: &mut Vec<Action>) {
         if self.winner.is_some() || !self.is_alive(seat) {
             return;
