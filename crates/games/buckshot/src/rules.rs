@@ -1,5 +1,5 @@
-//! Legality and the effect of each action: `check`, `perform`, and the turn and round
-//! machinery they share (`legal_actions_into` is in `legal.rs`).
+//! Legality and the effect of each action: `check`, `apply_action`, and the turn machinery
+//! they share (`legal_actions_into` is in `legal.rs`, the start of a round in `round.rs`).
 
 use crate::mask::next_after;
 use crate::refusal::Refusal;
