@@ -1,6 +1,6 @@
 //! Runs N random 3-player playouts through the engine's public API, the work the
 //! `random_game` bench times, for profilers that want a plain binary:
-//! `valgrind --tool=callgrind target/release/examples/profile 3000`.
+//! `valgrind --tool=callgrind target/release/examples/ivanhoe_profile 3000`.
 
 use engine::{PlayoutBuffers, random_playout};
 use ivanhoe::{Config, Ivanhoe};

@@ -1,5 +1,5 @@
 //! Plays N random 4-player games and prints move and legal-list statistics. For profilers:
-//! `valgrind --tool=callgrind target/release/examples/profile 2000` counts instructions, which
+//! `valgrind --tool=callgrind target/release/examples/buckshot_profile 2000` counts instructions, which
 //! (unlike wall time) does not depend on what else the machine is doing.
 
 use buckshot::{Buckshot, Config};
