@@ -1,5 +1,7 @@
-//! One WebSocket connection: a reader that rate-limits and forwards frames to the room, and a
-//! writer that drains the connection's outbound queue. Neither ever blocks the room.
+//! One WebSocket connection, one task: it forwards the client's frames to the room (rate
+//! limited) and drains the connection's outbound queue to the socket, whichever is ready.
+//! Neither ever blocks the room: the room only ever `try_send`s to the queue. (One task, not
+//! a reader and a writer over a split socket: half the tasks, no lock around the socket.)
 
 use crate::room::{ConnId, Outbound, RoomCmd, RoomHandle};
 use axum::extract::ws::{Message, WebSocket};
@@ -42,53 +44,57 @@ impl TokenBucket {
     }
 }
 
-pub async fn serve_socket(socket: WebSocket, room: RoomHandle, rate: f64) {
+pub async fn serve_socket(mut socket: WebSocket, room: RoomHandle, rate: f64) {
     let conn: ConnId = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
-    let (mut sink, mut stream) = socket.split();
     let (tx, mut rx) = mpsc::channel::<Outbound>(QUEUE);
     if room.tx.send(RoomCmd::Connect { conn, tx }).await.is_err() {
         return;
     }
-    let writer = tokio::spawn(async move {
-        // Everything already queued goes out in one flush (one write on the socket).
-        while let Some(msg) = rx.recv().await {
-            if sink.feed(Message::Text(msg)).await.is_err() {
-                return;
-            }
-            while let Ok(more) = rx.try_recv() {
-                if sink.feed(Message::Text(more)).await.is_err() {
-                    return;
-                }
-            }
-            if sink.flush().await.is_err() {
-                return;
-            }
-        }
-        let _ = sink.close().await;
-    });
     let mut bucket = TokenBucket::new(rate, rate * BURST / RATE);
     let mut last_warning: Option<Instant> = None;
-    while let Some(frame) = stream.next().await {
-        let cmd = match frame {
-            Ok(Message::Text(text)) => {
-                let now = Instant::now();
-                if bucket.take(now) {
-                    RoomCmd::Text { conn, text }
-                } else if last_warning.is_none_or(|t| now.duration_since(t).as_secs() >= 1) {
-                    last_warning = Some(now);
-                    RoomCmd::RateLimited { conn }
-                } else {
-                    continue;
+    loop {
+        tokio::select! {
+            // Updates first, so a client that floods us still hears the table promptly.
+            biased;
+            msg = rx.recv() => {
+                let Some(msg) = msg else {
+                    // The room is gone (the server is shutting down).
+                    let _ = socket.close().await;
+                    return;
+                };
+                // Everything already queued goes out in one flush (one write on the socket).
+                let mut fed = socket.feed(Message::Text(msg)).await;
+                while fed.is_ok()
+                    && let Ok(more) = rx.try_recv()
+                {
+                    fed = socket.feed(Message::Text(more)).await;
+                }
+                if fed.is_err() || socket.flush().await.is_err() {
+                    break;
                 }
             }
-            Ok(Message::Binary(_)) => RoomCmd::Binary { conn },
-            Ok(Message::Close(_)) | Err(_) => break,
-            Ok(Message::Ping(_) | Message::Pong(_)) => continue,
-        };
-        if room.tx.send(cmd).await.is_err() {
-            break;
+            frame = socket.next() => {
+                let cmd = match frame {
+                    Some(Ok(Message::Text(text))) => {
+                        let now = Instant::now();
+                        if bucket.take(now) {
+                            RoomCmd::Text { conn, text }
+                        } else if last_warning.is_none_or(|t| now.duration_since(t).as_secs() >= 1) {
+                            last_warning = Some(now);
+                            RoomCmd::RateLimited { conn }
+                        } else {
+                            continue;
+                        }
+                    }
+                    Some(Ok(Message::Binary(_))) => RoomCmd::Binary { conn },
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                    Some(Ok(Message::Close(_)) | Err(_)) | None => break,
+                };
+                if room.tx.send(cmd).await.is_err() {
+                    break;
+                }
+            }
         }
     }
     let _ = room.tx.send(RoomCmd::Disconnect { conn }).await;
-    writer.abort();
 }
