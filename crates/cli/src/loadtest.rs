@@ -135,6 +135,7 @@ async fn client(mut ws: Ws, name: String, host: bool, until: Instant, stats: Rc<
     let shoot = json!({"type": "ShootPlayer", "username": name}).to_string();
     let start = json!({"type": "StartGame"}).to_string();
     let me_turn = format!("\"username\":\"{name}\"");
+    let me_by = format!("\"by\":\"{name}\"");
     loop {
         let remaining = until.saturating_duration_since(Instant::now());
         if remaining.is_zero() {
@@ -158,7 +159,7 @@ async fn client(mut ws: Ws, name: String, host: bool, until: Instant, stats: Rc<
             }
         } else if text.starts_with("{\"type\":\"ShootPlayer\"") {
             if let Some(t) = sent_at.take()
-                && text.contains(&format!("\"by\":\"{name}\""))
+                && text.contains(&me_by)
             {
                 let mut s = stats.borrow_mut();
                 s.moves += 1;
