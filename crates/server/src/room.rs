@@ -182,6 +182,10 @@ pub struct Room<A: GameAdapter> {
     last_winner: Option<String>,
     /// When the last move was applied: each bot move waits its delay from here.
     last_move_at: Instant,
+    /// The room's own fields of `GameDataSync` (host, chat, options, seats…), serialized once
+    /// and reused until the room changes. Every change to them is saved, and [`Room::save`]
+    /// clears this (debug builds check the copy against a fresh one at every use).
+    room_fields: Mutex<Option<Fields>>,
     _adapter: std::marker::PhantomData<A>,
 }
 
@@ -245,6 +249,7 @@ impl<A: GameAdapter> Room<A> {
             waiting_since: None,
             last_winner: None,
             last_move_at: Instant::now(),
+            room_fields: Mutex::new(None),
             _adapter: std::marker::PhantomData,
         };
         (room, handle, rx)
@@ -452,20 +457,15 @@ impl<A: GameAdapter> Room<A> {
             players.push('}');
         }
         players.push(']');
-        let chat_from = self.chat.len().saturating_sub(CHAT_SYNCED);
         let mut t = Fields::new();
-        t.put("roomId", &self.id)
-            .put("game", A::name())
-            .put_raw("players", &players)
-            .put("host", &self.host)
-            .put("gameStarted", &self.current.is_some())
-            .put("chat", &self.chat[chat_from..])
-            .put("bots", A::bot_names())
-            .put("seats", &self.current.as_ref().map(|c| &c.seats))
-            .put("lastWinner", &self.last_winner)
-            .put("minPlayers", &A::MIN_PLAYERS)
-            .put("maxPlayers", &A::MAX_PLAYERS)
-            .put("options", &self.options);
+        t.put_raw("players", &players);
+        {
+            // Only this task uses the lock (it makes `&Room` shareable across the awaits).
+            let mut cached = self.room_fields.lock().expect("room fields lock");
+            let room = cached.get_or_insert_with(|| self.room_fields());
+            debug_assert_eq!(*room, self.room_fields(), "the room's fields changed without a save()");
+            t.extend(room);
+        }
         if let Some(cur) = &self.current {
             // Who the game waits on, with the milliseconds left where a clock runs (for the
             // countdowns a client shows).
@@ -485,6 +485,24 @@ impl<A: GameAdapter> Room<A> {
             t.put("waitingOn", &waiting);
         }
         t.extend(&game_top);
+        t
+    }
+
+    /// The room's own fields of `gameData` (see `room_fields` in [`Room`]).
+    fn room_fields(&self) -> Fields {
+        let chat_from = self.chat.len().saturating_sub(CHAT_SYNCED);
+        let mut t = Fields::new();
+        t.put("roomId", &self.id)
+            .put("game", A::name())
+            .put("host", &self.host)
+            .put("gameStarted", &self.current.is_some())
+            .put("chat", &self.chat[chat_from..])
+            .put("bots", A::bot_names())
+            .put("seats", &self.current.as_ref().map(|c| &c.seats))
+            .put("lastWinner", &self.last_winner)
+            .put("minPlayers", &A::MIN_PLAYERS)
+            .put("maxPlayers", &A::MAX_PLAYERS)
+            .put("options", &self.options);
         t
     }
 
@@ -609,6 +627,7 @@ impl<A: GameAdapter> Room<A> {
     }
 
     async fn save(&self) {
+        self.room_fields.lock().expect("room fields lock").take();
         if let Err(e) = self.store.save_room(&self.id, A::name(), self.snapshot()).await {
             tracing::error!(room = %self.id, "saving the room failed: {e}");
         }
