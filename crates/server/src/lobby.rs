@@ -51,10 +51,23 @@ impl Lobby {
             rng: Mutex::new(MatchRng::new(crate::room::now_ms() ^ u64::from(std::process::id()))),
         };
         for stored in store.load_rooms().await? {
+            // A room that cannot be rebuilt stays in the database for a person to look at; it
+            // does not keep the server, or the other rooms, from starting.
+            if let Some(why) = &stored.damaged {
+                tracing::error!(room = %stored.id, "room not restored: {why}; left in the database");
+                continue;
+            }
             let handle = with_adapter!(stored.game.as_str(), A => {
-                let (room, handle, rx) = Room::<A>::restore(&stored, store.clone())?;
-                spawn(room, rx);
-                handle
+                match Room::<A>::restore(&stored, store.clone()) {
+                    Ok((room, handle, rx)) => {
+                        spawn(room, rx);
+                        handle
+                    }
+                    Err(e) => {
+                        tracing::error!(room = %stored.id, "room not restored: {e}; left in the database");
+                        continue;
+                    }
+                }
             }, else {
                 tracing::warn!("room {} is for unknown game {}; left in the database", stored.id, stored.game);
                 continue;

@@ -37,8 +37,6 @@ pub enum StoreError {
     Migration(#[from] rusqlite_migration::Error),
     #[error("the store thread has stopped")]
     Closed,
-    #[error("inconsistent data: {0}")]
-    Corrupt(String),
 }
 
 /// A live room as stored: its snapshot and its moves so far.
@@ -48,6 +46,9 @@ pub struct StoredRoom {
     pub game: String,
     pub snapshot: String,
     pub moves: Vec<String>,
+    /// Why the room's moves cannot be trusted (a move stored without those before it), if so:
+    /// the room should not be rebuilt from them.
+    pub damaged: Option<String>,
 }
 
 /// A finished match.
@@ -553,7 +554,7 @@ fn load_rooms(conn: &Connection) -> Result<Vec<StoredRoom>, StoreError> {
     let mut st = conn.prepare("SELECT id, game, snapshot, moves_from FROM rooms ORDER BY rowid")?;
     let mut rows = st.query([])?;
     while let Some(r) = rows.next()? {
-        let room = StoredRoom { id: r.get(0)?, game: r.get(1)?, snapshot: r.get(2)?, moves: Vec::new() };
+        let room = StoredRoom { id: r.get(0)?, game: r.get(1)?, snapshot: r.get(2)?, moves: Vec::new(), damaged: None };
         from.insert(room.id.clone(), (rooms.len(), r.get::<_, i64>(3)?));
         rooms.push(room);
     }
@@ -568,15 +569,13 @@ fn load_rooms(conn: &Connection) -> Result<Vec<StoredRoom>, StoreError> {
             continue;
         }
         let (idx, entry) = (r.get::<_, i64>(2)? as usize, r.get::<_, String>(3)?);
-        let moves = &mut rooms[i].moves;
+        let room = &mut rooms[i];
         // A move written twice (it never is) counts once, the later write winning.
-        match idx.cmp(&moves.len()) {
-            std::cmp::Ordering::Less => moves[idx] = entry,
-            std::cmp::Ordering::Equal => moves.push(entry),
+        match idx.cmp(&room.moves.len()) {
+            std::cmp::Ordering::Less => room.moves[idx] = entry,
+            std::cmp::Ordering::Equal => room.moves.push(entry),
             std::cmp::Ordering::Greater => {
-                return Err(StoreError::Corrupt(format!(
-                    "room {room_id}: move {idx} stored without the moves before it"
-                )));
+                room.damaged.get_or_insert(format!("move {idx} is stored without the moves before it"));
             }
         }
     }
@@ -695,6 +694,25 @@ mod tests {
         assert_eq!(entries(&conn), ["new0", "new1"]);
         assert_eq!(log.rows, 2);
         assert_eq!(load_rooms(&conn).unwrap()[0].moves, ["new0", "new1"]);
+        drop(conn);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_room_with_a_gap_in_its_moves_is_marked_damaged() {
+        let dir = std::env::temp_dir().join(format!("cardtable-store-gap-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.db");
+        let _ = std::fs::remove_file(&path);
+        let conn = open(&path).unwrap();
+        conn.execute_batch(
+            "INSERT INTO rooms (id, game, snapshot) VALUES ('ok', 'buckshot', '{}'), ('gap', 'buckshot', '{}');
+             INSERT INTO moves (room_id, idx, entry) VALUES ('ok', 0, 'a'), ('gap', 0, 'x'), ('gap', 2, 'z'), ('ok', 1, 'b');",
+        )
+        .unwrap();
+        let rooms = load_rooms(&conn).unwrap();
+        assert_eq!((rooms[0].moves.clone(), rooms[0].damaged.clone()), (vec!["a".to_string(), "b".into()], None));
+        assert!(rooms[1].damaged.as_deref().unwrap().contains("move 2"));
         drop(conn);
         let _ = std::fs::remove_dir_all(&dir);
     }
