@@ -4,7 +4,7 @@
 
 use engine::{Bot, Game, Seat, Viewer};
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// A refusal to turn a packet into an action: a stable code and a readable reason.
 #[derive(Debug, Clone, PartialEq)]
@@ -158,15 +158,17 @@ impl Fields {
         std::str::from_utf8(&self.buf).expect("serde_json writes UTF-8")
     }
 
-    /// The fields as a JSON object, for the packets that carry a `Player` value.
-    pub fn to_map(&self) -> Map<String, Value> {
-        serde_json::from_str(&format!("{{{}}}", self.as_str())).expect("fields are a JSON object")
+    /// The object these fields make, read back as a `T` (a `Player` for the packets that
+    /// carry one).
+    pub fn parse<T: serde::de::DeserializeOwned>(&self) -> T {
+        serde_json::from_str(&format!("{{{}}}", self.as_str())).expect("fields make the object they are read as")
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Map;
 
     #[test]
     fn fields_write_an_object_body() {
@@ -174,7 +176,7 @@ mod tests {
         assert_eq!(f.as_str(), "");
         f.put("a", &1).put("b\"c", "x\ny").put_raw("raw", "[1,2]");
         assert_eq!(f.as_str(), r#""a":1,"b\"c":"x\ny","raw":[1,2]"#);
-        let map = f.to_map();
+        let map: Map<String, Value> = f.parse();
         assert_eq!(map["b\"c"], Value::String("x\ny".into()));
         let mut g = Fields::new();
         g.extend(&Fields::new()).extend(&f).put("z", &None::<u8>);

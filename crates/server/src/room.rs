@@ -394,35 +394,33 @@ impl<A: GameAdapter> Room<A> {
         self.seat_of(&m.username).filter(|&seat| A::in_game(&cur.game, seat))
     }
 
-    /// A member as the `Player` value of `PlayerJoined` and chat messages.
+    /// A member as the `Player` value of `PlayerJoined` and chat messages: their `players`
+    /// entry, read back.
     fn player_json(&self, idx: usize) -> Player {
-        let m = &self.members[idx];
         let mut seats = self.current.as_ref().map_or_else(Vec::new, |c| vec![Fields::new(); c.seats.len()]);
         self.public_game_data(&mut seats, &mut Fields::new());
-        let fields = self.player_fields(m, &seats);
-        let in_game = self.in_game(m).is_some();
-        Player {
-            username: m.username.clone(),
-            in_game,
-            is_spectator: self.current.is_some() && !in_game,
-            join_time: m.join_time,
-            is_bot: m.bot.is_some(),
-            connected: m.bot.is_some() || m.conn.is_some(),
-            game: fields.to_map(),
-        }
+        self.player_fields(&self.members[idx], &seats).parse()
     }
 
-    /// The game's fields of a member's `players` entry: their seat's, or those of someone
-    /// not playing.
+    /// A member's entry in `players`: the room's fields, then the game's (their seat's, or
+    /// those of someone not playing).
     fn player_fields(&self, m: &Member, seats: &[Fields]) -> Fields {
+        let in_game = self.in_game(m).is_some();
+        let mut p = Fields::new();
+        p.put("username", &m.username)
+            .put("inGame", &in_game)
+            .put("isSpectator", &(self.current.is_some() && !in_game))
+            .put("joinTime", &m.join_time)
+            .put("isBot", &m.bot.is_some())
+            .put("connected", &(m.bot.is_some() || m.conn.is_some()));
         match self.seat_of(&m.username).and_then(|s| seats.get(s.index())) {
-            Some(f) => f.clone(),
+            Some(game) => p.extend(game),
             None => {
-                let mut f = Fields::new();
-                A::unseated_player_fields(self.current.is_none(), &mut f);
-                f
+                A::unseated_player_fields(self.current.is_none(), &mut p);
+                &mut p
             }
-        }
+        };
+        p
     }
 
     fn public_game_data(&self, seats: &mut [Fields], top: &mut Fields) {
@@ -440,15 +438,7 @@ impl<A: GameAdapter> Room<A> {
         self.public_game_data(&mut seats, &mut game_top);
         let mut players = String::from("[");
         for (i, m) in self.members.iter().enumerate() {
-            let in_game = self.in_game(m).is_some();
-            let mut p = Fields::new();
-            p.put("username", &m.username)
-                .put("inGame", &in_game)
-                .put("isSpectator", &(self.current.is_some() && !in_game))
-                .put("joinTime", &m.join_time)
-                .put("isBot", &m.bot.is_some())
-                .put("connected", &(m.bot.is_some() || m.conn.is_some()))
-                .extend(&self.player_fields(m, &seats));
+            let p = self.player_fields(m, &seats);
             if i > 0 {
                 players.push(',');
             }
