@@ -118,6 +118,14 @@ static SHOTS: Runs<MAX_SEATS> = {
     t
 };
 
+/// Using `item`: one's own (`from` is `None`) or stolen from `from`.
+const fn use_of(from: Option<Seat>, item: ItemUse) -> Action {
+    match from {
+        None => Action::Use { item },
+        Some(from) => Action::Steal { from, item },
+    }
+}
+
 /// A Skip at each seat of the mask: of one's own (`from` is `None`) or stolen from `from`.
 const fn skips(from: Option<Seat>) -> Runs<MAX_SEATS> {
     let mut t = Runs::EMPTY;
@@ -126,14 +134,7 @@ const fn skips(from: Option<Seat>) -> Runs<MAX_SEATS> {
         let mut s = 0;
         while s < MAX_SEATS {
             if mask >> s & 1 == 1 {
-                let item = ItemUse::Skip { target: Seat(s as u8) };
-                t.append(
-                    mask,
-                    match from {
-                        None => Action::Use { item },
-                        Some(from) => Action::Steal { from, item },
-                    },
-                );
+                t.append(mask, use_of(from, ItemUse::Skip { target: Seat(s as u8) }));
             }
             s += 1;
         }
@@ -181,14 +182,7 @@ const fn uses(from: Option<Seat>) -> Runs<MAX_USES> {
                 };
                 let mut u = 0;
                 while u < uses.len() {
-                    let item = uses[u];
-                    t.append(
-                        mask,
-                        match from {
-                            None => Action::Use { item },
-                            Some(from) => Action::Steal { from, item },
-                        },
-                    );
+                    t.append(mask, use_of(from, uses[u]));
                     u += 1;
                 }
             }
