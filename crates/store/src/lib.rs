@@ -612,12 +612,32 @@ fn fail_all(batch: Vec<Cmd>, e: &str) {
 mod tests {
     use super::*;
 
+    /// A fresh database file in a directory of its own, removed when dropped.
+    struct TempDb {
+        dir: PathBuf,
+        path: PathBuf,
+    }
+
+    impl TempDb {
+        fn new(name: &str) -> Self {
+            let dir = std::env::temp_dir().join(format!("cardtable-store-{name}-{}", std::process::id()));
+            std::fs::create_dir_all(&dir).unwrap();
+            let path = dir.join("t.db");
+            let _ = std::fs::remove_file(&path);
+            TempDb { dir, path }
+        }
+    }
+
+    impl Drop for TempDb {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
+    }
+
     #[tokio::test]
     async fn rooms_and_moves_survive_reopening() {
-        let dir = std::env::temp_dir().join(format!("cardtable-store-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("t.db");
-        let _ = std::fs::remove_file(&path);
+        let db = TempDb::new("reopen");
+        let path = db.path.clone();
         {
             let s = Store::open(&path).unwrap();
             s.save_room("r1", "buckshot", "{\"a\":1}".into()).await.unwrap();
@@ -652,15 +672,12 @@ mod tests {
         assert_eq!(read_match(&path, 1).unwrap().unwrap().seed, 7);
         assert!(read_match(&path, 99).unwrap().is_none());
         assert_eq!(s.list_matches(10).await.unwrap().len(), 1);
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[tokio::test]
     async fn dead_moves_are_collected() {
-        let dir = std::env::temp_dir().join(format!("cardtable-store-gc-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("t.db");
-        let _ = std::fs::remove_file(&path);
+        let db = TempDb::new("gc");
+        let path = db.path.clone();
         {
             let s = Store::open(&path).unwrap();
             s.save_room("r1", "buckshot", "{}".into()).await.unwrap();
@@ -694,16 +711,12 @@ mod tests {
         assert_eq!(entries(&conn), ["new0", "new1"]);
         assert_eq!(log.rows, 2);
         assert_eq!(load_rooms(&conn).unwrap()[0].moves, ["new0", "new1"]);
-        drop(conn);
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn a_room_with_a_gap_in_its_moves_is_marked_damaged() {
-        let dir = std::env::temp_dir().join(format!("cardtable-store-gap-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("t.db");
-        let _ = std::fs::remove_file(&path);
+        let db = TempDb::new("gap");
+        let path = db.path.clone();
         let conn = open(&path).unwrap();
         conn.execute_batch(
             "INSERT INTO rooms (id, game, snapshot) VALUES ('ok', 'buckshot', '{}'), ('gap', 'buckshot', '{}');
@@ -713,16 +726,12 @@ mod tests {
         let rooms = load_rooms(&conn).unwrap();
         assert_eq!((rooms[0].moves.clone(), rooms[0].damaged.clone()), (vec!["a".to_string(), "b".into()], None));
         assert!(rooms[1].damaged.as_deref().unwrap().contains("move 2"));
-        drop(conn);
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn version_1_databases_migrate() {
-        let dir = std::env::temp_dir().join(format!("cardtable-store-v1-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("t.db");
-        let _ = std::fs::remove_file(&path);
+        let db = TempDb::new("v1");
+        let path = db.path.clone();
         {
             let mut conn = Connection::open(&path).unwrap();
             migrations().to_version(&mut conn, 1).unwrap();
@@ -734,7 +743,5 @@ mod tests {
         }
         let conn = open(&path).unwrap();
         assert_eq!(load_rooms(&conn).unwrap()[0].moves, ["a", "b"]);
-        drop(conn);
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }
