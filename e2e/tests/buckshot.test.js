@@ -9,26 +9,16 @@
 //    play to the end, everyone sees the winner, alice leaves and bob becomes host.
 // Screenshots go to e2e/artifacts/ (desktop 1280 px wide; carol and dave on a 390 px phone).
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, newPage, createRoom, listRooms, joinRoom, shot, syncCount, waitSync,
-  rng, pick, sleep, overflowX, DESKTOP, PHONE,
+  serverAndBrowser, startServer, newPage, createRoom, listRooms, joinRoom, shot, syncCount,
+  waitSync, rng, pick, sleep, overflowX, DESKTOP, PHONE,
 } from './helpers.js';
 
-let server;
-let browser;
+// The server and the browser, started before this file's tests and stopped after them.
+const env = serverAndBrowser();
 let pickerShot = false;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
 
 const youLine = (page) => page.locator('[data-testid=you]');
 const card = (page, name) => page.locator(`.pcard[data-player="${name}"]`);
@@ -86,8 +76,8 @@ async function playStep(page, r, { keyboard = false, preferItem = null } = {}) {
 }
 
 test('lobby: create a room, bots, reload, and a keyboard-only game against bots', async () => {
-  const page = await newPage(browser, DESKTOP);
-  await page.goto(`${server.base}/`);
+  const page = await newPage(env.browser, DESKTOP);
+  await page.goto(`${env.server.base}/`);
   await page.locator('#lobby-username').fill('zoe');
   await page.locator('#lobby-game').selectOption('buckshot');
   await shot(page, '01-lobby-desktop');
@@ -98,10 +88,10 @@ test('lobby: create a room, bots, reload, and a keyboard-only game against bots'
   await assert.doesNotReject(youLine(page).filter({ hasText: '(host)' }).waitFor({ timeout: 3000 }));
 
   // The room is listed, with its player, and the lobby page shows it.
-  const rooms = await listRooms(server.base);
+  const rooms = await listRooms(env.server.base);
   assert.deepEqual(rooms.find((x) => x.id === roomId)?.players, ['zoe']);
-  const other = await newPage(browser, PHONE);
-  await other.goto(`${server.base}/`);
+  const other = await newPage(env.browser, PHONE);
+  await other.goto(`${env.server.base}/`);
   await other.locator(`.room-item[data-room="${roomId}"]`).waitFor();
   assert.match(await other.locator(`.room-item[data-room="${roomId}"]`).innerText(), /zoe/);
   await shot(other, '02-lobby-phone');
@@ -127,8 +117,8 @@ test('lobby: create a room, bots, reload, and a keyboard-only game against bots'
   await page.locator('.pcard').nth(2).waitFor();
 
   // This room's bots wait 700 ms a move; a new room with quick bots for the game itself.
-  const fast = await createRoom(server.base, { seed: 11, botDelayMs: 30 });
-  await joinRoom(page, server.base, fast, 'zoe');
+  const fast = await createRoom(env.server.base, { seed: 11, botDelayMs: 30 });
+  await joinRoom(page, env.server.base, fast, 'zoe');
   await page.locator('[data-testid=add-bot]').click();
   await card(page, 'bot-ana').waitFor();
   await page.locator('[data-testid=add-bot]').click();
@@ -158,13 +148,13 @@ test('lobby: create a room, bots, reload, and a keyboard-only game against bots'
 });
 
 test('three players, a spectator, chat, reconnect, a whole game, host hand-over', async () => {
-  const roomId = await createRoom(server.base, { seed: 7, botDelayMs: 50 });
-  const alice = await newPage(browser, DESKTOP);
-  const bob = await newPage(browser, DESKTOP);
-  const carol = await newPage(browser, PHONE);
-  await joinRoom(alice, server.base, roomId, 'alice');
-  await joinRoom(bob, server.base, roomId, 'bob');
-  await joinRoom(carol, server.base, roomId, 'carol');
+  const roomId = await createRoom(env.server.base, { seed: 7, botDelayMs: 50 });
+  const alice = await newPage(env.browser, DESKTOP);
+  const bob = await newPage(env.browser, DESKTOP);
+  const carol = await newPage(env.browser, PHONE);
+  await joinRoom(alice, env.server.base, roomId, 'alice');
+  await joinRoom(bob, env.server.base, roomId, 'bob');
+  await joinRoom(carol, env.server.base, roomId, 'carol');
   const players = [alice, bob, carol];
 
   // Everyone sees three cards; alice is the host, and only she has host controls.
@@ -178,8 +168,8 @@ test('three players, a spectator, chat, reconnect, a whole game, host hand-over'
   assert.equal(await bob.locator('[data-testid=start]').count(), 0);
 
   // Taken names are refused.
-  const dup = await newPage(browser, DESKTOP);
-  await dup.goto(`${server.base}/r/${roomId}`);
+  const dup = await newPage(env.browser, DESKTOP);
+  await dup.goto(`${env.server.base}/r/${roomId}`);
   await dup.locator('.join-form button[type=submit]:enabled').waitFor();
   await dup.locator('#join-username').fill('Bob');
   await dup.locator('#join-username').press('Enter');
@@ -217,8 +207,8 @@ test('three players, a spectator, chat, reconnect, a whole game, host hand-over'
   assert.equal(await myTurnPanel({ alice, bob, carol }[turnName]).count(), 1);
 
   // dave joins mid-game (phone): a spectator who sees the table and chat but cannot act.
-  const dave = await newPage(browser, PHONE);
-  await joinRoom(dave, server.base, roomId, 'dave');
+  const dave = await newPage(env.browser, PHONE);
+  await joinRoom(dave, env.server.base, roomId, 'dave');
   await dave.locator('[data-testid=watching]').waitFor();
   assert.equal(await dave.locator('[data-testid=actions]').count(), 0);
   assert.equal(await dave.locator('[data-testid=shoot], [data-testid=item]').count(), 0);
@@ -311,11 +301,11 @@ test('three players, a spectator, chat, reconnect, a whole game, host hand-over'
 });
 
 test('a server restart: the pages reconnect with their tokens and the game goes on', async () => {
-  const roomId = await createRoom(server.base, { seed: 3, botDelayMs: 50 });
-  const ann = await newPage(browser, DESKTOP);
-  const ben = await newPage(browser, PHONE);
-  await joinRoom(ann, server.base, roomId, 'ann');
-  await joinRoom(ben, server.base, roomId, 'ben');
+  const roomId = await createRoom(env.server.base, { seed: 3, botDelayMs: 50 });
+  const ann = await newPage(env.browser, DESKTOP);
+  const ben = await newPage(env.browser, PHONE);
+  await joinRoom(ann, env.server.base, roomId, 'ann');
+  await joinRoom(ben, env.server.base, roomId, 'ben');
   await ann.locator('[data-testid=start]').click();
   await ann.locator('[data-testid=actions]').waitFor();
   await ben.locator('[data-testid=actions]').waitFor();
@@ -333,10 +323,10 @@ test('a server restart: the pages reconnect with their tokens and the game goes 
   const before = await lives(ann);
 
   // Same address, same database.
-  const addr = new URL(server.base).host;
-  await server.stop({ keep: true });
+  const addr = new URL(env.server.base).host;
+  await env.server.stop({ keep: true });
   await ann.locator('#conn-status[data-state=closed]').waitFor();
-  server = await startServer({ addr, dir: server.dir });
+  env.server = await startServer({ addr, dir: env.server.dir });
   for (const [name, p] of [['ann', ann], ['ben', ben]]) {
     await p.locator('#conn-status[data-state=open]').waitFor({ timeout: 20000 });
     await youLine(p).filter({ hasText: name }).waitFor();
@@ -365,11 +355,11 @@ test('a server restart: the pages reconnect with their tokens and the game goes 
 });
 
 test("a disconnected player's turn: the others see its clock, then a stand-in bot plays it", async () => {
-  const roomId = await createRoom(server.base, { seed: 5, botDelayMs: 50, turnSeconds: 3 });
-  const ann = await newPage(browser, DESKTOP);
-  const ben = await newPage(browser, DESKTOP);
-  await joinRoom(ann, server.base, roomId, 'ann');
-  await joinRoom(ben, server.base, roomId, 'ben');
+  const roomId = await createRoom(env.server.base, { seed: 5, botDelayMs: 50, turnSeconds: 3 });
+  const ann = await newPage(env.browser, DESKTOP);
+  const ben = await newPage(env.browser, DESKTOP);
+  await joinRoom(ann, env.server.base, roomId, 'ann');
+  await joinRoom(ben, env.server.base, roomId, 'ben');
   await ann.locator('[data-testid=start]').click();
   await ann.locator('[data-testid=status]').waitFor();
   const turnName = await ann.locator('.pcard.is-turn').getAttribute('data-player');

@@ -9,6 +9,7 @@ import { mkdtempSync, mkdirSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -159,4 +160,22 @@ export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /** The page's horizontal overflow in CSS pixels (0 when the page fits its width). */
 export function overflowX(page) {
   return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+}
+
+/**
+ * Starts the server and the browser before a test file's tests and stops them after. The
+ * returned object's `server` and `browser` are set once `before` has run (a test may replace
+ * `server`, say to restart it; the one there at the end is stopped).
+ */
+export function serverAndBrowser() {
+  const env = { server: null, browser: null };
+  before(async () => {
+    env.server = await startServer();
+    env.browser = await launchBrowser();
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.server?.stop();
+  });
+  return env;
 }

@@ -9,28 +9,18 @@
 //    screen, overlays and prompts included), watched by a spectator on a phone who sees no hand.
 // Screenshots go to e2e/artifacts/ (desktop 1280 px; phones 390 px).
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, newPage, createRoom, joinRoom, shot, syncCount, waitSync, rng, pick, overflowX,
+  serverAndBrowser, newPage, createRoom, joinRoom, shot, syncCount, waitSync, rng, pick, overflowX,
   DESKTOP, PHONE,
 } from './helpers.js';
 
 // Seats 0 and 1 of a match on this seed: seat 0 (the first to join) is dealt Ivanhoe.
 const IVANHOE_SEED = Number(process.env.IVANHOE_SEED ?? 1);
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+// The server and the browser, started before this file's tests and stopped after them.
+const env = serverAndBrowser();
 
 const winner = (page) => page.locator('[data-testid=winner]');
 const logText = (page) => page.locator('.log-list').innerText();
@@ -136,9 +126,9 @@ async function playToTheEnd(page, r, prefix, { maxSteps = 2500 } = {}) {
 }
 
 test('one person and bots: the Ivanhoe prompt, overlays, a tournament won, the game to its end', async () => {
-  const page = await newPage(browser, DESKTOP);
-  const roomId = await createRoom(server.base, { game: 'ivanhoe', seed: IVANHOE_SEED, botDelayMs: 40 });
-  await joinRoom(page, server.base, roomId, 'ana');
+  const page = await newPage(env.browser, DESKTOP);
+  const roomId = await createRoom(env.server.base, { game: 'ivanhoe', seed: IVANHOE_SEED, botDelayMs: 40 });
+  await joinRoom(page, env.server.base, roomId, 'ana');
   await page.locator('[data-testid=add-bot]').click();
   await page.locator('.pcard[data-player="bot-ana"]').waitFor();
   await page.locator('[data-testid=add-bot]').click();
@@ -175,9 +165,9 @@ test('one person and bots: the Ivanhoe prompt, overlays, a tournament won, the g
 });
 
 test('five seats: one person on a phone and four bots play to the end, a phone spectator watches', async () => {
-  const page = await newPage(browser, PHONE);
-  const roomId = await createRoom(server.base, { game: 'ivanhoe', seed: 99, botDelayMs: 30 });
-  await joinRoom(page, server.base, roomId, 'zed');
+  const page = await newPage(env.browser, PHONE);
+  const roomId = await createRoom(env.server.base, { game: 'ivanhoe', seed: 99, botDelayMs: 30 });
+  await joinRoom(page, env.server.base, roomId, 'zed');
   for (const b of ['bot-ana', 'bot-ben', 'bot-cy', 'bot-dee']) {
     await page.locator('[data-testid=add-bot]').click();
     await page.locator('.pcard').nth(['bot-ana', 'bot-ben', 'bot-cy', 'bot-dee'].indexOf(b) + 1).waitFor();
@@ -188,8 +178,8 @@ test('five seats: one person on a phone and four bots play to the end, a phone s
   await page.locator('.iv-player').first().waitFor();
   assert.equal(await page.locator('.iv-player').count(), 5);
 
-  const phone = await newPage(browser, PHONE);
-  await joinRoom(phone, server.base, roomId, 'watcher');
+  const phone = await newPage(env.browser, PHONE);
+  await joinRoom(phone, env.server.base, roomId, 'watcher');
   await phone.locator('[data-testid=watching]').waitFor();
   assert.equal(await phone.locator('[data-testid=hand-card]').count(), 0, 'a spectator sees no hand');
   await shot(phone, 'iv-10-phone-spectator');

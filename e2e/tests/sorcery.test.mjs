@@ -8,28 +8,19 @@
 //    the same game prints without -graphics.
 // Screenshots go to e2e/artifacts/sorcery-*.png.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
-  startServer, launchBrowser, newPage, createRoom, joinRoom, shot, syncCount, waitSync, rng, serverBinary, PHONE,
+  serverAndBrowser, newPage, createRoom, joinRoom, shot, syncCount, waitSync, rng, serverBinary,
+  PHONE,
 } from './helpers.js';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+// The server and the browser, started before this file's tests and stopped after them.
+const env = serverAndBrowser();
 
 const winner = (page) => page.locator('[data-testid=winner]');
 
@@ -93,9 +84,9 @@ async function step(page, r, shots) {
 }
 
 test('a room: alice plays the heuristic bot to the end; a spectator sees no hands', async () => {
-  const room = await createRoom(server.base, { game: 'sorcery', seed: 7, botDelayMs: 40 });
-  const page = await newPage(browser);
-  await joinRoom(page, server.base, room, 'alice');
+  const room = await createRoom(env.server.base, { game: 'sorcery', seed: 7, botDelayMs: 40 });
+  const page = await newPage(env.browser);
+  await joinRoom(page, env.server.base, room, 'alice');
   await page.locator('#bot-kind').selectOption('heuristic');
   await page.locator('[data-testid=add-bot]').click();
   await page.locator('[data-testid=start]:enabled').click();
@@ -118,8 +109,8 @@ test('a room: alice plays the heuristic bot to the end; a spectator sees no hand
     assert.ok(await page.locator('[data-testid=hand-card]').count() <= 5);
     assert.equal(await page.locator('[data-testid=side][data-seat="1"] [data-testid=hand-card]').count(), 0);
     if (!spectator && done.end === 3) {
-      spectator = await newPage(browser, PHONE);
-      await joinRoom(spectator, server.base, room, 'sam');
+      spectator = await newPage(env.browser, PHONE);
+      await joinRoom(spectator, env.server.base, room, 'sam');
       await spectator.locator('[data-testid=sorcery] [data-testid=side]').nth(1).waitFor();
       assert.equal(await spectator.locator('[data-testid=side]').count(), 2, 'both boards');
       assert.equal(await spectator.locator('[data-testid=hand-card]').count(), 0, 'no hand');
@@ -173,7 +164,7 @@ test('-graphics: the page follows moves typed on standard input', async () => {
   const game = runSorcery(args, dir);
   try {
     const url = await until('the URL', () => game.err.match(/Graphics: the board is at (http:\/\/127\.0\.0\.1:\d+\/)/)?.[1]);
-    const page = await newPage(browser);
+    const page = await newPage(env.browser);
     await page.goto(url);
     await page.locator('[data-testid=watch]').waitFor();
     const type = async (line) => {
