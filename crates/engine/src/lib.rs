@@ -6,13 +6,15 @@
 //! [`Replay`]: config, seed and the list of `(seat, action)`.
 //!
 //! - [`Seat`], [`Viewer`], [`SeatSet`], [`BySeat`]: who is at the table and who is looking.
-//! - [`MatchRng`]: ChaCha8 with our own `below`/`shuffle`, pinned by golden vectors.
+//! - [`MatchRng`]: ChaCha8 with our own `below`/`shuffle`, pinned by golden vectors; a
+//!   [`DrawPlan`] draws a batch of bounds known in advance.
 //! - [`Bot`], [`Observation`]: bots see their view and legal actions, never the state.
 //! - [`play_out`]: the bot-vs-bot loop shared by the simulator, benches and tests.
 //! - [`testing`]: the random-play invariant suite every game runs.
 
 mod bot;
 mod by_seat;
+mod draw_plan;
 mod error;
 mod game;
 mod replay;
@@ -24,6 +26,7 @@ pub mod testing;
 
 pub use bot::{Bot, Observation, RandomBot};
 pub use by_seat::BySeat;
+pub use draw_plan::{DrawPlan, PLAN_MAX};
 pub use error::{RuleError, SetupError};
 pub use game::{Game, Outcome};
 pub use replay::{Move, Replay, ReplayError, run_replay};

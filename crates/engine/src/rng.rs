@@ -17,6 +17,9 @@ pub struct MatchRng {
 }
 
 impl MatchRng {
+    /// The largest product of bounds `below_each` draws from one word.
+    pub(crate) const GROUP_MAX: u64 = 1 << 56;
+
     pub fn new(seed: u64) -> Self {
         MatchRng { seed, inner: ChaCha8Rng::seed_from_u64(seed) }
     }
@@ -70,7 +73,7 @@ impl MatchRng {
     /// # Panics
     /// If a bound is 0 or the slices differ in length.
     pub fn below_each(&mut self, bounds: &[u32], out: &mut [u32]) {
-        const GROUP_MAX: u64 = 1 << 56;
+        const GROUP_MAX: u64 = MatchRng::GROUP_MAX;
         assert_eq!(bounds.len(), out.len(), "one output per bound");
         let mut start = 0;
         while start < bounds.len() {

@@ -5,7 +5,7 @@ use crate::mask::{for_each_bit, nth_bit};
 use crate::shell::FRESH_DRAWS;
 use crate::state::{ITEMS_PER_ROUND, MAX_SEATS};
 use crate::{Buckshot, Chamber, Event, Items, SeatItems};
-use engine::Seat;
+use engine::{DrawPlan, Seat};
 
 impl Buckshot {
     /// Starts a new round (`begin_round`) and tells the table.
@@ -31,8 +31,9 @@ impl Buckshot {
         // The round's randomness in one batch: a few words, not one per card and shell.
         let draws = &ROUND_DRAWS[players as usize];
         let mut drawn = [0; MAX_DRAWS];
-        self.rng.below_each(draws.bounds(), &mut drawn[..draws.len]);
-        let (deal, rest) = drawn[..draws.len].split_at(draws.cards);
+        let drawn = &mut drawn[..draws.plan.len()];
+        self.rng.below_plan(&draws.plan, drawn);
+        let (deal, rest) = drawn.split_at(draws.cards);
         let &[live, blank, order, starter] = rest else { unreachable!("the chamber's three draws and the starter's") };
         let hand = usize::from(ITEMS_PER_ROUND);
         let mut card = 0;
@@ -66,38 +67,32 @@ const MAX_DRAWS: usize = 4 * MAX_SEATS + FRESH_DRAWS.len() + 1;
 /// the deal is drawn from the deck's `len - i` cards not dealt yet, then the chamber
 /// (`Chamber::fresh`), then who starts.
 struct RoundDraws {
-    bounds: [u32; MAX_DRAWS],
-    len: usize,
+    plan: DrawPlan,
     /// How many of the draws deal cards.
     cards: usize,
 }
 
-impl RoundDraws {
-    fn bounds(&self) -> &[u32] {
-        &self.bounds[..self.len]
-    }
-}
-
 /// `ROUND_DRAWS[n]`: the draws of a round with `n` players alive (2 to 8).
 static ROUND_DRAWS: [RoundDraws; MAX_SEATS + 1] = {
-    let mut t = [const { RoundDraws { bounds: [0; MAX_DRAWS], len: 0, cards: 0 } }; MAX_SEATS + 1];
+    let mut t = [const { RoundDraws { plan: DrawPlan::new(&[]), cards: 0 } }; MAX_SEATS + 1];
     let mut n = 2;
     while n <= MAX_SEATS {
         let deck = ItemDeck::cards_for(n);
         let cards = n * ITEMS_PER_ROUND as usize;
+        let mut bounds = [0; MAX_DRAWS];
         let mut i = 0;
         while i < cards {
-            t[n].bounds[i] = (deck - i) as u32;
+            bounds[i] = (deck - i) as u32;
             i += 1;
         }
         let mut j = 0;
         while j < FRESH_DRAWS.len() {
-            t[n].bounds[cards + j] = FRESH_DRAWS[j];
+            bounds[cards + j] = FRESH_DRAWS[j];
             j += 1;
         }
-        t[n].bounds[cards + FRESH_DRAWS.len()] = n as u32;
-        t[n].len = cards + FRESH_DRAWS.len() + 1;
-        t[n].cards = cards;
+        bounds[cards + FRESH_DRAWS.len()] = n as u32;
+        let len = cards + FRESH_DRAWS.len() + 1;
+        t[n] = RoundDraws { plan: DrawPlan::new(bounds.split_at(len).0), cards };
         n += 1;
     }
     t
