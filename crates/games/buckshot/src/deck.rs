@@ -5,17 +5,22 @@ use crate::{Item, Items};
 /// The most cards a deck holds: 22k, with k = ⌈8/2⌉.
 const MAX_CARDS: usize = 22 * 4;
 
+/// The deck's storage: a power of two above `MAX_CARDS`, so that a card's index can be masked
+/// into range instead of bounds-checked (the deal indexes twice per card, 130 cards a game).
+const SLOTS: usize = 128;
+const _: () = assert!(MAX_CARDS <= SLOTS && SLOTS.is_power_of_two());
+
 /// The item deck of one round, in a fixed order, dealt by a partial Fisher–Yates whose draws
 /// the round makes beforehand, in one batch with its other draws (see `round.rs`).
 #[derive(Clone, Copy)]
 pub(crate) struct ItemDeck {
-    cards: [Item; MAX_CARDS],
+    cards: [Item; SLOTS],
     len: u8,
 }
 
 /// Every deck a round can use, built at compile time: `DECKS[late][k - 1]`.
 static DECKS: [[ItemDeck; 4]; 2] = {
-    let mut decks = [[ItemDeck { cards: [Item::Skip; MAX_CARDS], len: 0 }; 4]; 2];
+    let mut decks = [[ItemDeck { cards: [Item::Skip; SLOTS], len: 0 }; 4]; 2];
     let mut k = 1;
     while k <= 4 {
         decks[0][k - 1] = ItemDeck::build(k, false);
@@ -39,7 +44,7 @@ impl ItemDeck {
     }
 
     const fn build(k: usize, late: bool) -> Self {
-        let mut deck = ItemDeck { cards: [Item::Skip; MAX_CARDS], len: 0 };
+        let mut deck = ItemDeck { cards: [Item::Skip; SLOTS], len: 0 };
         let mut i = 0;
         while i < Item::ALL.len() {
             let item = Item::ALL[i];
@@ -66,8 +71,14 @@ impl ItemDeck {
         // One byte of count per kind, summed in a register.
         let mut counts = 0u64;
         for (i, &draw) in (first..).zip(draws) {
-            self.cards.swap(i, i + draw as usize);
-            counts += 1 << (8 * self.cards[i].index());
+            // Card `i + draw` is dealt and card `i` takes its place: a swap, but for the write
+            // to slot `i`, which later draws (from `i + 1` on) never read. The masks change
+            // nothing (`i + draw` is below `len`) but spare the bounds checks.
+            let (i, j) = (i & (SLOTS - 1), (i + draw as usize) & (SLOTS - 1));
+            debug_assert!(j < usize::from(self.len));
+            let dealt = self.cards[j];
+            self.cards[j] = self.cards[i];
+            counts += 1 << (8 * dealt.index());
         }
         Items::from_counts(counts.to_le_bytes())
     }
