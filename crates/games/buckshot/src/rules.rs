@@ -265,7 +265,9 @@ impl Buckshot {
         let damage = nominal.min(self.lives[t]);
         self.lives[t] -= damage;
         out.push(Event::Shot { by, target, shell, damage });
-        if damage > 0 && self.lives[t] == 0 {
+        // The target was alive, so 0 lives now means this shot killed. (Not `damage > 0 &&`
+        // first: whether a shell is live is a coin toss, and a branch on it mispredicts.)
+        if self.lives[t] == 0 {
             self.eliminate(target, Some(by), out);
         }
         if self.winner.is_some() {
@@ -326,7 +328,7 @@ impl Buckshot {
 
     /// Ends the current player's turn: a new round if the chamber is empty, otherwise the next
     /// living seat in order, consuming pending skips on the way.
-    #[inline]
+    #[inline(always)]
     fn end_turn(&mut self, out: &mut Vec<Event>) {
         out.push(Event::TurnEnded { seat: self.current });
         if self.chamber.is_empty() {

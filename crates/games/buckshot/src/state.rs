@@ -64,8 +64,10 @@ impl Buckshot {
     }
 
     pub fn is_alive(&self, seat: Seat) -> bool {
-        // Any seat number may come from outside: 8 and up are never alive.
-        seat.0 < 8 && self.alive >> seat.0 & 1 == 1
+        // Any seat number may come from outside: 8 and up are never alive (their bits of the
+        // widened mask are 0; past 63, `checked_shr` gives none). No branch: asked several
+        // times a move.
+        u64::from(self.alive).checked_shr(u32::from(seat.0)).unwrap_or(0) & 1 == 1
     }
 
     pub fn is_skipped(&self, seat: Seat) -> bool {
