@@ -8,6 +8,7 @@
 //! run the same algorithm, not another one, so replays do not change.
 
 use crate::MatchRng;
+use crate::rng::{group, read_digits};
 
 /// The most bounds one plan holds.
 pub const PLAN_MAX: usize = 64;
@@ -47,20 +48,13 @@ impl DrawPlan {
         };
         let mut i = 0;
         while i < bounds.len() {
-            assert!(bounds[i] > 0, "a bound of 0");
             plan.bounds[i] = bounds[i];
             i += 1;
         }
-        // The same greedy grouping as `below_each`: a group grows while its product stays at
-        // most `GROUP_MAX`.
+        // The same grouping as `below_each`, the rejection threshold `2^64 mod p` beside it.
         let mut start = 0;
         while start < bounds.len() {
-            let mut product = 1u64;
-            let mut end = start;
-            while end < bounds.len() && product as u128 * bounds[end] as u128 <= MatchRng::GROUP_MAX as u128 {
-                product *= bounds[end] as u64;
-                end += 1;
-            }
+            let (end, product) = group(bounds, start);
             plan.groups[plan.group_count as usize] =
                 Group { end: end as u8, threshold: product.wrapping_neg() % product };
             plan.group_count += 1;
@@ -100,18 +94,8 @@ impl MatchRng {
         for group in &plan.groups[..usize::from(plan.group_count)] {
             let end = usize::from(group.end);
             let (bounds, digits) = (&plan.bounds[start..end], &mut out[start..end]);
-            loop {
-                // The group's digits, most significant first (see `below_each`).
-                let mut low = self.next_u64();
-                for (&n, digit) in bounds.iter().zip(digits.iter_mut()) {
-                    let m = u128::from(low) * u128::from(n);
-                    *digit = (m >> 64) as u32;
-                    low = m as u64;
-                }
-                if low >= group.threshold {
-                    break;
-                }
-            }
+            // Lemire's test: a group whose low part falls below the threshold is drawn again.
+            while read_digits(self.next_u64(), bounds, digits) < group.threshold {}
             start = end;
         }
     }

@@ -17,9 +17,6 @@ pub struct MatchRng {
 }
 
 impl MatchRng {
-    /// The largest product of bounds `below_each` draws from one word.
-    pub(crate) const GROUP_MAX: u64 = 1 << 56;
-
     pub fn new(seed: u64) -> Self {
         MatchRng { seed, inner: ChaCha8Rng::seed_from_u64(seed) }
     }
@@ -73,30 +70,19 @@ impl MatchRng {
     /// # Panics
     /// If a bound is 0 or the slices differ in length.
     pub fn below_each(&mut self, bounds: &[u32], out: &mut [u32]) {
-        const GROUP_MAX: u64 = MatchRng::GROUP_MAX;
         assert_eq!(bounds.len(), out.len(), "one output per bound");
         let mut start = 0;
         while start < bounds.len() {
-            // One pass per word: the group grows while it fits, its digits read off as it goes
-            // (word * product = digits * 2^64 + low, the first bound's digit most significant).
-            let word = self.next_u64();
-            let (mut product, mut low, mut end) = (1u64, word, start);
-            for (&n, digit) in bounds[start..].iter().zip(&mut out[start..]) {
-                let p = u128::from(product) * u128::from(n);
-                if p > u128::from(GROUP_MAX) {
+            let (end, product) = group(bounds, start);
+            // Lemire's test on the whole group; a rejected group is drawn again (rarely). The
+            // threshold is only worked out when the fast test fails.
+            loop {
+                let low = read_digits(self.next_u64(), &bounds[start..end], &mut out[start..end]);
+                if low >= product || low >= product.wrapping_neg() % product {
                     break;
                 }
-                product = p as u64;
-                let m = u128::from(low) * u128::from(n);
-                *digit = (m >> 64) as u32;
-                low = m as u64;
-                end += 1;
             }
-            assert!(product > 0, "below(0)");
-            // Lemire's test on the whole group; a rejected group is drawn again (rarely).
-            if low >= product || low >= product.wrapping_neg() % product {
-                start = end;
-            }
+            start = end;
         }
     }
 
@@ -147,6 +133,38 @@ impl MatchRng {
     fn word_pos(&self) -> u64 {
         u64::try_from(self.inner.get_word_pos()).expect("rng advanced past 2^64 words")
     }
+}
+
+/// The largest product of bounds `below_each` draws from one word.
+const GROUP_MAX: u64 = 1 << 56;
+
+/// The group of `bounds` from `start` that `below_each` draws from one word: it grows while
+/// the product of its bounds stays at most `GROUP_MAX`. Returns one past its last bound, and
+/// the product. (A `const fn`: `DrawPlan` works the groups out at compile time.)
+///
+/// # Panics
+/// If a bound in the group is 0.
+pub(crate) const fn group(bounds: &[u32], start: usize) -> (usize, u64) {
+    let (mut end, mut product) = (start, 1u64);
+    while end < bounds.len() && product as u128 * bounds[end] as u128 <= GROUP_MAX as u128 {
+        product *= bounds[end] as u64;
+        end += 1;
+    }
+    assert!(product > 0, "below(0)");
+    (end, product)
+}
+
+/// Reads one digit below each bound off `word`, most significant first (word * product =
+/// digits * 2^64 + low), and returns `low` for the rejection test.
+#[inline(always)]
+pub(crate) fn read_digits(word: u64, bounds: &[u32], out: &mut [u32]) -> u64 {
+    let mut low = word;
+    for (&n, digit) in bounds.iter().zip(out) {
+        let m = u128::from(low) * u128::from(n);
+        *digit = (m >> 64) as u32;
+        low = m as u64;
+    }
+    low
 }
 
 /// Derives the seed of game `index` of a batch that started from `base`: SplitMix64, so that
