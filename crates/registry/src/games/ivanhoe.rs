@@ -1,0 +1,34 @@
+use crate::{Entry, GameKind};
+use engine::{Bot, Viewer};
+use ivanhoe::{Config, Event, Ivanhoe};
+use std::ops::RangeInclusive;
+
+impl Entry for Ivanhoe {
+    const KIND: GameKind = GameKind::Ivanhoe;
+    const TITLE: &'static str = "Ivanhoe";
+    const DESCRIPTION: &'static str =
+        "Jousting tournaments in five colours: outbid the table, play action cards, win the tokens.";
+    const SEATS: RangeInclusive<u8> = 2..=5;
+    const DEFAULT_PLAYERS: u8 = 3;
+
+    fn bot_names() -> &'static [&'static str] {
+        ivanhoe::BOTS
+    }
+
+    fn make_bot(name: &str) -> Option<Box<dyn Bot<Self>>> {
+        ivanhoe::bot(name)
+    }
+
+    fn config(players: u8) -> Result<Config, String> {
+        Self::check_players(players)?;
+        Ok(Config { players })
+    }
+
+    fn describe_event(event: &Event, viewer: Viewer, names: &[String]) -> Option<String> {
+        ivanhoe::text::describe_event(event, viewer, names)
+    }
+
+    fn metrics(&self) -> Vec<(&'static str, u64)> {
+        vec![("tournaments", u64::from(self.tournaments()))]
+    }
+}
