@@ -160,13 +160,13 @@ pub fn table(list: &[MatchRecord]) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "{:>5}  {:<9} {:<24} {:<20} {:>5}  {:<8}  ended (UTC)",
+        "{:>5}  {:<9} {:<24} {:<20} {:>5}  {:<10}  ended (UTC)",
         "id", "game", "players", "result", "moves", "lasted"
     );
     for m in list {
         let _ = writeln!(
             s,
-            "{:>5}  {:<9} {:<24} {:<20} {:>5}  {:<8}  {}",
+            "{:>5}  {:<9} {:<24} {:<20} {:>5}  {:<10}  {}",
             m.id,
             m.game,
             clip(&players(m).join(", "), 24),
@@ -265,5 +265,152 @@ impl GameVisitor for Narrate<'_> {
         let start = G::new(&replay.config, replay.seed).map_err(|e| anyhow::anyhow!("{e}"))?.start_events();
         let (_, events) = run_replay::<G>(&replay).map_err(|e| anyhow::anyhow!("{e}"))?;
         Ok(start.iter().chain(&events).filter_map(|e| G::describe_event(e, Viewer::Spectator, self.names)).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::{MatchRng, play_out};
+
+    /// A database of its own in the system's temporary directory, removed when dropped.
+    struct TempDb(PathBuf);
+
+    impl TempDb {
+        fn new(name: &str) -> TempDb {
+            let dir = std::env::temp_dir().join(format!("cardtable-replay-{}-{name}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).expect("temp dir");
+            TempDb(dir)
+        }
+        fn path(&self) -> PathBuf {
+            self.0.join("test.db")
+        }
+    }
+
+    impl Drop for TempDb {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    /// Plays a seeded match of `G` between heuristic bots and records it as the server does.
+    struct Record {
+        seed: u64,
+        players: u8,
+    }
+
+    impl GameVisitor for Record {
+        type Out = MatchRecord;
+        fn visit<G: Entry>(self) -> MatchRecord {
+            let config = G::config(self.players).expect("config");
+            let game = G::new(&config, self.seed).expect("set up");
+            let names: Vec<String> =
+                ["ana", "ben", "cat", "dan"][..usize::from(self.players)].iter().map(|n| n.to_string()).collect();
+            let mut bots: Vec<_> = (0..self.players).map(|_| registry::bot::<G>("heuristic").unwrap()).collect();
+            let mut replay = Replay::new(config.clone(), self.seed);
+            let result =
+                play_out(game, &mut bots, &mut MatchRng::new(self.seed ^ 0xB07), Some(&mut replay)).expect("ends");
+            let winners: Vec<&String> = result.outcome.winners.iter().map(|s| &names[s.index()]).collect();
+            let moves: Vec<Move<G::Action>> = replay.moves;
+            MatchRecord {
+                id: 0,
+                room_id: "golden".into(),
+                game: G::NAME.into(),
+                seed: self.seed,
+                config: serde_json::to_string(&config).unwrap(),
+                players: serde_json::to_string(&names).unwrap(),
+                log: serde_json::to_string(&moves).unwrap(),
+                result: json!({ "winners": winners }).to_string(),
+                // 2026-11-25 09:00:00 UTC, and 3 min 12 s later.
+                started_at: 1_795_597_200_000,
+                ended_at: 1_795_597_392_000,
+            }
+        }
+    }
+
+    /// Stores one match of each game (through the store, as the server does) and returns the db.
+    fn stored(name: &str) -> (TempDb, Vec<(GameKind, i64)>) {
+        let db = TempDb::new(name);
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let ids = runtime.block_on(async {
+            let store = store::Store::open(&db.path()).unwrap();
+            let mut ids = Vec::new();
+            for &kind in GameKind::ALL {
+                let record = kind.visit(Record { seed: 7, players: kind.seats().start().max(&2).to_owned() });
+                ids.push((kind, store.finish_match(record).await.unwrap()));
+            }
+            ids
+        });
+        (db, ids)
+    }
+
+    #[test]
+    fn replay_narrates_a_match_of_every_game() {
+        let (db, ids) = stored("narrate");
+        for (kind, id) in ids {
+            let m = store::read_match(&db.path(), id).unwrap().expect("stored");
+            let text = narrate(&m).unwrap();
+            assert!(!text.contains("cannot be narrated"), "{text}");
+            insta::assert_snapshot!(format!("replay_{}", kind.name()), text);
+        }
+    }
+
+    #[test]
+    fn json_is_plain_json_and_matches_lists_them() {
+        let (db, ids) = stored("json");
+        let mut out = Vec::new();
+        let args = ReplayArgs { match_id: Some(ids[1].1), db: db.path(), json: true, list: false };
+        run(args, &mut out).unwrap();
+        let v: Value = serde_json::from_slice(&out).unwrap();
+        assert!(v["config"].is_object(), "config is JSON, not a string: {v}");
+        assert!(v["players"].is_array() && v["moves"].is_array() && v["result"]["winners"].is_array(), "{v}");
+        assert!(v["narration"].as_array().is_some_and(|l| l.len() > 5), "{v}");
+
+        let mut out = Vec::new();
+        run(ReplayArgs { match_id: None, db: db.path(), json: false, list: true }, &mut out).unwrap();
+        insta::assert_snapshot!("matches_table", String::from_utf8(out).unwrap());
+
+        let mut out = Vec::new();
+        matches(MatchesArgs { db: db.path(), limit: 2, json: true }, &mut out).unwrap();
+        let v: Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(v.as_array().map(Vec::len), Some(2), "{v}");
+        assert!(v[0]["players"].is_array(), "{v}");
+
+        let missing = run(ReplayArgs { match_id: Some(99), db: db.path(), json: false, list: false }, &mut Vec::new());
+        assert!(missing.unwrap_err().to_string().contains("no match 99"));
+    }
+
+    /// A reader that has gone away, as `| head` leaves it.
+    struct ClosedPipe;
+
+    impl Write for ClosedPipe {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(std::io::ErrorKind::BrokenPipe.into())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_closed_pipe_is_an_error_main_keeps_quiet_about() {
+        let (db, ids) = stored("pipe");
+        let e = run(ReplayArgs { match_id: Some(ids[0].1), db: db.path(), json: false, list: false }, &mut ClosedPipe)
+            .unwrap_err();
+        assert!(crate::is_closed_pipe(&e), "{e:#}");
+        let e = matches(MatchesArgs { db: db.path(), limit: 5, json: false }, &mut ClosedPipe).unwrap_err();
+        assert!(crate::is_closed_pipe(&e), "{e:#}");
+        assert!(!crate::is_closed_pipe(&anyhow::anyhow!("no database")));
+    }
+
+    #[test]
+    fn dates_and_durations_read_plainly() {
+        assert_eq!(utc(0), "1970-01-01 00:00");
+        assert_eq!(utc(1_795_597_392_000), "2026-11-25 09:03");
+        assert_eq!(utc(951_782_400_000), "2000-02-29 00:00");
+        assert_eq!(duration(45_000), "45 s");
+        assert_eq!(duration(192_000), "3 min 12 s");
+        assert_eq!(duration(3_723_000), "1 h 02 min");
     }
 }

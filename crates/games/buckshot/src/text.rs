@@ -142,7 +142,8 @@ pub fn describe_event(e: &Event, viewer: Viewer, names: &[String]) -> Option<Str
         }
         Event::TurnStarted { seat, .. } => format!("It is {} turn.", w.poss(*seat)),
         Event::TurnEnded { .. } => return None,
-        Event::TurnSkipped { seat } => format!("{} turn is skipped.", capitalized(&w.poss(*seat))),
+        Event::TurnSkipped { seat } if w.you(*seat) => "Your turn is skipped.".to_string(),
+        Event::TurnSkipped { seat } => format!("{} turn is skipped.", w.poss(*seat)),
         Event::Shot { by, target, shell, damage } => {
             let whom = match (by == target, w.you(*by)) {
                 (true, true) => "yourself",
@@ -185,11 +186,6 @@ pub fn describe_event(e: &Event, viewer: Viewer, names: &[String]) -> Option<Str
 
 fn out_subject(w: &Who<'_>, s: Seat) -> String {
     if w.you(s) { "You are".into() } else { format!("{} is", w.name(s)) }
-}
-
-fn capitalized(s: &str) -> String {
-    let mut c = s.chars();
-    c.next().map_or_else(String::new, |f| f.to_uppercase().chain(c).collect())
 }
 
 fn parse_seat(word: &str, me: Option<Seat>, names: &[String]) -> Result<Seat, String> {
