@@ -1,6 +1,7 @@
 //! [`GameKind`] and the one dispatch point from a kind to its game's type.
 
 use crate::Entry;
+use serde::Serialize;
 use std::fmt;
 use std::ops::RangeInclusive;
 use std::str::FromStr;
@@ -88,10 +89,37 @@ impl GameKind {
         entry_const!(self, &'static [&'static str], G => G::bot_names())
     }
 
+    /// Everything a list of games shows (the lobby's `GET /api/games`, help texts).
+    pub fn info(self) -> GameInfo {
+        GameInfo {
+            name: self.name(),
+            title: self.title(),
+            description: self.description(),
+            min_players: *self.seats().start(),
+            max_players: *self.seats().end(),
+            default_players: self.default_players(),
+            bots: self.bot_names(),
+        }
+    }
+
     /// The names of every game, comma-separated (for help texts and errors).
     pub fn names() -> String {
         GameKind::ALL.iter().map(|k| k.name()).collect::<Vec<_>>().join(", ")
     }
+}
+
+/// A game as lists show it; serializes as `{"name":"ivanhoe","title":"Ivanhoe",
+/// "description":"…","minPlayers":2,"maxPlayers":5,"defaultPlayers":3,"bots":["random",…]}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GameInfo {
+    pub name: &'static str,
+    pub title: &'static str,
+    pub description: &'static str,
+    pub min_players: u8,
+    pub max_players: u8,
+    pub default_players: u8,
+    pub bots: &'static [&'static str],
 }
 
 impl fmt::Display for GameKind {
@@ -129,6 +157,21 @@ impl FromStr for GameKind {
 mod tests {
     use super::*;
 
+    /// Each `games!` line and its type's `Entry::KIND` agree.
+    #[test]
+    fn every_kind_visits_its_own_entry() {
+        struct Kind;
+        impl GameVisitor for Kind {
+            type Out = GameKind;
+            fn visit<G: Entry>(self) -> GameKind {
+                G::KIND
+            }
+        }
+        for &k in GameKind::ALL {
+            assert_eq!(k.visit(Kind), k);
+        }
+    }
+
     #[test]
     fn names_round_trip_and_are_unique() {
         for &k in GameKind::ALL {
@@ -142,6 +185,10 @@ mod tests {
         let mut names: Vec<_> = GameKind::ALL.iter().map(|k| k.name()).collect();
         names.dedup();
         assert_eq!(names.len(), GameKind::ALL.len());
+        let info = serde_json::to_value(GameKind::Ivanhoe.info()).unwrap();
+        assert_eq!(info["minPlayers"], 2);
+        assert_eq!(info["maxPlayers"], 5);
+        assert_eq!(info["title"], "Ivanhoe");
         let e = "chess".parse::<GameKind>().unwrap_err();
         assert_eq!(e.to_string(), "unknown game `chess` (known: buckshot, sorcery, ivanhoe)");
     }

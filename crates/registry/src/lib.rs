@@ -32,4 +32,4 @@ mod games;
 mod kind;
 
 pub use entry::{Entry, UnknownBot, bot, bots};
-pub use kind::{GameKind, GameVisitor, UnknownGame};
+pub use kind::{GameInfo, GameKind, GameVisitor, UnknownGame};

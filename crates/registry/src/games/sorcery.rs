@@ -19,7 +19,8 @@ impl Entry for Sorcery {
         sorcery::bot(name)
     }
 
-    /// The default decks, shuffled, with the turn limit and stalemate rule bots need.
+    /// The default decks, shuffled, with the turn limit and stalemate rule bots need (the
+    /// simulator's game; the spec's terminal game and the web room set their own limits).
     fn config(players: u8) -> Result<Config, String> {
         Self::check_players(players)?;
         Ok(Config::default())
