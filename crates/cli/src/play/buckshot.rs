@@ -113,21 +113,10 @@ pub fn game(args: &PlayArgs, table: &Table, mut input: Lines, out: &mut dyn Writ
 #[cfg(test)]
 mod tests {
     use super::*;
+    use registry::GameKind;
 
     fn run_text(script: &str, seed: u64) -> String {
-        let args = PlayArgs {
-            game: registry::GameKind::Buckshot,
-            players: Some(3),
-            seat: 0,
-            bots: vec![],
-            seed: Some(seed),
-            init: None,
-        };
-        let table = Table { players: 3, bots: vec!["heuristic".into(); 2] };
-        let input = Lines::new(None, Box::new(std::io::Cursor::new(script.to_string()))).unwrap();
-        let mut out = Vec::new();
-        game(&args, &table, input, &mut out).unwrap();
-        String::from_utf8(out).unwrap()
+        super::super::run_script(game, GameKind::Buckshot, 3, 0, &[], seed, script)
     }
 
     #[test]

@@ -65,19 +65,7 @@ mod tests {
     use registry::GameKind;
 
     fn run_text(script: &str, seed: u64, players: u8, seat: u8) -> String {
-        let args = PlayArgs {
-            game: GameKind::Ivanhoe,
-            players: Some(players),
-            seat,
-            bots: vec!["heuristic".into(), "random".into()],
-            seed: Some(seed),
-            init: None,
-        };
-        let table = GameKind::Ivanhoe.visit(super::super::Check(&args)).unwrap();
-        let input = Lines::new(None, Box::new(std::io::Cursor::new(script.to_string()))).unwrap();
-        let mut out = Vec::new();
-        game(&args, &table, input, &mut out).unwrap();
-        String::from_utf8(out).unwrap()
+        super::super::run_script(game, GameKind::Ivanhoe, players, seat, &["heuristic", "random"], seed, script)
     }
 
     #[test]

@@ -102,3 +102,34 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
     };
     play(&args, &table, &mut std::io::stdout().lock())
 }
+
+/// A game's loop over in-memory input and output.
+#[cfg(test)]
+type Loop = fn(&PlayArgs, &Table, Lines, &mut dyn Write) -> anyhow::Result<ExitCode>;
+
+/// Plays `script` through `game_loop` in memory, for a game of `players` with the player in
+/// `seat` (tests). The options are checked as `cardtable play` checks them.
+#[cfg(test)]
+fn run_script(
+    game_loop: Loop,
+    game: GameKind,
+    players: u8,
+    seat: u8,
+    bots: &[&str],
+    seed: u64,
+    script: &str,
+) -> String {
+    let args = PlayArgs {
+        game,
+        players: Some(players),
+        seat,
+        bots: bots.iter().map(|b| b.to_string()).collect(),
+        seed: Some(seed),
+        init: None,
+    };
+    let table = game.visit(Check(&args)).expect("valid options");
+    let input = Lines::new(None, Box::new(std::io::Cursor::new(script.to_string()))).expect("in memory");
+    let mut out = Vec::new();
+    game_loop(&args, &table, input, &mut out).expect("the game runs");
+    String::from_utf8(out).expect("text")
+}

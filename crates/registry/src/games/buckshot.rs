@@ -1,6 +1,5 @@
 use crate::{Entry, GameKind};
-use buckshot::{Buckshot, Config, Event};
-use engine::{Bot, Viewer};
+use buckshot::{Buckshot, Config};
 use std::ops::RangeInclusive;
 
 impl Entry for Buckshot {
@@ -11,21 +10,11 @@ impl Entry for Buckshot {
     const SEATS: RangeInclusive<u8> = 2..=8;
     const DEFAULT_PLAYERS: u8 = 4;
 
-    fn bot_names() -> &'static [&'static str] {
-        buckshot::BOTS
-    }
-
-    fn make_bot(name: &str) -> Option<Box<dyn Bot<Self>>> {
-        buckshot::bot(name)
-    }
+    by_layout!(buckshot);
 
     fn config(players: u8) -> Result<Config, String> {
         Self::check_players(players)?;
         Ok(Config::players(players))
-    }
-
-    fn describe_event(event: &Event, viewer: Viewer, names: &[String]) -> Option<String> {
-        buckshot::text::describe_event(event, viewer, names)
     }
 
     fn metrics(&self) -> Vec<(&'static str, u64)> {

@@ -1,6 +1,5 @@
 use crate::{Entry, GameKind};
-use engine::{Bot, Viewer};
-use ivanhoe::{Config, Event, Ivanhoe};
+use ivanhoe::{Config, Ivanhoe};
 use std::ops::RangeInclusive;
 
 impl Entry for Ivanhoe {
@@ -11,21 +10,11 @@ impl Entry for Ivanhoe {
     const SEATS: RangeInclusive<u8> = 2..=5;
     const DEFAULT_PLAYERS: u8 = 3;
 
-    fn bot_names() -> &'static [&'static str] {
-        ivanhoe::BOTS
-    }
-
-    fn make_bot(name: &str) -> Option<Box<dyn Bot<Self>>> {
-        ivanhoe::bot(name)
-    }
+    by_layout!(ivanhoe);
 
     fn config(players: u8) -> Result<Config, String> {
         Self::check_players(players)?;
         Ok(Config { players })
-    }
-
-    fn describe_event(event: &Event, viewer: Viewer, names: &[String]) -> Option<String> {
-        ivanhoe::text::describe_event(event, viewer, names)
     }
 
     fn metrics(&self) -> Vec<(&'static str, u64)> {

@@ -1,6 +1,5 @@
 use crate::{Entry, GameKind};
-use engine::{Bot, Viewer};
-use sorcery::{Config, Event, Sorcery};
+use sorcery::{Config, Sorcery};
 use std::ops::RangeInclusive;
 
 impl Entry for Sorcery {
@@ -11,23 +10,11 @@ impl Entry for Sorcery {
     const SEATS: RangeInclusive<u8> = 2..=2;
     const DEFAULT_PLAYERS: u8 = 2;
 
-    fn bot_names() -> &'static [&'static str] {
-        sorcery::BOTS
-    }
+    by_layout!(sorcery);
 
-    fn make_bot(name: &str) -> Option<Box<dyn Bot<Self>>> {
-        sorcery::bot(name)
-    }
-
-    /// The default decks, shuffled, with the turn limit and stalemate rule bots need (the
-    /// simulator's game; the spec's terminal game and the web room set their own limits).
     fn config(players: u8) -> Result<Config, String> {
         Self::check_players(players)?;
         Ok(Config::default())
-    }
-
-    fn describe_event(event: &Event, viewer: Viewer, names: &[String]) -> Option<String> {
-        sorcery::text::describe_event(event, viewer, names)
     }
 
     fn metrics(&self) -> Vec<(&'static str, u64)> {
