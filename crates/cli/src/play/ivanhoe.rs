@@ -70,7 +70,9 @@ mod tests {
 
     #[test]
     fn bad_commands_change_nothing_and_end_of_input_is_clean() {
-        let out = run_text("dance\nplay\nriposte P9\nhelp\n", 5, 3, 0);
+        let out = run_text("dance\nplay\nriposte P9\nknock down P4\nhelp\n", 5, 3, 0);
+        assert!(out.contains("`P4` is not a player (P1..P3)"), "a 3-player game has no P4: {out}");
+        assert!(out.contains("players are P1..P3;"), "{out}");
         assert!(out.contains("? unknown command or card `dance`"), "{out}");
         assert!(out.contains("? play which card?"), "{out}");
         assert!(out.contains("knock down <P>"), "{out}");
@@ -91,6 +93,9 @@ mod tests {
         let script = cycle.repeat(300);
         let out = run_text(&script, 11, 3, 1);
         assert!(out.contains("Game over:"), "{out}");
+        let end = out.rfind("Game over:").unwrap();
+        assert!(out[..end].ends_with('\n') && out.contains("Final table after "), "{out}");
+        assert!(out.contains("(replay: seed 11)"), "{out}");
     }
 
     #[test]

@@ -22,7 +22,17 @@ pub enum Command {
     Quit,
 }
 
-pub const HELP: &str = "\
+/// The commands, for a game of `players` players.
+pub fn help(players: usize) -> String {
+    HELP.replace("P1..P5", &players_range(players))
+}
+
+/// `P1..P3` for three players.
+fn players_range(players: usize) -> String {
+    format!("P1..P{players}")
+}
+
+const HELP: &str = "\
 Commands (players are P1..P5; cards by code like R3 Sq2 Md6 DODGE, by name, or by hand number):
   start <colour> <card>      open a tournament (start R3, start green Sq2)
   play <card> [choices]      add a card, or play an action card; `play` may be left out:
@@ -124,9 +134,10 @@ fn parse_start(view: &View, words: &[&str]) -> Result<Action, String> {
     Ok(Action::Start { colour, card })
 }
 
-fn player(words: &[&str], i: usize) -> Result<Seat, String> {
-    let w = words.get(i).ok_or("name a player (P1..P5)")?;
-    parse_seat(w).ok_or_else(|| format!("`{w}` is not a player (P1..P5)"))
+fn player(view: &View, words: &[&str], i: usize) -> Result<Seat, String> {
+    let range = players_range(view.players.len());
+    let w = words.get(i).ok_or_else(|| format!("name a player ({range})"))?;
+    parse_seat(w).filter(|s| s.index() < view.players.len()).ok_or_else(|| format!("`{w}` is not a player ({range})"))
 }
 
 fn colour_arg(words: &[&str]) -> Result<Colour, String> {
@@ -171,25 +182,25 @@ fn parse_card_play(view: &View, words: &[&str]) -> Result<Action, String> {
         Card::Unhorse => Action::Unhorse { colour: colour_arg(args)? },
         Card::ChangeWeapon => Action::ChangeWeapon { colour: colour_arg(args)? },
         Card::DropWeapon => Action::DropWeapon,
-        Card::BreakLance => Action::BreakLance { target: player(args, 0)? },
-        Card::Riposte => Action::Riposte { target: player(args, 0)? },
+        Card::BreakLance => Action::BreakLance { target: player(view, args, 0)? },
+        Card::Riposte => Action::Riposte { target: player(view, args, 0)? },
         Card::Dodge => {
-            let target = player(args, 0)?;
+            let target = player(view, args, 0)?;
             Action::Dodge { target, pos: display_pos(view, target, args.get(1))? }
         }
         Card::Retreat => Action::Retreat { pos: display_pos(view, me, args.first())? },
-        Card::KnockDown => Action::KnockDown { target: player(args, 0)? },
+        Card::KnockDown => Action::KnockDown { target: player(view, args, 0)? },
         Card::Outmaneuver => Action::Outmaneuver,
         Card::Charge => Action::Charge,
         Card::Countercharge => Action::Countercharge,
         Card::Disgrace => Action::Disgrace,
         Card::Adapt => Action::Adapt,
         Card::Outwit => {
-            let target = player(args, 1)?;
+            let target = player(view, args, 1)?;
             Action::Outwit { give: slot(view, me, args.first())?, target, take: slot(view, target, args.get(2))? }
         }
         Card::Shield => Action::Shield,
-        Card::Stunned => Action::Stunned { target: player(args, 0)? },
+        Card::Stunned => Action::Stunned { target: player(view, args, 0)? },
         Card::Ivanhoe => Action::Ivanhoe,
         _ => Action::Play { card },
     })
@@ -297,12 +308,17 @@ pub fn render(view: &View) -> String {
     let mut s = String::new();
     let colour = view.colour.map_or("(not chosen)".to_string(), |c| c.name().to_ascii_uppercase());
     let previous = view.previous.map_or("-", Colour::name);
-    let _ = writeln!(
-        s,
-        "Tournament {} | colour {colour} | previous {previous} | {} colours win",
-        view.tournaments + 1,
-        view.tokens_to_win
-    );
+    if matches!(view.phase, PhaseView::Over { .. }) {
+        // No tournament is under way: the table as the game left it.
+        let _ = writeln!(s, "Final table after {} tournaments | {} colours win", view.tournaments, view.tokens_to_win);
+    } else {
+        let _ = writeln!(
+            s,
+            "Tournament {} | colour {colour} | previous {previous} | {} colours win",
+            view.tournaments + 1,
+            view.tokens_to_win
+        );
+    }
     for p in &view.players {
         let marker = if p.seat == view.active { ">" } else { " " };
         let you = if view.me() == Some(p.seat) { " (you)" } else { "" };
@@ -496,7 +512,7 @@ impl Session {
         }
         let view = self.game.view(Viewer::seat(self.human));
         match parse_command(&view, line) {
-            Ok(Command::Help) => (format!("{HELP}\n"), false),
+            Ok(Command::Help) => (format!("{}\n", help(self.game.num_players())), false),
             Ok(Command::Quit) => ("Bye.\n".into(), true),
             Err(e) => (format!("? {e}\n"), false),
             Ok(Command::Act(action)) => {
