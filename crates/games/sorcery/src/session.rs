@@ -126,6 +126,13 @@ impl Session {
                 let name = line.trim();
                 if name.is_empty() {
                     let _ = writeln!(out, "Enter the name of player {}:", i + 1);
+                } else if matches!(name, "help" | "quit") {
+                    // A command typed before the game starts is not a name.
+                    let _ = writeln!(
+                        out,
+                        "First the players' names; `{name}` works once the game starts.\nEnter the name of player {}:",
+                        i + 1
+                    );
                 } else {
                     self.names[i as usize] = name.to_string();
                     self.phase = if i == 0 { Phase::AskName(1) } else { Phase::Playing };
@@ -366,6 +373,15 @@ pub fn command_text(action: Action) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn commands_are_not_names() {
+        let (mut s, first) = Session::new(&Options::default(), [Vec::new(), Vec::new()], 1).unwrap();
+        assert_eq!(first, "Enter the name of player 1:\n");
+        assert!(s.feed("help").ends_with("Enter the name of player 1:\n"));
+        assert_eq!(s.feed("Ann"), "Enter the name of player 2:\n");
+        assert_eq!(s.names(), ["Ann", ""]);
+    }
 
     #[test]
     fn command_text_round_trips_through_the_parser() {
