@@ -5,7 +5,7 @@
 
 use anyhow::{Context, bail};
 use clap::Args;
-use engine::{Move, Replay, Viewer, run_replay};
+use engine::{Move, Viewer};
 use registry::{Entry, GameKind, GameVisitor};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
@@ -261,17 +261,38 @@ impl GameVisitor for Narrate<'_> {
     fn visit<G: Entry>(self) -> Self::Out {
         let config: G::Config = serde_json::from_str(&self.m.config).context("the stored config")?;
         let moves: Vec<Move<G::Action>> = serde_json::from_str(&self.m.log).context("the stored moves")?;
-        let replay = Replay { config, seed: self.m.seed, moves };
-        let start = G::new(&replay.config, replay.seed).map_err(|e| anyhow::anyhow!("{e}"))?.start_events();
-        let (_, events) = run_replay::<G>(&replay).map_err(|e| anyhow::anyhow!("{e}"))?;
-        Ok(start.iter().chain(&events).filter_map(|e| G::describe_event(e, Viewer::Spectator, self.names)).collect())
+        let mut game = G::new(&config, self.m.seed).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let say = |events: &[G::Event], lines: &mut Vec<String>| {
+            lines.extend(events.iter().filter_map(|e| G::describe_event(e, Viewer::Spectator, self.names)));
+        };
+        let mut lines = Vec::new();
+        say(&game.start_events(), &mut lines);
+        let mut events = Vec::new();
+        for (index, m) in moves.into_iter().enumerate() {
+            events.clear();
+            match m {
+                Move::Act { seat, action } => game
+                    .apply_into(seat, action, &mut events)
+                    .map_err(|e| anyhow::anyhow!("move {index} was refused: {e}"))?,
+                Move::Leave { seat } => {
+                    game.leave(seat, &mut events);
+                    // Games where leaving changes nothing say nothing of it: the log does.
+                    if events.is_empty() {
+                        let name = self.names.get(seat.index()).map_or("A player", String::as_str);
+                        lines.push(format!("{name} left the match."));
+                    }
+                }
+            }
+            say(&events, &mut lines);
+        }
+        Ok(lines)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine::{MatchRng, play_out};
+    use engine::{MatchRng, Replay, Seat, play_out};
 
     /// A database of its own in the system's temporary directory, removed when dropped.
     struct TempDb(PathBuf);
@@ -354,6 +375,32 @@ mod tests {
             assert!(!text.contains("cannot be narrated"), "{text}");
             insta::assert_snapshot!(format!("replay_{}", kind.name()), text);
         }
+    }
+
+    #[test]
+    fn a_seat_leaving_is_narrated_even_where_the_rules_say_nothing() {
+        let mut m = GameKind::Ivanhoe.visit(Record { seed: 7, players: 3 });
+        let mut moves: Vec<Value> = serde_json::from_str(&m.log).unwrap();
+        moves.truncate(4);
+        moves.push(serde_json::to_value(Move::<ivanhoe::Action>::Leave { seat: Seat(2) }).unwrap());
+        m.log = serde_json::to_string(&moves).unwrap();
+        let lines = narration(&m).unwrap();
+        assert_eq!(lines.last().map(String::as_str), Some("cat left the match."), "{lines:?}");
+
+        // Sorcery's rules answer a leaving seat themselves (a concession): no extra line.
+        let mut m = GameKind::Sorcery.visit(Record { seed: 7, players: 2 });
+        let mut moves: Vec<Value> = serde_json::from_str(&m.log).unwrap();
+        moves.truncate(3);
+        moves.push(serde_json::to_value(Move::<sorcery::Action>::Leave { seat: Seat(0) }).unwrap());
+        m.log = serde_json::to_string(&moves).unwrap();
+        let lines = narration(&m).unwrap();
+        assert_eq!(lines[lines.len() - 2..], ["ana concedes.", "ben wins!"], "{lines:?}");
+
+        // A move the rules refuse is reported, not narrated past.
+        moves.insert(1, moves[0].clone());
+        m.log = serde_json::to_string(&moves).unwrap();
+        let e = narration(&m).unwrap_err().to_string();
+        assert!(e.contains("move 1 was refused"), "{e}");
     }
 
     #[test]
