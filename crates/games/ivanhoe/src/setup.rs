@@ -238,6 +238,7 @@ pub fn position(text: &str) -> Result<Ivanhoe, String> {
         played,
         added,
         phase,
+        windows: engine::flow::WindowStack::new(),
         tournaments: 0,
         opening: Vec::new(),
         decisions: engine::DecisionSerial::default(),
@@ -319,9 +320,9 @@ fn expect(game: &Ivanhoe, events: &[Event], check: &str) -> Result<(), String> {
         "active" => eq("active", seat_name(game.active), seat(arg).map(seat_name)?),
         "phase" => {
             let got = match game.phase {
+                _ if game.window().is_some() => "window",
                 Phase::Start => "start",
                 Phase::Turn => "turn",
-                Phase::Window { .. } => "window",
                 Phase::Adapt { .. } => "adapt",
                 Phase::MaidenPenalty => "maiden",
                 Phase::PurpleToken { .. } => "token",
