@@ -18,9 +18,11 @@
 //! Checked for every `replay_every`-th game: replaying `seed + moves` rebuilds the same state
 //! and the same events.
 //!
-//! Also here: [`playthrough`], the recorder behind every game's golden playthrough.
+//! Also here: [`playthrough`], the recorder behind every game's golden playthrough, and
+//! [`scenario`], the runner behind every game's table-driven rule scenarios.
 
 mod golden;
+pub mod scenario;
 
 pub use golden::{Playthrough, playthrough, views};
 
