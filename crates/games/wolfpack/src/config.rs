@@ -118,11 +118,11 @@ pub struct AceScale {
 
 /// The tuned Ace per pilot count (index = pilots - 1); see `docs/rules/wolfpack-balance.md`.
 pub const ACE_SCALE: [AceScale; MAX_PILOTS as usize] = [
-    AceScale { health: 250, plays: 3 },
-    AceScale { health: 250, plays: 3 },
-    AceScale { health: 250, plays: 3 },
-    AceScale { health: 250, plays: 3 },
-    AceScale { health: 250, plays: 3 },
+    AceScale { health: 45, plays: 1 },
+    AceScale { health: 80, plays: 2 },
+    AceScale { health: 190, plays: 2 },
+    AceScale { health: 200, plays: 3 },
+    AceScale { health: 320, plays: 3 },
 ];
 
 /// The tuned decks (see the balance note).

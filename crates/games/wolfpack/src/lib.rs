@@ -70,6 +70,7 @@ pub mod config;
 pub mod effect;
 pub mod phase;
 mod rules;
+mod setup;
 pub mod state;
 pub mod view;
 

@@ -10,7 +10,7 @@ fn random_play_all_pilot_counts() {
     let mut total = 0;
     for pilots in 1..=5u8 {
         let games = 20_000;
-        let opts = SuiteOptions { games, base_seed: u64::from(pilots), deep_games: 60, replay_every: 50 };
+        let opts = SuiteOptions { games, base_seed: u64::from(pilots), deep_games: 20, replay_every: 50 };
         let report = random_play_suite::<WolfPack>(&Config::pilots(pilots), &opts);
         assert_eq!(report.games, games);
         let ace = report.wins[usize::from(pilots)];
