@@ -70,8 +70,8 @@ impl WolfPack {
         let (mut pilot_deck, mut ace_deck) = (Vec::new(), Vec::new());
         for c in &clauses[1..] {
             match c.as_slice() {
-                ["pilot", "deck", list] => pilot_deck = cards(list)?,
-                ["ace", "deck", list] => ace_deck = cards(list)?,
+                ["pilot", "deck", list @ ..] => pilot_deck = cards(&list.concat())?,
+                ["ace", "deck", list @ ..] => ace_deck = cards(&list.concat())?,
                 ["ace", "plays", p, rest @ ..] => {
                     config.ace_plays = p.parse().map_err(|_| format!("bad plays `{p}`"))?;
                     if let ["max", m] = rest {
