@@ -1,6 +1,6 @@
 //! # Buckshot — shotgun roulette for 2 to 8 players
 //!
-//! The rules are `shared/rules/buckshot.md` (from the design document, seed 003); this crate
+//! The rules are `docs/rules/buckshot.md` (from the original design document); this crate
 //! is them, exactly. In brief:
 //!
 //! - Everyone starts with 5 lives (never more). The last player alive wins.

@@ -1,6 +1,6 @@
 //! Table-driven rule scenarios: a setup in the compact notation (see `setup.rs`), the moves,
 //! and the expected state summary or refusal code. Each row is one rule of
-//! `shared/rules/buckshot.md`.
+//! `docs/rules/buckshot.md`.
 
 use buckshot::{Action, Buckshot, Item, ItemUse, Shell};
 use engine::{Game, Seat, Viewer};

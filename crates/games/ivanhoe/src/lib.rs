@@ -1,6 +1,7 @@
 //! # Ivanhoe — Reiner Knizia's tournament card game, 2 to 5 players
 //!
-//! The decisions are `shared/rules/ivanhoe.md`; section numbers below refer to it.
+//! The rules and decisions are `docs/rules/ivanhoe.md`. Section numbers (§) in comments refer
+//! to the rules reference the engine was first built from, which is not in the repository.
 //!
 //! ## Rules in short
 //! - **Deck** (110): purple 3/4/5/7, red 3/4/5, blue 2–5, yellow 2–4, green 1 (14 each); 8

@@ -1,4 +1,4 @@
-//! Every test case of the rules reference (`shared/rules/ivanhoe.md` §11.2, the seed's Gherkin,
+//! Every test case of the rules reference (not in the repository; §11.2, the seed's Gherkin,
 //! and §11.3, the published rules' edge cases) as a scenario script in the notation of
 //! `ivanhoe::setup`. Defaults: 3 players, colour red, P1 to act having drawn, nothing played.
 //! Most action-card cases put IVANHOE in the discard pile so no window opens; the window has

@@ -38,7 +38,7 @@
 //! binary feeds lines in and prints what comes out. Tests build positions with a compact
 //! notation ([`Sorcery::from_setup`]) and compare [`Sorcery::summary`] clauses.
 //!
-//! Decisions where the spec is silent follow `shared/rules/sorcery.md` section 3; the one
+//! Decisions where the spec is silent are recorded in `docs/rules/sorcery.md`; the one
 //! departure is the return hit of a fight, which uses the defender's attack from when the
 //! fight began (the reference suggests its attack after the first hit resolved; they differ
 //! only for a dying Bone Golem or an enchanted defender that dies).

@@ -1,7 +1,7 @@
 //! Table-driven rule scenarios: a setup in the compact notation (`src/setup.rs`), the moves
 //! (terminal commands; `2: …` makes player 2 act out of turn), and either facts that must be
 //! clauses of the summary afterwards or `error CODE` for a refused last move (which must then
-//! change nothing). Each row is a rule of the spec or of `shared/rules/sorcery.md`.
+//! change nothing). Each row is a rule of `docs/rules/sorcery.md`.
 
 use engine::{Game, Seat};
 use sorcery::Sorcery;
