@@ -73,7 +73,7 @@ pub use rules::first_player;
 pub use state::{Config, Ivanhoe, Phase};
 pub use view::{PhaseView, PlayerView, View};
 
-use engine::{Game, MatchRng, Outcome, RuleError, Seat, SeatSet, SetupError, Viewer};
+use engine::{Decision, DecisionKind, Game, MatchRng, Outcome, RuleError, Seat, SeatSet, SetupError, Viewer};
 
 impl Game for Ivanhoe {
     const NAME: &'static str = "ivanhoe";
@@ -97,6 +97,15 @@ impl Game for Ivanhoe {
         self.waiting_on()
     }
 
+    fn decision(&self) -> Decision {
+        let kind = match self.phase {
+            Phase::Start | Phase::Turn | Phase::Over { .. } => DecisionKind::Turn,
+            Phase::Window { .. } => DecisionKind::Response,
+            Phase::Adapt { .. } | Phase::MaidenPenalty | Phase::PurpleToken { .. } => DecisionKind::Choice,
+        };
+        Decision::new(self.waiting_on(), kind, self.decisions.get())
+    }
+
     #[inline]
     fn legal_actions_into(&self, seat: Seat, out: &mut Vec<Action>) {
         self.legal_into(seat, out);
@@ -104,7 +113,15 @@ impl Game for Ivanhoe {
 
     fn apply_into(&mut self, seat: Seat, action: Action, out: &mut Vec<Event>) -> Result<(), RuleError> {
         self.check(seat, &action)?;
+        let before = (std::mem::discriminant(&self.phase), self.active);
         self.execute(seat, action, out);
+        // The same decision goes on while a turn continues (a card played) or a window still
+        // waits on others (a pass); anything else opens a new one (each Adapt choice too).
+        let goes_on = before == (std::mem::discriminant(&self.phase), self.active)
+            && matches!(self.phase, Phase::Turn | Phase::Window { .. });
+        if !goes_on {
+            self.decisions.bump();
+        }
         Ok(())
     }
 

@@ -5,7 +5,7 @@
 use crate::action::{Action, Event, Slot};
 use crate::cards::{Card, Colour, Colours};
 use crate::state::{Config, Hand, Ivanhoe, Phase, Player, display_total};
-use engine::{BySeat, MatchRng, RuleError, Seat, SeatSet, SetupError};
+use engine::{BySeat, DecisionSerial, MatchRng, RuleError, Seat, SeatSet, SetupError};
 
 mod legal;
 
@@ -131,6 +131,7 @@ impl Ivanhoe {
             phase: Phase::Start,
             tournaments: 0,
             opening: draws.clone(),
+            decisions: DecisionSerial::default(),
         };
         let mut events = vec![Event::FirstPlayer { seat: starter, draws }];
         game.begin_tournament(starter, &mut events);

@@ -240,6 +240,7 @@ pub fn position(text: &str) -> Result<Ivanhoe, String> {
         phase,
         tournaments: 0,
         opening: Vec::new(),
+        decisions: engine::DecisionSerial::default(),
     };
     game.check_invariants().map_err(|e| format!("the position is impossible: {e}"))?;
     Ok(game)

@@ -4,7 +4,7 @@
 use crate::action::Action;
 use crate::cards::{Card, Colour, Colours, KINDS, SUPPORTER_KINDS};
 
-use engine::{BySeat, MatchRng, Seat, SeatSet};
+use engine::{BySeat, DecisionSerial, MatchRng, Seat, SeatSet};
 use serde::{Deserialize, Serialize};
 
 /// Setup of a match.
@@ -200,6 +200,9 @@ pub struct Ivanhoe {
     pub(crate) tournaments: u16,
     /// The colour tokens drawn to choose the first player (empty for built positions).
     pub(crate) opening: Vec<Colour>,
+    /// Numbers the decisions (`Game::decision`): bumped whenever a new one opens.
+    #[serde(default)]
+    pub(crate) decisions: DecisionSerial,
 }
 
 impl Ivanhoe {

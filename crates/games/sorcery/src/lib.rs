@@ -60,7 +60,7 @@ pub use cards::{CardId, DEFAULT_DECK};
 pub use state::{Card, Config, Sorcery, Status};
 pub use view::View;
 
-use engine::{Game, MatchRng, Outcome, RuleError, Seat, SetupError, Viewer};
+use engine::{Decision, DecisionKind, Game, MatchRng, Outcome, RuleError, Seat, SetupError, Viewer};
 
 /// The bots this game offers, by name.
 pub const BOTS: &[&str] = &["random", "heuristic"];
@@ -94,6 +94,12 @@ impl Game for Sorcery {
             Status::Playing => engine::SeatSet::one(self.active),
             _ => engine::SeatSet::EMPTY,
         }
+    }
+
+    /// Sorcery only ever waits on the active player's turn (triggers resolve without asking
+    /// anyone), so the turn number is the serial.
+    fn decision(&self) -> Decision {
+        Decision::new(self.to_act(), DecisionKind::Turn, self.turn)
     }
 
     fn legal_actions_into(&self, seat: Seat, out: &mut Vec<Action>) {
