@@ -61,7 +61,11 @@
 //! - The per-action hook Suppression needs is a seventh delegate, OnAct; OnSelect fires when
 //!   a selection becomes final (the Ace's pick, a pilot's at the reveal); OnCardDraw and
 //!   OnTargeted fire but no card hooks them.
-//! - The Action queue and the EffectFile are plain `Vec`s worked to completion inside `apply`.
+//! - The Action queue and the EffectFile are plain `Vec`s worked inside `apply`. The Action
+//!   queue is not an `engine::flow::EffectQueue`: it resolves one card per Action state with
+//!   a state transition (and its delegates) between cards, where that queue works follow-ups
+//!   to completion without stopping; triggers fire at once and cause no follow-ups to queue.
+//!   [`engine::flow::Decision`] names the waits: Selection is one simultaneous decision.
 
 pub mod action;
 pub mod bots;
@@ -83,6 +87,7 @@ pub use phase::{Phase, Stage, Transition};
 pub use state::WolfPack;
 pub use view::View;
 
+use engine::flow::{Decision, DecisionKind};
 use engine::{Game, MatchRng, Outcome, RuleError, Seat, SeatSet, SetupError, Viewer};
 
 impl Game for WolfPack {
@@ -102,6 +107,13 @@ impl Game for WolfPack {
 
     fn to_act(&self) -> SeatSet {
         self.acting()
+    }
+
+    /// Selection is simultaneous (one decision while pilots confirm one by one); each of the
+    /// Ace's picks and each host confirm is a turn of its own.
+    fn decision(&self) -> Decision {
+        let kind = if self.phase == Phase::Selection { DecisionKind::Simultaneous } else { DecisionKind::Turn };
+        Decision::new(self.acting(), kind, self.serial.get())
     }
 
     fn legal_actions_into(&self, seat: Seat, out: &mut Vec<Action>) {

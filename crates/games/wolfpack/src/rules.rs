@@ -47,6 +47,7 @@ impl WolfPack {
             queue: Vec::with_capacity(8),
             file: Default::default(),
             winner: None,
+            serial: Default::default(),
             rng,
         };
         game.transition(Transition::Start, out);
@@ -311,6 +312,9 @@ impl WolfPack {
             self.turn += 1;
         }
         self.phase = t.to();
+        if matches!(self.phase, Phase::Selection | Phase::BossSelection | Phase::Confirm | Phase::BossPhaseConfirm) {
+            self.serial.bump();
+        }
         out.push(Event::Transition { transition: t, phase: self.phase, turn: self.turn });
         match t {
             Transition::SelectionToAction => self.reveal(out),
@@ -581,6 +585,7 @@ impl WolfPack {
 
     fn end(&mut self, winner: Side, out: &mut Vec<Event>) {
         self.winner = Some(winner);
+        self.serial.bump();
         self.phase = Phase::Over;
         out.push(Event::FightOver { winner });
     }

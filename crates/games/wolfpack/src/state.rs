@@ -6,6 +6,7 @@ use crate::card::{Card, Side};
 use crate::config::Config;
 use crate::effect::EffectFile;
 use crate::phase::Phase;
+use engine::flow::DecisionSerial;
 use engine::{MatchRng, Seat};
 use serde::{Deserialize, Serialize};
 
@@ -64,6 +65,9 @@ pub struct WolfPack {
     pub(crate) queue: Vec<Queued>,
     pub(crate) file: EffectFile,
     pub(crate) winner: Option<Side>,
+    /// Numbers the decisions: bumped on entry to every waiting state (Selection, each
+    /// BossSelection, Confirm, BossPhaseConfirm) and at the end of the fight.
+    pub(crate) serial: DecisionSerial,
     pub(crate) rng: MatchRng,
 }
 
