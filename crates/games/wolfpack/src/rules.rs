@@ -72,37 +72,48 @@ impl WolfPack {
         }
     }
 
-    /// Whether `origin`'s OnTarget delegate lets it aim at `target` (Pulling G's, Into the Fog).
-    pub(crate) fn target_allowed(&self, origin: Seat, target: Seat) -> bool {
+    /// The seats `origin`'s OnTarget delegate refuses as targets (Pulling G's: its user; Into
+    /// the Fog: every other pilot). One pass over the triggers.
+    pub(crate) fn forbidden_targets(&self, origin: Seat) -> SeatSet {
+        let mut forbidden = SeatSet::EMPTY;
+        let at = Delegate::player(origin, Hook::OnTarget);
         for t in &self.file.triggers {
-            if t.at != Delegate::player(origin, Hook::OnTarget) {
+            if t.at != at {
                 continue;
             }
             let Some(e) = self.file.get(t.effect) else { continue };
             match e.kind {
-                Kind::PullingGs if target == e.user => return false,
-                Kind::IntoTheFog if target != origin && !self.is_ace(target) => return false,
+                Kind::PullingGs => forbidden.insert(e.user),
+                Kind::IntoTheFog => {
+                    let others = ((1u32 << self.pilots.len()) - 1) & !(1 << origin.0);
+                    forbidden = SeatSet::from_bits(forbidden.bits() | others);
+                }
                 _ => {}
             }
         }
-        true
+        forbidden
     }
 
     /// Calls `f` with each target `origin` may give `card` now (`None` for untargeted cards).
-    pub(crate) fn for_targets(&self, origin: Seat, card: Card, mut f: impl FnMut(Option<Seat>)) {
+    pub(crate) fn for_targets(&self, origin: Seat, card: Card, f: impl FnMut(Option<Seat>)) {
+        self.for_targets_with(origin, card, self.forbidden_targets(origin), f);
+    }
+
+    /// `for_targets` with the origin's forbidden targets already worked out.
+    fn for_targets_with(&self, origin: Seat, card: Card, forbidden: SeatSet, mut f: impl FnMut(Option<Seat>)) {
         let ace = self.ace_seat();
         let from_ace = origin == ace;
         match (card.aim(), from_ace) {
             (Aim::Untargeted, _) => f(None),
             (Aim::Enemy, false) | (Aim::Friend, true) => {
-                if self.target_allowed(origin, ace) {
+                if !forbidden.contains(ace) {
                     f(Some(ace));
                 }
             }
             (Aim::Enemy, true) | (Aim::Friend, false) => {
                 for (i, p) in self.pilots.iter().enumerate() {
                     let s = Seat(i as u8);
-                    if p.alive() && self.target_allowed(origin, s) {
+                    if p.alive() && !forbidden.contains(s) {
                         f(Some(s));
                     }
                 }
@@ -119,9 +130,10 @@ impl WolfPack {
     /// Whether the Ace has a card it can play.
     pub(crate) fn ace_can_play(&self) -> bool {
         let ace = self.ace_seat();
+        let forbidden = self.forbidden_targets(ace);
         self.ace.hand.iter().any(|&c| {
             let mut any = false;
-            self.for_targets(ace, c, |_| any = true);
+            self.for_targets_with(ace, c, forbidden, |_| any = true);
             any
         })
     }
@@ -136,8 +148,9 @@ impl WolfPack {
                 if !self.must_select(p) {
                     return;
                 }
+                let forbidden = self.forbidden_targets(seat);
                 for (i, &card) in p.hand.iter().enumerate() {
-                    self.for_targets(seat, card, |target| {
+                    self.for_targets_with(seat, card, forbidden, |target| {
                         for confirm in [false, true] {
                             out.push(Action::Select { card: i as u8, target, confirm });
                         }
@@ -154,8 +167,11 @@ impl WolfPack {
             }
             Phase::BossSelection if self.is_ace(seat) => {
                 let before = out.len();
+                let forbidden = self.forbidden_targets(seat);
                 for (i, &card) in self.ace.hand.iter().enumerate() {
-                    self.for_targets(seat, card, |target| out.push(Action::Play { card: i as u8, target }));
+                    self.for_targets_with(seat, card, forbidden, |target| {
+                        out.push(Action::Play { card: i as u8, target });
+                    });
                 }
                 if out.len() == before {
                     out.push(Action::Pass);
@@ -485,6 +501,7 @@ impl WolfPack {
                         continue;
                     }
                     if let Some(by) = self.protection(q.seat, s) {
+                        // Pulling G's forbids the Ace to aim at its user: Sweeping Fire too.
                         out.push(Event::Spared { seat: s, by });
                         continue;
                     }
