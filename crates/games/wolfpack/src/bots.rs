@@ -44,6 +44,20 @@ pub fn lineup(game: &WolfPack, pilot: &str) -> Option<Vec<Box<dyn Bot<WolfPack>>
     Some(v)
 }
 
+/// One bot per seat: `names[i]` for pilot `i` (the last name repeated), the Ace's tier last.
+pub fn lineup_named(game: &WolfPack, names: &[&str]) -> Result<Vec<Box<dyn Bot<WolfPack>>>, String> {
+    let mut v = Vec::with_capacity(game.num_seats());
+    for i in 0..game.pilot_count() {
+        let name = names.get(i).or(names.last()).copied().unwrap_or("random");
+        if !PILOT_BOTS.contains(&name) {
+            return Err(format!("unknown pilot bot `{name}` (pilot bots: {})", PILOT_BOTS.join(", ")));
+        }
+        v.push(bot(name).expect("listed"));
+    }
+    v.push(ace_bot(game.config().ace_tier));
+    Ok(v)
+}
+
 /// Picks a card uniformly among those with a legal target, then a target uniformly: the seed's
 /// "random cards and targets". `play` recognises the plays to choose from and returns their
 /// card index.
@@ -163,10 +177,26 @@ impl Bot<WolfPack> for HeuristicPilot {
         let Some(hand) = v.pilot(me).and_then(|p| p.hand.as_ref()) else { return *rng.pick(legal) };
         let ace = v.ace.seat;
         let ace_dodges = v.effects_on(ace, Card::DodgeRoll).count() as i32;
-        let ace_suppressed = v.effects_on(ace, Card::Suppression).count() as i32;
+        let ace_suppressed = v.effects_on(ace, Card::Suppression).count();
         let cover = v.effects.iter().any(|e| e.card == Card::CoverFire);
         let weakest = v.living_pilots().map(|p| p.health).min().unwrap_or(0);
         let finishing = v.ace.health <= 5;
+        // Choices are hidden but hands are not: pilots holding the same card split the work
+        // by seat order (the first holder takes the first job, and so on).
+        let rank = |card: Card| {
+            v.living_pilots().filter(|p| p.seat < me && p.hand.as_ref().is_some_and(|h| h.contains(&card))).count()
+        };
+        let mut hurt: Vec<(i32, Seat)> =
+            v.living_pilots().filter(|p| p.max_health - p.health >= 10).map(|p| (p.health, p.seat)).collect();
+        hurt.sort();
+        let heal_target = hurt.get(rank(Card::MidAirRegroup)).map(|&(_, s)| s);
+        let mut exposed: Vec<(i32, Seat)> = v
+            .living_pilots()
+            .filter(|p| v.effects_on(p.seat, Card::DodgeRoll).next().is_none())
+            .map(|p| (p.health, p.seat))
+            .collect();
+        exposed.sort();
+        let dodge_target = exposed.get(rank(Card::DodgeRoll)).map(|&(_, s)| s);
         let choice = best(legal, rng, |a| {
             let Action::Select { card, target, confirm: true } = *a else { return None };
             let c = hand[usize::from(card)];
@@ -177,17 +207,17 @@ impl Bot<WolfPack> for HeuristicPilot {
                 Card::OpenFire => 14,
                 Card::Sidewinder if ace_dodges > 0 => 18,
                 Card::Sidewinder => 11,
-                Card::Suppression if ace_suppressed < 2 => 16,
+                Card::Suppression if ace_suppressed + rank(Card::Suppression) < 2 => 16,
                 Card::Suppression => 9,
-                Card::CoverFire if !cover => 24,
-                Card::CoverFire => 5,
-                Card::MidAirRegroup if missing(target) >= 10 => 20 + missing(target),
-                Card::MidAirRegroup => 1 + missing(target) / 3,
-                Card::DodgeRoll => {
-                    let t = target.expect("aimed");
-                    let h = v.health(t);
-                    if v.effects_on(t, Card::DodgeRoll).next().is_some() { 2 } else { 10 + (50 - h) / 4 }
+                Card::CoverFire if !cover && rank(Card::CoverFire) == 0 => 24,
+                Card::CoverFire => 4,
+                Card::MidAirRegroup if target.is_some() && target == heal_target => 20 + missing(target),
+                Card::MidAirRegroup if missing(target) >= 10 => 8,
+                Card::MidAirRegroup => 1,
+                Card::DodgeRoll if target.is_some() && target == dodge_target => {
+                    10 + (50 - v.health(target.expect("aimed"))) / 4
                 }
+                Card::DodgeRoll => 3,
                 Card::PullingGs => {
                     let me_h = v.health(me);
                     if me_h <= weakest + 5 { 12 + (50 - me_h) / 4 } else { 7 }

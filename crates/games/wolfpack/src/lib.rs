@@ -75,11 +75,12 @@ pub mod effect;
 pub mod phase;
 mod rules;
 mod setup;
+pub mod sim;
 pub mod state;
 pub mod view;
 
 pub use action::{Action, Choice, Event, Revealed};
-pub use bots::{BOTS, PILOT_BOTS, ace_bot, bot, lineup};
+pub use bots::{BOTS, PILOT_BOTS, ace_bot, bot, lineup, lineup_named};
 pub use card::{Aim, Card, Side};
 pub use config::{AceTier, Config, DeckCounts};
 pub use effect::{Effect, EffectFile, Hook, Kind};
