@@ -15,6 +15,17 @@ fn main() {
         let games: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(2_000);
         return tune(games);
     }
+    if args.peek().map(String::as_str) == Some("cell") {
+        // `balance cell PILOTS TIER BOT GAMES`: one cell of the table.
+        args.next();
+        let pilots: u8 = args.next().and_then(|a| a.parse().ok()).expect("PILOTS");
+        let tier = args.next().and_then(|a| AceTier::parse(&a)).expect("TIER");
+        let bot = args.next().expect("BOT");
+        let games: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(100);
+        let r = run_batch(&Config::pilots(pilots).with_tier(tier), &[&bot], u64::from(pilots), games).expect("valid");
+        println!("{pilots} pilots, {} Ace, {bot} pilots: {:.1}% of {games}", tier.name(), 100.0 * r.win_rate());
+        return;
+    }
     let games: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(2_000);
     let ace_games: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(100);
     println!("| pilots | Ace health, plays | Ace tier | pilot bots | games | pilots win | mean turns |");

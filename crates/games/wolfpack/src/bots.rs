@@ -365,7 +365,7 @@ impl Bot<WolfPack> for AceSearch {
                 let mut r = MatchRng::new(seed);
                 let until = g.turn + 1;
                 rollout(&mut g, until, &mut r);
-                totals[i] += i64::from(ace_eval(&g));
+                totals[i] += i64::from(ace_eval(&g) + ranked[i].0);
             }
         }
         let besti = (0..ranked.len()).max_by_key(|&i| (totals[i], std::cmp::Reverse(i))).expect("candidates");
@@ -374,13 +374,13 @@ impl Bot<WolfPack> for AceSearch {
 }
 
 /// Plays `g` on with the veteran Ace and heuristic pilots until the end of turn `until`'s
-/// pilots' Action (or the end of the fight).
+/// Ace's Action (or the end of the fight).
 fn rollout(g: &mut WolfPack, until: u32, rng: &mut MatchRng) {
     let mut legal = Vec::new();
     let mut events = Vec::new();
     let mut steps = 0;
     while steps < 2_000 {
-        if g.turn > until || (g.turn == until && g.phase == Phase::Confirm) {
+        if g.turn > until || (g.turn == until && g.phase == Phase::BossPhaseConfirm) {
             return;
         }
         let Some(seat) = g.to_act().first() else { return };
