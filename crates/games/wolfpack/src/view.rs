@@ -175,19 +175,24 @@ impl WolfPack {
             let sizes: Vec<usize> = g.pilots.iter().map(|p| p.hand.len()).collect();
             let mut pool: Vec<Card> = g.pilots.iter_mut().flat_map(|p| p.hand.drain(..)).collect();
             pool.append(&mut g.decks[0].draw);
+            // Sorted first, so the copy depends only on what the viewer knows (the multiset).
+            pool.sort_unstable();
             rng.shuffle(&mut pool);
             for (p, n) in g.pilots.iter_mut().zip(sizes) {
                 p.hand.extend(pool.drain(pool.len() - n..));
             }
             g.decks[0].draw = pool;
+            g.decks[1].draw.sort_unstable();
             rng.shuffle(&mut g.decks[1].draw);
         } else {
             let n = g.ace.hand.len();
             let mut pool: Vec<Card> = g.ace.hand.drain(..).collect();
             pool.append(&mut g.decks[1].draw);
+            pool.sort_unstable();
             rng.shuffle(&mut pool);
             g.ace.hand.extend(pool.drain(pool.len() - n..));
             g.decks[1].draw = pool;
+            g.decks[0].draw.sort_unstable();
             rng.shuffle(&mut g.decks[0].draw);
         }
         let mut legal = Vec::new();
