@@ -1,7 +1,8 @@
 //! # Wolf Pack — 1 to 5 co-operative pilots against the Ace
 //!
-//! The rules are `shared/rules/wolfpack.md` (from the design document, seed 000); this crate
-//! is them. In brief:
+//! The rules are [docs/rules/wolfpack.md](../../../../docs/rules/wolfpack.md) (from the design
+//! document); this crate is them. The balance table is in `docs/rules/wolfpack-balance.md`.
+//! In brief:
 //!
 //! - **Sides.** Pilots (seats `0..pilots`): 50 health (the maximum), hands of up to 3, one card
 //!   a turn. The Ace (the last seat): 250 health, a hand of up to 5, three cards a turn (its
