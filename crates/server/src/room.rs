@@ -197,8 +197,18 @@ pub fn now_ms() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
 }
 
-fn random_token(rng: &mut MatchRng) -> String {
-    format!("{:016x}{:016x}", rng.next_u64(), rng.next_u64())
+/// 128 bits from the operating system's cryptographic random source, as 32 hex digits: a
+/// reconnect token. Never from a match's generator, the room's seed or the clock, all of
+/// which a client can know or guess.
+fn random_token() -> String {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).expect("the operating system's random source works");
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A random `u64` from the operating system (default seeds, the bots' generator).
+pub fn os_random_u64() -> u64 {
+    getrandom::u64().expect("the operating system's random source works")
 }
 
 fn json<T: Serialize>(v: &T) -> Outbound {
@@ -212,8 +222,8 @@ impl<A: GameAdapter> Room<A> {
         options: RoomOptions,
         store: store::Store,
     ) -> (Self, RoomHandle, mpsc::Receiver<RoomCmd>) {
-        let entropy = now_ms() ^ (u64::from(std::process::id()) << 32);
-        let base_seed = options.seed.unwrap_or_else(|| derive_seed(entropy, id.len() as u64));
+        // A default seed nobody can work out from the clock or the process.
+        let base_seed = options.seed.unwrap_or_else(os_random_u64);
         Self::build(id, options, store, base_seed)
     }
 
@@ -232,7 +242,8 @@ impl<A: GameAdapter> Room<A> {
             spectators: 0,
         }));
         let handle = RoomHandle { id: id.clone(), game: A::name(), tx, summary: summary.clone() };
-        let rng = MatchRng::new(derive_seed(base_seed ^ now_ms(), 0x70C3));
+        // The bots' generator: their choices need no replaying (their moves are stored).
+        let rng = MatchRng::new(os_random_u64());
         let room = Room {
             id,
             options,
@@ -727,7 +738,7 @@ impl<A: GameAdapter> Room<A> {
                 else {
                     return self.fail(conn, codes::TOO_MANY_PLAYERS, "no more bot names");
                 };
-                let token = random_token(&mut self.rng);
+                let token = random_token();
                 self.members.push(Member {
                     username: name,
                     token,
@@ -773,7 +784,7 @@ impl<A: GameAdapter> Room<A> {
             return self.send(conn, json(&ServerMsg::PlayerJoinRejected { reason }));
         }
         let spectator = self.current.is_some() || self.players_in_lobby() >= A::MAX_PLAYERS;
-        let token = random_token(&mut self.rng);
+        let token = random_token();
         self.members.push(Member {
             username: username.clone(),
             token: token.clone(),

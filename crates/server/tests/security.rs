@@ -1,0 +1,49 @@
+//! Room-level security (issue 10), tried as a hostile client would with only the documented
+//! protocol: tokens nobody can compute, a seed nobody sees before the end, seats nobody can
+//! take by name, one membership per connection, options that cannot break a room, rooms that
+//! cannot be crowded into quadratic work, and error and chat text that cannot be abused.
+
+use serde_json::json;
+
+mod common;
+use common::Server;
+
+/// A seed whose digits cannot turn up in a packet by chance.
+const SEED: u64 = 17_293_822_569_102_704_631;
+
+// ---- 1. tokens -----------------------------------------------------------------------------
+
+/// The token a room would hand out first if its tokens came from its seed and the clock (the
+/// construction of the first server): `ChaCha8(derive_seed(seed ^ ms, 0x70C3))`.
+fn clock_token(seed: u64, ms: u64) -> String {
+    let mut rng = engine::MatchRng::new(engine::derive_seed(seed ^ ms, 0x70C3));
+    format!("{:016x}{:016x}", rng.next_u64(), rng.next_u64())
+}
+
+#[tokio::test]
+async fn tokens_come_from_the_os_not_from_the_seed_or_the_clock() {
+    let s = Server::start(store::Store::memory().unwrap()).await;
+    let before = server::room::now_ms();
+    let r1 = s.room(json!({"game": "buckshot", "seed": SEED})).await;
+    let r2 = s.room(json!({"game": "buckshot", "seed": SEED})).await;
+    let after = server::room::now_ms();
+    let mut a = s.client(&r1).await;
+    let mut b = s.client(&r2).await;
+    let ta = a.join("alice").await;
+    let tb = b.join("alice").await;
+    assert_ne!(ta, tb, "two rooms of one seed hand out different tokens");
+    for t in [&ta, &tb] {
+        assert!(t.len() >= 32 && t.chars().all(|c| c.is_ascii_hexdigit()), "128 bits or more: {t}");
+    }
+    // Knowing the seed and the moment of creation does not give the token.
+    for ms in before.saturating_sub(50)..=after + 50 {
+        let guess = clock_token(SEED, ms);
+        assert!(guess != ta && guess != tb, "the token was computed from the seed and the clock ({ms})");
+    }
+    // Nor does re-creating the room with the same seed.
+    let r3 = s.room(json!({"game": "buckshot", "seed": SEED})).await;
+    let mut c = s.client(&r3).await;
+    let tc = c.join("alice").await;
+    assert!(tc != ta && tc != tb);
+    s.stop().await;
+}
