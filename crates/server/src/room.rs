@@ -26,7 +26,10 @@ pub type ConnId = u64;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct RoomOptions {
-    /// The first match's seed (later matches derive theirs from it). Default: random.
+    /// The first match's seed (later matches derive theirs from it). Default: random. It
+    /// stays on the server: anyone who knew it could replay the deal and see every hidden
+    /// card, so it is never sent to a client (see [`RoomOptions::public`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
     /// How long a dropped player keeps their seat during a game.
     pub hold_seconds: u64,
@@ -41,6 +44,13 @@ pub struct RoomOptions {
 impl Default for RoomOptions {
     fn default() -> Self {
         RoomOptions { seed: None, hold_seconds: 60, turn_seconds: 30, bot_delay_ms: 700, game_options: Value::Null }
+    }
+}
+
+impl RoomOptions {
+    /// The options as clients see them: all but the seed.
+    pub fn public(&self) -> RoomOptions {
+        RoomOptions { seed: None, ..self.clone() }
     }
 }
 
@@ -503,7 +513,7 @@ impl<A: GameAdapter> Room<A> {
             .put("lastWinner", &self.last_winner)
             .put("minPlayers", &A::MIN_PLAYERS)
             .put("maxPlayers", &A::MAX_PLAYERS)
-            .put("options", &self.options);
+            .put("options", &self.options.public());
         t
     }
 

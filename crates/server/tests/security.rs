@@ -6,7 +6,7 @@
 use serde_json::json;
 
 mod common;
-use common::Server;
+use common::{Server, http};
 
 /// A seed whose digits cannot turn up in a packet by chance.
 const SEED: u64 = 17_293_822_569_102_704_631;
@@ -45,5 +45,58 @@ async fn tokens_come_from_the_os_not_from_the_seed_or_the_clock() {
     let mut c = s.client(&r3).await;
     let tc = c.join("alice").await;
     assert!(tc != ta && tc != tb);
+    s.stop().await;
+}
+
+// ---- 2. the seed ---------------------------------------------------------------------------
+
+/// Fails if `text` (a packet or an HTTP answer) carries the seed: its digits, or a `seed` key.
+fn assert_no_seed(text: &str, what: &str) {
+    assert!(!text.contains(&SEED.to_string()), "{what} carries the seed's digits: {text}");
+    assert!(!text.contains("\"seed\""), "{what} carries a seed key: {text}");
+}
+
+#[tokio::test]
+async fn the_seed_is_never_sent_before_the_end() {
+    let s = Server::start(store::Store::memory().unwrap()).await;
+    let (st, created) =
+        http(&s.addr, "POST", "/api/rooms", Some(json!({"game": "buckshot", "seed": SEED, "botDelayMs": 1}))).await;
+    assert_eq!(st, 201);
+    assert_no_seed(&created.to_string(), "POST /api/rooms");
+    let room = created["id"].as_str().unwrap().to_string();
+    let mut watcher = s.client(&room).await;
+    let mut a = s.client(&room).await;
+    let mut b = s.client(&room).await;
+    watcher.sync().await;
+    a.join("alice").await;
+    b.join("bob").await;
+    a.send(json!({"type": "StartGame"})).await;
+    a.expect("GameStarted").await;
+    for cl in [&mut watcher, &mut a, &mut b] {
+        cl.sync().await;
+    }
+    for path in ["/api/rooms", &format!("/api/rooms/{room}"), "/api/health"] {
+        let (_, v) = http(&s.addr, "GET", path, None).await;
+        assert_no_seed(&v.to_string(), path);
+    }
+    // A few shots, then alice leaves and bob wins: the match is over.
+    for _ in 0..3 {
+        let d = a.sync().await;
+        let Some(turn) = d["currentTurn"].as_str().map(str::to_owned) else { break };
+        let cl = if turn == "alice" { &mut a } else { &mut b };
+        cl.send(json!({"type": "ShootPlayer", "username": turn})).await;
+        cl.drain(30).await;
+    }
+    a.send(json!({"type": "LeaveGame"})).await;
+    b.expect("GameEnded").await;
+    for cl in [&mut watcher, &mut a, &mut b] {
+        cl.drain(50).await;
+        for p in &cl.seen {
+            if p["type"] == "GameEnded" {
+                break;
+            }
+            assert_no_seed(&p.to_string(), p["type"].as_str().unwrap_or("a packet"));
+        }
+    }
     s.stop().await;
 }
