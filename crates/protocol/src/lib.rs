@@ -107,8 +107,11 @@ pub enum ServerMsg {
     PlayerJoined {
         player: Player,
     },
+    /// To the sender of a `JoinGame` or `Reconnect` that did not make it a member. `code` is
+    /// stable (see [`codes`]).
     PlayerJoinRejected {
         reason: String,
+        code: String,
     },
     HostSet {
         username: Option<String>,
@@ -160,6 +163,18 @@ pub mod codes {
     pub const TOO_MANY_PLAYERS: &str = "too_many_players";
     pub const UNKNOWN_PLAYER: &str = "unknown_player";
     pub const UNKNOWN_BOT: &str = "unknown_bot";
+    // `PlayerJoinRejected` (with `BAD_USERNAME`).
+    /// Another member has this username (ignoring case).
+    pub const USERNAME_TAKEN: &str = "username_taken";
+    /// The username is that of a seat in the running game whose player left: only its token
+    /// could have reclaimed it, and now nobody can until the game ends.
+    pub const SEAT_IN_PLAY: &str = "seat_in_play";
+    /// This connection already is a member (as the reason says); leave first.
+    pub const ALREADY_JOINED: &str = "already_joined";
+    /// The token is not (or no longer) that of a member.
+    pub const UNKNOWN_TOKEN: &str = "unknown_token";
+    /// The room has as many members as it takes.
+    pub const ROOM_FULL: &str = "room_full";
 }
 
 /// Checks a username: 1 to 16 letters, digits, `_` or `-`.

@@ -390,6 +390,10 @@ impl<A: GameAdapter> Room<A> {
         self.send(conn, json(&ServerMsg::ActionFailed { reason: reason.into(), code: code.into() }));
     }
 
+    fn reject(&self, conn: ConnId, code: &str, reason: String) {
+        self.send(conn, json(&ServerMsg::PlayerJoinRejected { reason, code: code.into() }));
+    }
+
     fn member_index(&self, username: &str) -> Option<usize> {
         self.members.iter().position(|m| m.username.eq_ignore_ascii_case(username))
     }
@@ -784,14 +788,23 @@ impl<A: GameAdapter> Room<A> {
     async fn join(&mut self, conn: ConnId, username: String) {
         if let Some(i) = self.conn_member(conn) {
             let reason = format!("you have already joined as {}", self.members[i].username);
-            return self.send(conn, json(&ServerMsg::PlayerJoinRejected { reason }));
+            return self.reject(conn, codes::ALREADY_JOINED, reason);
         }
         if let Err(reason) = protocol::check_username(&username) {
-            return self.send(conn, json(&ServerMsg::PlayerJoinRejected { reason }));
+            return self.reject(conn, codes::BAD_USERNAME, reason);
         }
         if self.member_index(&username).is_some() {
             let reason = format!("the username {username} is taken in this room");
-            return self.send(conn, json(&ServerMsg::PlayerJoinRejected { reason }));
+            return self.reject(conn, codes::USERNAME_TAKEN, reason);
+        }
+        // Seats are found by username: a newcomer with the name of a seat whose player left
+        // (or whose hold ran out) would sit in it, hand and all. Until the game ends the name
+        // stays taken.
+        if let Some(cur) = &self.current
+            && cur.seats.iter().any(|s| s.eq_ignore_ascii_case(&username))
+        {
+            let reason = format!("{username} has a seat in the game being played; choose another username");
+            return self.reject(conn, codes::SEAT_IN_PLAY, reason);
         }
         let spectator = self.current.is_some() || self.players_in_lobby() >= A::MAX_PLAYERS;
         let token = random_token();
@@ -824,7 +837,7 @@ impl<A: GameAdapter> Room<A> {
     async fn reconnect(&mut self, conn: ConnId, token: &str) {
         let Some(i) = self.members.iter().position(|m| m.bot.is_none() && m.token == token) else {
             let reason = "unknown or expired token: join with a username".to_string();
-            return self.send(conn, json(&ServerMsg::PlayerJoinRejected { reason }));
+            return self.reject(conn, codes::UNKNOWN_TOKEN, reason);
         };
         if let Some(old) = self.members[i].conn.replace(conn)
             && old != conn

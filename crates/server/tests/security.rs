@@ -3,10 +3,10 @@
 //! take by name, one membership per connection, options that cannot break a room, rooms that
 //! cannot be crowded into quadratic work, and error and chat text that cannot be abused.
 
-use serde_json::json;
+use serde_json::{Value, json};
 
 mod common;
-use common::{Server, http};
+use common::{Client, Server, http};
 
 /// A seed whose digits cannot turn up in a packet by chance.
 const SEED: u64 = 17_293_822_569_102_704_631;
@@ -96,6 +96,76 @@ async fn the_seed_is_never_sent_before_the_end() {
                 break;
             }
             assert_no_seed(&p.to_string(), p["type"].as_str().unwrap_or("a packet"));
+        }
+    }
+    s.stop().await;
+}
+
+// ---- 3. seats are not taken by name --------------------------------------------------------
+
+/// The table as an unjoined client sees it, and as `cl` sees it, taken back to back until no
+/// move fell between them (bots are slowed right down, so that is at once).
+async fn view_pair(cl: &mut Client, watcher: &mut Client) -> (Value, Value) {
+    for _ in 0..5 {
+        let mine = cl.sync().await;
+        let theirs = watcher.sync().await;
+        if mine["view"] == theirs["view"] || theirs["gameStarted"] == false {
+            return (mine, theirs);
+        }
+    }
+    let mine = cl.sync().await;
+    (mine, watcher.sync().await)
+}
+
+#[tokio::test]
+async fn a_seat_in_play_is_not_taken_by_its_username() {
+    let s = Server::fast(store::Store::memory().unwrap()).await;
+    for game in ["buckshot", "ivanhoe", "sorcery"] {
+        for expire in [false, true] {
+            let what = format!("{game}, bob {}", if expire { "dropped past his hold" } else { "left" });
+            let room = s.room(json!({"game": game, "holdSeconds": 1, "turnSeconds": 600, "botDelayMs": 60_000})).await;
+            let mut a = s.client(&room).await;
+            let mut b = s.client(&room).await;
+            let mut watcher = s.client(&room).await;
+            a.join("alice").await;
+            b.join("bob").await;
+            // Sorcery is for two; the others get a third player, so bob's going ends nothing.
+            let mut c = s.client(&room).await;
+            if game != "sorcery" {
+                c.join("carol").await;
+            }
+            a.send(json!({"type": "StartGame"})).await;
+            a.expect("GameStarted").await;
+            if expire {
+                drop(b);
+            } else {
+                b.send(json!({"type": "LeaveGame"})).await;
+            }
+            loop {
+                let p = a.expect("PlayerLeft").await;
+                if p["username"] == "bob" {
+                    break;
+                }
+            }
+            let mut newcomer = s.client(&room).await;
+            newcomer.send(json!({"type": "JoinGame", "username": "bob"})).await;
+            let (mine, theirs) = view_pair(&mut newcomer, &mut watcher).await;
+            assert!(mine.get("legal").is_none(), "{what}: the newcomer has bob's legal actions");
+            assert_eq!(mine["view"], theirs["view"], "{what}: the newcomer sees more than a spectator");
+            if theirs["gameStarted"] == true {
+                let r = newcomer.seen.iter().find(|p| p["type"] == "PlayerJoinRejected" || p["type"] == "Joined");
+                let r = r.unwrap_or_else(|| panic!("{what}: no answer to the join"));
+                assert_eq!(r["type"], "PlayerJoinRejected", "{what}: {r}");
+                assert_eq!(r["code"], "seat_in_play", "{what}: {r}");
+                assert_eq!(mine["you"], Value::Null, "{what}");
+                // Nor in another case.
+                newcomer.send(json!({"type": "JoinGame", "username": "BOB"})).await;
+                assert_eq!(newcomer.expect("PlayerJoinRejected").await["code"], "seat_in_play", "{what}");
+            } else {
+                // Sorcery: bob's leaving ended the match; a new bob joins the lobby, with no hand.
+                assert_eq!(game, "sorcery");
+                assert!(mine["view"].is_null());
+            }
         }
     }
     s.stop().await;
