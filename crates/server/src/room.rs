@@ -839,18 +839,20 @@ impl<A: GameAdapter> Room<A> {
             let reason = "unknown or expired token: join with a username".to_string();
             return self.reject(conn, codes::UNKNOWN_TOKEN, reason);
         };
+        // One membership per connection: a member taking another's seat would leave their own
+        // member behind, neither connected nor dropped (and, were it the host, host for ever).
+        if let Some(j) = self.conn_member(conn)
+            && j != i
+        {
+            let reason = format!("you have already joined as {}; leave first", self.members[j].username);
+            return self.reject(conn, codes::ALREADY_JOINED, reason);
+        }
         if let Some(old) = self.members[i].conn.replace(conn)
             && old != conn
             && let Some(c) = self.conns.get_mut(&old)
         {
             // The newer connection wins; the old one stays open as an anonymous watcher.
             c.member = None;
-        }
-        if let Some(prev) = self.conns.get(&conn).and_then(|c| c.member.clone())
-            && prev != self.members[i].username
-            && let Some(j) = self.member_index(&prev)
-        {
-            self.members[j].conn = None;
         }
         self.members[i].dropped_at = None;
         let username = self.members[i].username.clone();

@@ -170,3 +170,41 @@ async fn a_seat_in_play_is_not_taken_by_its_username() {
     }
     s.stop().await;
 }
+
+// ---- 4. one membership per connection ------------------------------------------------------
+
+#[tokio::test]
+async fn a_member_cannot_reconnect_as_another_and_leave_a_ghost_host() {
+    let s = Server::start(store::Store::memory().unwrap()).await;
+    let room = s.room(json!({"game": "buckshot", "seed": 4})).await;
+    let mut a = s.client(&room).await;
+    let mut b = s.client(&room).await;
+    let mut c = s.client(&room).await;
+    let ta = a.join("alice").await;
+    let tb = b.join("bob").await;
+    c.join("carol").await;
+    a.send(json!({"type": "StartGame"})).await;
+    a.expect("GameStarted").await;
+    // Bob's connection drops; his token is known to the host (say, shared on a screen).
+    drop(b);
+    c.drain(100).await;
+    a.send(json!({"type": "Reconnect", "token": tb})).await;
+    let r = a.expect("PlayerJoinRejected").await;
+    assert_eq!(r["code"], "already_joined", "{r}");
+    let d = c.sync().await;
+    assert_eq!(d["host"], "alice");
+    let alice = d["players"].as_array().unwrap().iter().find(|p| p["username"] == "alice").unwrap().clone();
+    assert_eq!(alice["connected"], true, "alice is still alice");
+    assert_eq!(a.sync().await["you"], "alice");
+    // Reconnecting with one's own token on the same connection is harmless.
+    a.send(json!({"type": "Reconnect", "token": ta})).await;
+    assert_eq!(a.expect("Joined").await["username"], "alice");
+    // Bob's seat is still his to reclaim.
+    let mut b2 = s.client(&room).await;
+    b2.send(json!({"type": "Reconnect", "token": tb})).await;
+    assert_eq!(b2.expect("Joined").await["username"], "bob");
+    // And when the host goes, the role moves on as usual.
+    a.send(json!({"type": "LeaveGame"})).await;
+    assert_eq!(c.expect("HostSet").await["username"], "bob");
+    s.stop().await;
+}
