@@ -52,7 +52,13 @@ impl Lobby {
                 continue;
             }
             let handle = with_adapter!(stored.game.as_str(), A => {
-                match Room::<A>::restore(&stored, store.clone()) {
+                // Rebuilding replays the match through the game's rules; a panic there is a
+                // bug, but it costs this room only, never the server (nor a restart loop).
+                let rebuilt = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    Room::<A>::restore(&stored, store.clone())
+                }))
+                .unwrap_or_else(|_| Err(format!("room {}: rebuilding it panicked", stored.id)));
+                match rebuilt {
                     Ok((room, handle, rx)) => {
                         spawn(room, rx);
                         handle
@@ -87,8 +93,13 @@ impl Lobby {
 
     /// Creates a room for `game`, stores it, starts its task, and returns its id.
     pub async fn create(&self, game: &str, options: RoomOptions) -> Result<String, String> {
+        options.check()?;
         let id = self.new_id();
         let handle = with_adapter!(game, A => {
+            // The game's own options, as a match of any size would read them.
+            if let Err(e) = (A::MIN_PLAYERS..=A::MAX_PLAYERS).try_for_each(|n| A::config(n, &options.game_options).map(drop)) {
+                return Err(format!("gameOptions: {e}"));
+            }
             let (room, handle, rx) = Room::<A>::create(id.clone(), options, self.store.clone());
             room.persist_new().await?;
             spawn(room, rx);

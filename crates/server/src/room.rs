@@ -37,21 +37,65 @@ pub struct RoomOptions {
     pub turn_seconds: u64,
     /// How long bots wait before acting, so people can follow.
     pub bot_delay_ms: u64,
+    /// How many members beyond the game's seats may watch: a join past it is refused
+    /// (`room_full`).
+    pub max_spectators: u64,
     /// Game-specific options, passed to the game's adapter.
     pub game_options: Value,
 }
 
 impl Default for RoomOptions {
     fn default() -> Self {
-        RoomOptions { seed: None, hold_seconds: 60, turn_seconds: 30, bot_delay_ms: 700, game_options: Value::Null }
+        RoomOptions {
+            seed: None,
+            hold_seconds: 60,
+            turn_seconds: 30,
+            bot_delay_ms: 700,
+            max_spectators: 64,
+            game_options: Value::Null,
+        }
     }
 }
+
+/// The ranges of the room options (inclusive), checked at creation and again on restore.
+pub const MAX_HOLD_SECONDS: u64 = 86_400;
+pub const MAX_TURN_SECONDS: u64 = 86_400;
+pub const MAX_BOT_DELAY_MS: u64 = 60_000;
+pub const MAX_SPECTATORS: u64 = 256;
+/// `gameOptions` serialized: every sync carries the options, so they stay small.
+pub const MAX_GAME_OPTIONS_BYTES: usize = 4 * 1024;
 
 impl RoomOptions {
     /// The options as clients see them: all but the seed.
     pub fn public(&self) -> RoomOptions {
         RoomOptions { seed: None, ..self.clone() }
     }
+
+    /// Whether every option is in its range; if not, a reason naming the option.
+    pub fn check(&self) -> Result<(), String> {
+        for (name, value, max) in [
+            ("holdSeconds", self.hold_seconds, MAX_HOLD_SECONDS),
+            ("turnSeconds", self.turn_seconds, MAX_TURN_SECONDS),
+            ("botDelayMs", self.bot_delay_ms, MAX_BOT_DELAY_MS),
+            ("maxSpectators", self.max_spectators, MAX_SPECTATORS),
+        ] {
+            if value > max {
+                return Err(format!("{name} is at most {max}, not {value}"));
+            }
+        }
+        let size = serde_json::to_string(&self.game_options).map_or(usize::MAX, |s| s.len());
+        if size > MAX_GAME_OPTIONS_BYTES {
+            return Err(format!("gameOptions take at most {MAX_GAME_OPTIONS_BYTES} bytes of JSON, not {size}"));
+        }
+        Ok(())
+    }
+}
+
+/// `t + d`, saturating: options are range-checked, but no clock of any length may make a
+/// room panic (an `Instant` overflowing), so a sum past the representable means "never".
+fn later(t: Instant, d: Duration) -> Instant {
+    const NEVER: Duration = Duration::from_secs(100 * 365 * 86_400);
+    t.checked_add(d).or_else(|| t.checked_add(NEVER)).unwrap_or(t)
 }
 
 /// What the lobby lists about a room.
@@ -283,6 +327,8 @@ impl<A: GameAdapter> Room<A> {
         store: store::Store,
     ) -> Result<(Self, RoomHandle, mpsc::Receiver<RoomCmd>), String> {
         let snap: Snapshot = serde_json::from_str(&stored.snapshot).map_err(|e| format!("room {}: {e}", stored.id))?;
+        // Stored before the checks, or edited: options out of range are not run.
+        snap.options.check().map_err(|e| format!("room {}: {e}", stored.id))?;
         let (mut room, handle, rx) = Self::build(stored.id.clone(), snap.options, store, snap.base_seed);
         let now = Instant::now();
         room.members = snap
@@ -1131,18 +1177,18 @@ impl<A: GameAdapter> Room<A> {
     fn seat_deadline(&self, cur: &Match<A::G>, seat: Seat, since: Instant) -> Option<(Instant, bool)> {
         if cur.bots[seat.index()].is_some() || cur.stand_in.contains(seat) {
             let from = since.max(self.last_move_at);
-            return Some((from + Duration::from_millis(self.options.bot_delay_ms), true));
+            return Some((later(from, Duration::from_millis(self.options.bot_delay_ms)), true));
         }
         let name = &cur.seats[seat.index()];
         let member = self.members.iter().find(|m| &m.username == name);
         match member {
-            Some(m) if m.conn.is_some() => A::decision_timeout(&cur.game, seat).map(|d| (since + d, false)),
+            Some(m) if m.conn.is_some() => A::decision_timeout(&cur.game, seat).map(|d| (later(since, d), false)),
             Some(m) => {
                 let from = m.dropped_at.map_or(since, |d| d.max(since));
-                Some((from + Duration::from_secs(self.options.turn_seconds), false))
+                Some((later(from, Duration::from_secs(self.options.turn_seconds)), false))
             }
             // Left the room: the game has eliminated or replaced them; nothing to wait for.
-            None => Some((since + Duration::from_secs(self.options.turn_seconds), false)),
+            None => Some((later(since, Duration::from_secs(self.options.turn_seconds)), false)),
         }
     }
 
@@ -1152,7 +1198,8 @@ impl<A: GameAdapter> Room<A> {
         let hold = Duration::from_secs(self.options.hold_seconds);
         for m in &self.members {
             if let Some(at) = m.dropped_at {
-                best = Some(best.map_or(at + hold, |b| b.min(at + hold)));
+                let until = later(at, hold);
+                best = Some(best.map_or(until, |b| b.min(until)));
             }
         }
         if let Some(cur) = &self.current {
@@ -1182,7 +1229,7 @@ impl<A: GameAdapter> Room<A> {
     async fn on_timer(&mut self) {
         let now = Instant::now();
         let hold = Duration::from_secs(self.options.hold_seconds);
-        if let Some(i) = self.members.iter().position(|m| m.dropped_at.is_some_and(|at| at + hold <= now)) {
+        if let Some(i) = self.members.iter().position(|m| m.dropped_at.is_some_and(|at| later(at, hold) <= now)) {
             return self.leave(i).await;
         }
         let Some(cur) = self.current.as_ref() else { return };

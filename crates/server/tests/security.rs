@@ -4,6 +4,7 @@
 //! cannot be crowded into quadratic work, and error and chat text that cannot be abused.
 
 use serde_json::{Value, json};
+use std::time::Duration;
 
 mod common;
 use common::{Client, Server, http};
@@ -207,4 +208,97 @@ async fn a_member_cannot_reconnect_as_another_and_leave_a_ghost_host() {
     a.send(json!({"type": "LeaveGame"})).await;
     assert_eq!(c.expect("HostSet").await["username"], "bob");
     s.stop().await;
+}
+
+// ---- 5. options ----------------------------------------------------------------------------
+
+#[tokio::test]
+async fn options_are_range_checked_at_creation() {
+    let s = Server::start(store::Store::memory().unwrap()).await;
+    let huge = u64::MAX;
+    let big_options: Value = json!({ "notes": "x".repeat(5_000) });
+    for (body, field) in [
+        (json!({"game": "buckshot", "holdSeconds": huge}), "holdSeconds"),
+        (json!({"game": "buckshot", "turnSeconds": huge}), "turnSeconds"),
+        (json!({"game": "ivanhoe", "botDelayMs": huge}), "botDelayMs"),
+        (json!({"game": "ivanhoe", "holdSeconds": 86_401}), "holdSeconds"),
+        (json!({"game": "sorcery", "maxSpectators": 100_000}), "maxSpectators"),
+        (json!({"game": "sorcery", "gameOptions": big_options}), "gameOptions"),
+    ] {
+        let (st, v) = http(&s.addr, "POST", "/api/rooms", Some(body.clone())).await;
+        assert_eq!(st, 400, "{body}");
+        let why = v["error"].as_str().unwrap_or_else(|| panic!("a JSON reason for {body}: {v}"));
+        assert!(why.contains(field), "{body}: {why}");
+    }
+    // The edges of every range are fine.
+    for body in [
+        json!({"game": "buckshot", "holdSeconds": 0, "turnSeconds": 0, "botDelayMs": 0, "maxSpectators": 0}),
+        json!({"game": "buckshot", "holdSeconds": 86_400, "turnSeconds": 86_400, "botDelayMs": 60_000}),
+        json!({"game": "buckshot", "seed": huge, "gameOptions": {"notes": "x".repeat(3_000)}}),
+    ] {
+        let (st, v) = http(&s.addr, "POST", "/api/rooms", Some(body.clone())).await;
+        assert_eq!(st, 201, "{body}: {v}");
+    }
+    assert_eq!(http(&s.addr, "GET", "/api/health", None).await.0, 200);
+    s.stop().await;
+}
+
+/// A room built around the lobby's checks, with clocks of 2^64-1 seconds: it must never
+/// panic adding them to an instant (duration arithmetic saturates).
+#[tokio::test]
+async fn huge_clocks_saturate_instead_of_panicking() {
+    use server::games::buckshot::BuckshotAdapter;
+    use server::room::{Outbound, Room, RoomCmd, RoomOptions};
+    use tokio::sync::{mpsc, oneshot};
+    let options =
+        RoomOptions { hold_seconds: u64::MAX, turn_seconds: u64::MAX, bot_delay_ms: u64::MAX, ..Default::default() };
+    let (room, handle, rx) = Room::<BuckshotAdapter>::create("huge".into(), options, store::Store::memory().unwrap());
+    let task = tokio::spawn(room.run(rx));
+    let mut outs = Vec::new();
+    for (conn, name) in [(1, "alice"), (2, "bob")] {
+        let (tx, out) = mpsc::channel(1024);
+        outs.push(out);
+        handle.tx.send(RoomCmd::Connect { conn, tx }).await.unwrap();
+        let text = Outbound::from(json!({"type": "JoinGame", "username": name}).to_string());
+        handle.tx.send(RoomCmd::Text { conn, text }).await.unwrap();
+    }
+    let text = Outbound::from(json!({"type": "AddBot"}).to_string());
+    handle.tx.send(RoomCmd::Text { conn: 1, text }).await.unwrap();
+    let text = Outbound::from(json!({"type": "StartGame"}).to_string());
+    handle.tx.send(RoomCmd::Text { conn: 1, text }).await.unwrap();
+    // A drop mid-game starts the hold clock and, on bob's turn, the turn clock.
+    handle.tx.send(RoomCmd::Disconnect { conn: 2 }).await.unwrap();
+    let text = Outbound::from(json!({"type": "GameDataRequest"}).to_string());
+    handle.tx.send(RoomCmd::Text { conn: 1, text }).await.unwrap();
+    let (done, flushed) = oneshot::channel();
+    handle.tx.send(RoomCmd::Flush { done }).await.unwrap();
+    tokio::time::timeout(Duration::from_secs(5), flushed)
+        .await
+        .expect("the room answers")
+        .expect("the room task is alive (no overflow panic)");
+    let mut started = false;
+    while let Ok(p) = outs[0].try_recv() {
+        started |= p.as_str().contains("\"GameStarted\"");
+    }
+    assert!(started);
+    assert!(!task.is_finished());
+    task.abort();
+}
+
+#[tokio::test]
+async fn a_room_with_bad_stored_options_is_skipped_not_restored() {
+    use server::lobby::Lobby;
+    use server::room::RoomOptions;
+    let store = store::Store::memory().unwrap();
+    let good = {
+        let lobby = Lobby::restore(store.clone()).await.unwrap();
+        lobby.create("buckshot", RoomOptions::default()).await.unwrap()
+    };
+    let stored = store.load_rooms().await.unwrap();
+    let mut snap: Value = serde_json::from_str(&stored[0].snapshot).unwrap();
+    snap["options"]["holdSeconds"] = json!(u64::MAX);
+    store.save_room("huge", "buckshot", snap.to_string()).await.unwrap();
+    let lobby = Lobby::restore(store).await.expect("the server starts");
+    assert!(lobby.get(&good).is_some());
+    assert!(lobby.get("huge").is_none(), "a room whose options fail the checks is left in the database");
 }
