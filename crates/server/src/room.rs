@@ -853,6 +853,14 @@ impl<A: GameAdapter> Room<A> {
             return self.reject(conn, codes::SEAT_IN_PLAY, reason);
         }
         let spectator = self.current.is_some() || self.players_in_lobby() >= A::MAX_PLAYERS;
+        if spectator && self.members.iter().filter(|m| m.spectator).count() as u64 >= self.options.max_spectators {
+            let reason = format!(
+                "this room is full: {} players and {} watchers at most",
+                A::MAX_PLAYERS,
+                self.options.max_spectators
+            );
+            return self.reject(conn, codes::ROOM_FULL, reason);
+        }
         let token = random_token();
         self.members.push(Member {
             username: username.clone(),
@@ -873,11 +881,13 @@ impl<A: GameAdapter> Room<A> {
         self.save().await;
         self.send(conn, json(&ServerMsg::Joined { username: username.clone(), token }));
         let idx = self.members.len() - 1;
+        // The others get the newcomer's `players` entry, not a sync listing everyone: a join
+        // costs each member one small packet, not a table (quadratic in a crowded room).
         self.broadcast(&ServerMsg::PlayerJoined { player: self.player_json(idx) });
         if new_host {
             self.broadcast(&ServerMsg::HostSet { username: self.host.clone() });
         }
-        self.sync_all();
+        self.sync(conn);
     }
 
     async fn reconnect(&mut self, conn: ConnId, token: &str) {

@@ -302,3 +302,68 @@ async fn a_room_with_bad_stored_options_is_skipped_not_restored() {
     assert!(lobby.get(&good).is_some());
     assert!(lobby.get("huge").is_none(), "a room whose options fail the checks is left in the database");
 }
+
+// ---- 8. crowded rooms ----------------------------------------------------------------------
+
+#[tokio::test]
+async fn a_join_costs_the_others_one_small_packet_not_a_sync() {
+    let s = Server::fast(store::Store::memory().unwrap()).await;
+    let room = s.room(json!({"game": "buckshot"})).await;
+    // Eight players and four watchers (buckshot seats eight).
+    let mut members = Vec::new();
+    for i in 0..12 {
+        let mut cl = s.client(&room).await;
+        cl.join(&format!("p{i}")).await;
+        members.push(cl);
+    }
+    for cl in &mut members {
+        cl.drain(50).await;
+    }
+    let mut newcomer = s.client(&room).await;
+    newcomer.join("late").await;
+    let data = newcomer.expect("GameDataSync").await["gameData"].clone();
+    assert_eq!(data["players"].as_array().unwrap().len(), 13, "the joiner gets the whole table");
+    for cl in &mut members {
+        let got = cl.drain(100).await;
+        let kinds: Vec<&str> = got.iter().map(|p| p["type"].as_str().unwrap()).collect();
+        assert_eq!(kinds, ["PlayerJoined"], "each member hears of a join once, with no sync");
+        let bytes: usize = got.iter().map(|p| p.to_string().len()).sum();
+        assert!(bytes < 512, "{bytes} bytes for one join");
+        assert_eq!(got[0]["player"]["username"], "late");
+    }
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn rooms_take_a_limited_number_of_members() {
+    let s = Server::fast(store::Store::memory().unwrap()).await;
+    // The lobby: eight seats, then one watcher, then full.
+    let room = s.room(json!({"game": "buckshot", "maxSpectators": 1})).await;
+    let mut kept = Vec::new();
+    for i in 0..9 {
+        let mut cl = s.client(&room).await;
+        cl.join(&format!("p{i}")).await;
+        kept.push(cl);
+    }
+    let mut late = s.client(&room).await;
+    late.send(json!({"type": "JoinGame", "username": "late"})).await;
+    let r = late.expect("PlayerJoinRejected").await;
+    assert_eq!(r["code"], "room_full", "{r}");
+    assert_eq!(late.sync().await["players"].as_array().unwrap().len(), 9);
+    // A leaver makes room.
+    kept[8].send(json!({"type": "LeaveGame"})).await;
+    kept[0].expect("PlayerLeft").await;
+    late.join("late").await;
+    // During a game, with no watchers allowed: full at once.
+    let room = s.room(json!({"game": "ivanhoe", "maxSpectators": 0})).await;
+    let mut a = s.client(&room).await;
+    let mut b = s.client(&room).await;
+    a.join("alice").await;
+    b.join("bob").await;
+    a.send(json!({"type": "StartGame"})).await;
+    a.expect("GameStarted").await;
+    let mut c = s.client(&room).await;
+    c.send(json!({"type": "JoinGame", "username": "carol"})).await;
+    assert_eq!(c.expect("PlayerJoinRejected").await["code"], "room_full");
+    s.stop().await;
+}
