@@ -243,6 +243,18 @@ pub struct Room<A: GameAdapter> {
     _adapter: std::marker::PhantomData<A>,
 }
 
+/// The most characters of an `ActionFailed` reason, and of a packet's `type` quoted in one.
+const MAX_REASON: usize = 256;
+const MAX_QUOTED_TYPE: usize = 64;
+
+/// `s` cut to `max` characters (an ellipsis marks the cut).
+fn clip(s: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    match s.char_indices().nth(max) {
+        None => s.into(),
+        Some((end, _)) => format!("{}…", &s[..end]).into(),
+    }
+}
+
 const CHAT_KEPT: usize = 100;
 const CHAT_SYNCED: usize = 50;
 const BOT_NAMES: [&str; 12] = ["ana", "ben", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon", "kim", "lou"];
@@ -433,7 +445,10 @@ impl<A: GameAdapter> Room<A> {
     }
 
     fn fail(&self, conn: ConnId, code: &str, reason: &str) {
-        self.send(conn, json(&ServerMsg::ActionFailed { reason: reason.into(), code: code.into() }));
+        // Reasons can quote a packet (a field's name, a value): a client sending a huge one
+        // does not get it echoed back whole.
+        let reason = clip(reason, MAX_REASON).into_owned();
+        self.send(conn, json(&ServerMsg::ActionFailed { reason, code: code.into() }));
     }
 
     fn reject(&self, conn: ConnId, code: &str, reason: String) {
@@ -720,6 +735,7 @@ impl<A: GameAdapter> Room<A> {
         } else if A::is_action_packet(&kind) {
             self.on_action_packet(conn, text).await;
         } else {
+            let kind = clip(&kind, MAX_QUOTED_TYPE);
             self.fail(conn, codes::BAD_PACKET, &format!("unknown packet type `{kind}`"));
         }
     }
@@ -762,9 +778,8 @@ impl<A: GameAdapter> Room<A> {
             }
             ClientMsg::SendNewChatMessage { message } => {
                 let Some(i) = me else { return };
-                let len = message.chars().count();
-                if message.trim().is_empty() || len > protocol::MAX_CHAT {
-                    return self.fail(conn, codes::BAD_MESSAGE, "a chat message has 1 to 500 characters");
+                if let Err(reason) = protocol::check_chat(&message) {
+                    return self.fail(conn, codes::BAD_MESSAGE, &reason);
                 }
                 let player = self.player_json(i);
                 let msg = ChatMessage { message, player, timestamp: now_ms() };

@@ -367,3 +367,57 @@ async fn rooms_take_a_limited_number_of_members() {
     assert_eq!(c.expect("PlayerJoinRejected").await["code"], "room_full");
     s.stop().await;
 }
+
+// ---- 9. error and chat text ----------------------------------------------------------------
+
+#[tokio::test]
+async fn error_replies_do_not_echo_a_huge_packet() {
+    let s = Server::start(store::Store::memory().unwrap()).await;
+    let room = s.room(json!({"game": "buckshot"})).await;
+    let mut a = s.client(&room).await;
+    let long = "X".repeat(20_000);
+    // The `type` is quoted up to 64 characters; any reason is cut at 256.
+    for (packet, quoted) in [
+        (json!({"type": long}), 64),
+        (json!({"type": "SendNewChatMessage", "message": "hi", long.clone(): 1}), 256),
+        (json!({"type": "JoinGame", "username": [long.clone()]}), 256),
+    ] {
+        a.send(packet).await;
+        let r = a.expect("ActionFailed").await;
+        assert_eq!(r["code"], "bad_packet");
+        let reason = r["reason"].as_str().unwrap();
+        assert!(reason.chars().count() <= 257, "a reply of {} characters", reason.chars().count());
+        assert!(!reason.contains(&"X".repeat(quoted + 1)), "more than {quoted} characters echoed: {reason}");
+    }
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn chat_refuses_invisible_and_control_text() {
+    let s = Server::start(store::Store::memory().unwrap()).await;
+    let room = s.room(json!({"game": "buckshot"})).await;
+    let mut a = s.client(&room).await;
+    let mut b = s.client(&room).await;
+    a.join("alice").await;
+    b.join("bob").await;
+    for bad in [
+        "\u{0}",
+        "hi\u{0}there",
+        "\u{feff}",
+        " \u{feff} ",
+        "\u{200b}\u{200b}",
+        "\u{2060}\u{200d}",
+        "ring\u{7}",
+        "\u{1b}[31mred",
+    ] {
+        a.send(json!({"type": "SendNewChatMessage", "message": bad})).await;
+        let r = a.expect("ActionFailed").await;
+        assert_eq!(r["code"], "bad_message", "{bad:?}");
+    }
+    for good in ["hello 👋", "naïve café", "a\u{200b}b"] {
+        a.send(json!({"type": "SendNewChatMessage", "message": good})).await;
+        assert_eq!(b.expect("NewChatMessageSent").await["message"], good);
+    }
+    assert!(b.seen.iter().filter(|p| p["type"] == "NewChatMessageSent").count() == 3);
+    s.stop().await;
+}
