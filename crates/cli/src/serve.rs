@@ -22,6 +22,10 @@ pub struct ServeArgs {
     /// Packets a second each connection may send, bursts of twice that (at least 20).
     #[arg(long, default_value_t = 20.0)]
     rate_limit: f64,
+    /// Bytes of packets queued for one WebSocket before its client counts as not reading and
+    /// is disconnected (its seat is held as for any drop).
+    #[arg(long, default_value_t = server::limits::Limits::default().queue_bytes)]
+    queue_bytes: usize,
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
@@ -74,6 +78,8 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         let _ = ctrl_c.await;
         let _ = writeln!(std::io::stderr(), "shutting down");
     };
-    server::run(listener, server::ServerConfig { store, rate_limit: args.rate_limit }, shutdown).await?;
+    let limits = server::limits::Limits { queue_bytes: args.queue_bytes.max(1), ..Default::default() };
+    let config = server::ServerConfig { rate_limit: args.rate_limit, limits, ..server::ServerConfig::new(store) };
+    server::run(listener, config, shutdown).await?;
     Ok(ExitCode::SUCCESS)
 }

@@ -15,6 +15,7 @@ pub mod adapter;
 pub mod assets;
 pub mod conn;
 pub mod games;
+pub mod limits;
 pub mod lobby;
 pub mod room;
 pub mod watch;
@@ -26,6 +27,7 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::serve::ListenerExt;
+use limits::Limits;
 use lobby::Lobby;
 use room::RoomOptions;
 use serde::Deserialize;
@@ -38,11 +40,13 @@ pub struct ServerConfig {
     /// Packets a second each connection may send (bursts of twice as many). The rules ask
     /// for at least 20.
     pub rate_limit: f64,
+    /// What one client may cost the server (see [`Limits`]).
+    pub limits: Limits,
 }
 
 impl ServerConfig {
     pub fn new(store: store::Store) -> Self {
-        ServerConfig { store, rate_limit: conn::RATE }
+        ServerConfig { store, rate_limit: conn::RATE, limits: Limits::default() }
     }
 }
 
@@ -50,6 +54,7 @@ impl ServerConfig {
 pub struct AppState {
     pub lobby: Arc<Lobby>,
     pub rate_limit: f64,
+    pub limits: Arc<Limits>,
 }
 
 /// Serves until `shutdown` resolves.
@@ -59,7 +64,11 @@ pub async fn run(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let lobby = Lobby::restore(config.store).await.map_err(std::io::Error::other)?;
-    let state = AppState { lobby: Arc::new(lobby), rate_limit: config.rate_limit.max(conn::RATE) };
+    let state = AppState {
+        lobby: Arc::new(lobby),
+        rate_limit: config.rate_limit.max(conn::RATE),
+        limits: Arc::new(config.limits),
+    };
     // Packets are small and latency matters: no Nagle delay on any connection.
     let listener = listener.tap_io(|tcp| {
         let _ = tcp.set_nodelay(true);
@@ -122,5 +131,8 @@ async fn room_socket(State(state): State<AppState>, Path(id): Path<String>, ws: 
         .max_frame_size(protocol::MAX_FRAME)
         .read_buffer_size(4 * 1024)
         .write_buffer_size(4 * 1024)
-        .on_upgrade(move |socket| conn::serve_socket(socket, room, state.rate_limit))
+        .on_upgrade(move |socket| {
+            let limits = conn::ConnLimits { rate: state.rate_limit, queue_bytes: state.limits.queue_bytes };
+            conn::serve_socket(socket, room, limits)
+        })
 }
