@@ -7,10 +7,14 @@
 //! - `POST /api/rooms` `{"game": NAME, "seed": N?, ...options}` → `{"id": ...}`;
 //! - `GET /api/rooms/{id}/ws`: the room's WebSocket (see `docs/protocol.md`).
 //!
+//! Connections come through [`accept::serve`] (hyper, with header timeouts and connection
+//! caps: [`limits::Limits`]); every answer carries [`SECURITY_HEADERS`].
+//!
 //! Each room is one task ([`room::Room`]); connections reach it through a [`room::RoomHandle`].
 //! Rooms and finished matches are kept in SQLite ([`store`]); on start, every stored room is
 //! restored and its players can reconnect with their tokens.
 
+pub mod accept;
 pub mod adapter;
 pub mod assets;
 pub mod conn;
@@ -26,7 +30,6 @@ use axum::extract::{Path, State, WebSocketUpgrade};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use axum::serve::ListenerExt;
 use limits::Limits;
 use lobby::Lobby;
 use room::RoomOptions;
@@ -69,12 +72,21 @@ pub async fn run(
         rate_limit: config.rate_limit.max(conn::RATE),
         limits: Arc::new(config.limits),
     };
-    // Packets are small and latency matters: no Nagle delay on any connection.
-    let listener = listener.tap_io(|tcp| {
-        let _ = tcp.set_nodelay(true);
-    });
-    axum::serve(listener, app(state)).with_graceful_shutdown(shutdown).await
+    let limits = state.limits.clone();
+    accept::serve(listener, app(state), limits, shutdown).await
 }
+
+/// Headers on every HTTP answer: the page loads only its own files, no other site may frame
+/// it, answers are taken as the type they say, and no address leaks to other sites.
+pub const SECURITY_HEADERS: [(&str, &str); 4] = [
+    (
+        "content-security-policy",
+        "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    ),
+    ("x-frame-options", "DENY"),
+    ("x-content-type-options", "nosniff"),
+    ("referrer-policy", "no-referrer"),
+];
 
 pub fn app(state: AppState) -> Router {
     Router::new()
@@ -107,10 +119,35 @@ struct CreateRoom {
 }
 
 fn bad_request(message: String) -> Response {
-    (StatusCode::BAD_REQUEST, Json(serde_json::json!({ "error": message }))).into_response()
+    error(StatusCode::BAD_REQUEST, message)
 }
 
-async fn create_room(State(state): State<AppState>, body: axum::body::Bytes) -> Response {
+/// The most a `POST /api/rooms` body may hold.
+const MAX_BODY: usize = protocol::MAX_FRAME;
+
+fn error(status: StatusCode, message: String) -> Response {
+    (status, Json(serde_json::json!({ "error": message }))).into_response()
+}
+
+async fn create_room(State(state): State<AppState>, body: axum::body::Body) -> Response {
+    // The headers are in (hyper's timer); the body has its own deadline, so a client cannot
+    // hold a connection by sending it slowly.
+    let timeout = state.limits.body_timeout;
+    let body = match tokio::time::timeout(timeout, axum::body::to_bytes(body, MAX_BODY)).await {
+        Err(_) => {
+            return error(
+                StatusCode::REQUEST_TIMEOUT,
+                format!("the request body did not arrive within {} s", timeout.as_secs_f64()),
+            );
+        }
+        Ok(Err(_)) => {
+            return error(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!("the request body is over {MAX_BODY} bytes, or was cut off"),
+            );
+        }
+        Ok(Ok(body)) => body,
+    };
     let req: CreateRoom = match serde_json::from_slice(&body) {
         Ok(r) => r,
         Err(e) => return bad_request(format!("bad request body: {e}")),
