@@ -41,6 +41,10 @@ pub struct ServeArgs {
     /// file descriptor limit allows.
     #[arg(long, default_value_t = server::limits::Limits::default().conns)]
     max_conns: usize,
+    /// A page origin (`https://cards.example`) allowed, besides the server's own, to open
+    /// rooms' WebSockets and create rooms; repeat for several.
+    #[arg(long = "allow-origin", value_name = "ORIGIN")]
+    allow_origins: Vec<String>,
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
@@ -76,6 +80,7 @@ async fn serve(args: ServeArgs, nofile: Option<u64>) -> anyhow::Result<ExitCode>
         body_timeout: seconds(args.body_timeout),
         conns_per_addr: args.max_conns_per_addr,
         conns: max_conns,
+        allow_origins: args.allow_origins,
         ..Default::default()
     };
     let addr = if args.lan { SocketAddr::from(([0, 0, 0, 0], args.addr.port())) } else { args.addr };

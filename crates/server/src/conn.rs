@@ -29,6 +29,8 @@ pub const BURST: f64 = 40.0;
 const QUEUE: usize = 512;
 /// WebSocket close code for a client that does not read (1008: policy violation).
 pub const CLOSE_NOT_READING: u16 = 1008;
+/// WebSocket close code for a frame over [`protocol::MAX_FRAME`] (1009: message too big).
+pub const CLOSE_TOO_BIG: u16 = 1009;
 /// How long a goodbye (a close frame, the last packets at shutdown) may take to go out.
 const GOODBYE: Duration = Duration::from_secs(1);
 
@@ -204,13 +206,30 @@ pub async fn serve_socket(mut socket: WebSocket, room: RoomHandle, limits: ConnL
             }
             Some(Ok(Message::Binary(_))) => RoomCmd::Binary { conn },
             Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
-            Some(Ok(Message::Close(_)) | Err(_)) | None => break,
+            Some(Err(e)) => {
+                if !is_too_big(e) {
+                    break;
+                }
+                goodbye(&mut socket, CLOSE_TOO_BIG, format!("a frame over {} bytes", protocol::MAX_FRAME)).await;
+                // The rest of the frame is unread and cannot be skipped; closing now would
+                // reset the connection, and a reset can destroy the close frame before the
+                // client reads it. Give it a moment.
+                tokio::time::sleep(GOODBYE).await;
+                break;
+            }
+            Some(Ok(Message::Close(_))) | None => break,
         };
         if room.tx.send(cmd).await.is_err() {
             break;
         }
     }
     let _ = room.tx.send(RoomCmd::Disconnect { conn }).await;
+}
+
+/// Whether a read failed on a frame or message over the socket's size limit.
+fn is_too_big(e: axum::Error) -> bool {
+    use tokio_tungstenite::tungstenite::Error;
+    matches!(e.into_inner().downcast_ref::<Error>(), Some(Error::Capacity(_)))
 }
 
 /// Sends a close frame, giving up after [`GOODBYE`] (a client that does not read may never

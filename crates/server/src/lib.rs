@@ -27,7 +27,7 @@ pub mod watch;
 use axum::Json;
 use axum::Router;
 use axum::extract::{Path, State, WebSocketUpgrade};
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use limits::Limits;
@@ -96,7 +96,27 @@ pub fn app(state: AppState) -> Router {
         .route("/", get(|| async { asset("index.html") }))
         .route("/r/{id}", get(|| async { asset("index.html") }))
         .route("/{*path}", get(|Path(path): Path<String>| async move { asset(&path) }))
+        .layer(axum::middleware::map_response(with_security_headers))
         .with_state(state)
+}
+
+async fn with_security_headers(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    for (name, value) in SECURITY_HEADERS {
+        headers.insert(name, HeaderValue::from_static(value));
+    }
+    response
+}
+
+/// A `403` unless the request's `Origin` is the server's own or allowed (see
+/// [`Limits::origin_allowed`]): another site's page may neither open a room's WebSocket
+/// (which the browser allows across origins) nor create rooms.
+fn refuse_origin(limits: &Limits, headers: &HeaderMap) -> Option<Response> {
+    let text = |name| headers.get(name).map(|v: &HeaderValue| v.to_str().unwrap_or("?"));
+    let origin = text(header::ORIGIN);
+    let allowed = limits.origin_allowed(origin, text(header::HOST));
+    (!allowed)
+        .then(|| error(StatusCode::FORBIDDEN, format!("origin {} is not allowed here", origin.unwrap_or_default())))
 }
 
 fn asset(path: &str) -> Response {
@@ -129,7 +149,23 @@ fn error(status: StatusCode, message: String) -> Response {
     (status, Json(serde_json::json!({ "error": message }))).into_response()
 }
 
-async fn create_room(State(state): State<AppState>, body: axum::body::Body) -> Response {
+async fn create_room(State(state): State<AppState>, headers: HeaderMap, body: axum::body::Body) -> Response {
+    if let Some(refused) = refuse_origin(&state.limits, &headers) {
+        return refused;
+    }
+    // JSON only: a cross-site HTML form can send text/plain or a form encoding without the
+    // browser asking first, but not application/json.
+    let json = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
+    if !json {
+        return error(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "the body must be JSON (Content-Type: application/json)".into(),
+        );
+    }
     // The headers are in (hyper's timer); the body has its own deadline, so a client cannot
     // hold a connection by sending it slowly.
     let timeout = state.limits.body_timeout;
@@ -158,7 +194,15 @@ async fn create_room(State(state): State<AppState>, body: axum::body::Body) -> R
     }
 }
 
-async fn room_socket(State(state): State<AppState>, Path(id): Path<String>, ws: WebSocketUpgrade) -> Response {
+async fn room_socket(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    ws: WebSocketUpgrade,
+) -> Response {
+    if let Some(refused) = refuse_origin(&state.limits, &headers) {
+        return refused;
+    }
     let Some(room) = state.lobby.get(&id) else {
         return (StatusCode::NOT_FOUND, Json(serde_json::json!({ "error": format!("no room {id}") }))).into_response();
     };

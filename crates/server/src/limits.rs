@@ -39,3 +39,53 @@ impl Default for Limits {
         }
     }
 }
+
+impl Limits {
+    /// Whether a request with this `Origin` header may open a WebSocket or create a room.
+    /// No `Origin` (a program, not a page) is allowed; a page is allowed from the server's
+    /// own origin (its authority is the request's `Host`) or from `allow_origins`. `null`
+    /// (a sandboxed frame, a file) is not.
+    pub fn origin_allowed(&self, origin: Option<&str>, host: Option<&str>) -> bool {
+        let Some(origin) = origin else { return true };
+        let origin = origin.trim().trim_end_matches('/');
+        if self.allow_origins.iter().any(|a| a.trim().trim_end_matches('/').eq_ignore_ascii_case(origin)) {
+            return true;
+        }
+        let Some((scheme, authority)) = origin.split_once("://") else { return false };
+        let Some(host) = host else { return false };
+        let default_port = match scheme.to_ascii_lowercase().as_str() {
+            "http" => ":80",
+            "https" => ":443",
+            _ => return false,
+        };
+        let authority = authority.strip_suffix(default_port).unwrap_or(authority);
+        let host = host.trim();
+        let host = host.strip_suffix(":80").or_else(|| host.strip_suffix(":443")).unwrap_or(host);
+        !authority.is_empty() && authority.eq_ignore_ascii_case(host)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn origins() {
+        let l = Limits { allow_origins: vec!["https://friends.example/".into()], ..Limits::default() };
+        let ok = |o: Option<&str>, h: Option<&str>| l.origin_allowed(o, h);
+        assert!(ok(None, None));
+        assert!(ok(Some("http://localhost:7878"), Some("localhost:7878")));
+        assert!(ok(Some("http://LocalHost:7878"), Some("localhost:7878")));
+        assert!(ok(Some("https://cards.example"), Some("cards.example")));
+        assert!(ok(Some("http://cards.example:80"), Some("cards.example")));
+        assert!(ok(Some("https://cards.example"), Some("cards.example:443")));
+        assert!(ok(Some("https://friends.example"), Some("cards.example")));
+        assert!(!ok(Some("http://localhost:7879"), Some("localhost:7878")));
+        assert!(!ok(Some("http://evil.example"), Some("cards.example")));
+        assert!(!ok(Some("http://cards.example.evil.example"), Some("cards.example")));
+        assert!(!ok(Some("null"), Some("cards.example")));
+        assert!(!ok(Some("ftp://cards.example"), Some("cards.example")));
+        assert!(!ok(Some("http://cards.example"), None));
+        assert!(!ok(Some("http://"), Some("")));
+    }
+}

@@ -222,3 +222,159 @@ async fn a_websocket_counts_against_the_cap_for_as_long_as_it_is_open() {
     assert_eq!(status, 200);
     s.stop().await;
 }
+
+#[tokio::test]
+async fn a_frame_over_64_kib_gets_close_1009() {
+    let s = Server::start_with(config()).await;
+    let room = s.room(json!({"game": "buckshot"})).await;
+    let mut c = s.client(&room).await;
+    let big = json!({"type": "SendNewChatMessage", "message": "x".repeat(100 * 1024)}).to_string();
+    c.send_raw(Message::Text(big.into())).await;
+    let end = tokio::time::timeout(Duration::from_secs(3), async {
+        loop {
+            match c.ws.next().await {
+                Some(Ok(Message::Close(frame))) => return Ok(frame),
+                Some(Ok(_)) => continue,
+                Some(Err(e)) => return Err(e.to_string()),
+                None => return Err("the stream ended without a close frame".into()),
+            }
+        }
+    })
+    .await
+    .expect("the connection stayed open");
+    let frame = end.expect("no close frame");
+    let frame = frame.expect("a close frame without a code");
+    assert_eq!(u16::from(frame.code), 1009, "{frame:?}");
+    // Nobody else noticed: the room still answers.
+    let mut other = s.client(&room).await;
+    other.sync().await;
+    s.stop().await;
+}
+
+/// A raw HTTP/1.1 request with `headers`; the status and the whole answer.
+async fn raw(addr: &str, request_line: &str, headers: &[(&str, &str)], body: &str) -> (u16, String) {
+    use tokio::io::AsyncWriteExt;
+    let mut tcp = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let mut req = format!("{request_line}\r\nHost: {addr}\r\nConnection: close\r\n");
+    for (k, v) in headers {
+        req.push_str(&format!("{k}: {v}\r\n"));
+    }
+    req.push_str(&format!("Content-Length: {}\r\n\r\n{body}", body.len()));
+    tcp.write_all(req.as_bytes()).await.unwrap();
+    let got = read_until_closed(&mut tcp, Duration::from_secs(5)).await.expect("no answer");
+    (got[9..12].parse().unwrap(), got)
+}
+
+const UPGRADE: [(&str, &str); 4] = [
+    ("Upgrade", "websocket"),
+    ("Connection", "Upgrade"),
+    ("Sec-WebSocket-Version", "13"),
+    ("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="),
+];
+
+#[tokio::test]
+async fn websocket_upgrades_from_another_origin_get_403() {
+    let mut config = config();
+    config.limits.allow_origins = vec!["https://friends.example".into()];
+    let s = Server::start_with(config).await;
+    let room = s.room(json!({"game": "buckshot"})).await;
+    let line = format!("GET /api/rooms/{room}/ws HTTP/1.1");
+    let own = format!("http://{}", s.addr);
+    for (origin, want) in [
+        (None, 101),
+        (Some(own.as_str()), 101),
+        (Some("https://friends.example"), 101),
+        (Some("https://evil.example"), 403),
+        (Some("null"), 403),
+        (Some("http://127.0.0.1:1"), 403),
+    ] {
+        let mut headers = UPGRADE.to_vec();
+        if let Some(o) = origin {
+            headers.push(("Origin", o));
+        }
+        // Connection: close is sent too, but an upgrade answers before closing.
+        let (status, got) = raw_upgrade(&s.addr, &line, &headers).await;
+        assert_eq!(status, want, "Origin {origin:?}: {got}");
+        if want == 403 {
+            assert!(got.contains("\"error\""), "{got}");
+        }
+    }
+    s.stop().await;
+}
+
+/// Sends an upgrade request and reads the answer's head (a 101 leaves the socket open).
+async fn raw_upgrade(addr: &str, line: &str, headers: &[(&str, &str)]) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut tcp = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let mut req = format!("{line}\r\nHost: {addr}\r\n");
+    for (k, v) in headers {
+        req.push_str(&format!("{k}: {v}\r\n"));
+    }
+    req.push_str("\r\n");
+    tcp.write_all(req.as_bytes()).await.unwrap();
+    let mut got = Vec::new();
+    let mut buf = [0u8; 4096];
+    while !got.windows(4).any(|w| w == b"\r\n\r\n") {
+        let n = tokio::time::timeout(Duration::from_secs(5), tcp.read(&mut buf)).await.unwrap().unwrap();
+        assert!(n > 0, "closed before answering");
+        got.extend_from_slice(&buf[..n]);
+    }
+    // A refusal's JSON body follows its head.
+    let _ = tokio::time::timeout(Duration::from_millis(200), tcp.read_to_end(&mut got)).await;
+    let got = String::from_utf8_lossy(&got).into_owned();
+    (got[9..12].parse().unwrap(), got)
+}
+
+#[tokio::test]
+async fn creating_a_room_needs_json_and_the_pages_origin() {
+    let s = Server::start_with(config()).await;
+    let post = "POST /api/rooms HTTP/1.1";
+    let body = r#"{"game":"buckshot"}"#;
+    let own = format!("http://{}", s.addr);
+    for (headers, want) in [
+        (vec![("Content-Type", "application/json")], 201),
+        (vec![("Content-Type", "application/json; charset=utf-8"), ("Origin", own.as_str())], 201),
+        (vec![("Content-Type", "text/plain")], 415),
+        (vec![("Content-Type", "application/x-www-form-urlencoded")], 415),
+        (vec![], 415),
+        (vec![("Content-Type", "application/json"), ("Origin", "https://evil.example")], 403),
+        (vec![("Content-Type", "text/plain"), ("Origin", "https://evil.example")], 403),
+    ] {
+        let (status, got) = raw(&s.addr, post, &headers, body).await;
+        assert_eq!(status, want, "{headers:?}: {got}");
+        assert!(got.contains("\"error\"") || status == 201, "{got}");
+    }
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn every_http_answer_carries_the_security_headers() {
+    let mut config = config();
+    config.limits.conns_per_addr = 1;
+    config.limits.loopback_exempt = false;
+    let s = Server::start_with(config).await;
+    let mut answers = Vec::new();
+    for path in ["/", "/r/abc", "/app.js", "/style.css", "/api/health", "/api/rooms", "/nope", "/api/rooms/nope/ws"] {
+        answers.push(raw(&s.addr, &format!("GET {path} HTTP/1.1"), &[], "").await);
+    }
+    answers.push(raw(&s.addr, "POST /api/rooms HTTP/1.1", &[("Content-Type", "text/plain")], "x").await);
+    answers.push(raw(&s.addr, "DELETE /api/health HTTP/1.1", &[], "").await);
+    // A refused connection's 503 too.
+    let _held = tokio::net::TcpStream::connect(&s.addr).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let refused = raw(&s.addr, "GET / HTTP/1.1", &[], "").await;
+    assert_eq!(refused.0, 503);
+    answers.push(refused);
+    for (status, got) in answers {
+        let head = got.split("\r\n\r\n").next().unwrap().to_ascii_lowercase();
+        for h in [
+            "content-security-policy: default-src 'self'",
+            "x-frame-options: deny",
+            "x-content-type-options: nosniff",
+            "referrer-policy: no-referrer",
+        ] {
+            assert!(head.contains(h), "{status} without {h}:\n{head}");
+        }
+    }
+    s.stop().await;
+}
