@@ -29,6 +29,12 @@
 //! Windows answer "who gets a say, and what happens if nobody says anything"; the queue
 //! answers "what happens next, in which order, until nothing is left". A game with neither
 //! (Buckshot) still names its decisions.
+//!
+//! In this repository: Ivanhoe keeps a `WindowStack<Action>` on top of its phases (the
+//! declared action card is the payload, everyone else still in answers together) and bumps
+//! its `DecisionSerial` in `apply` unless the same turn goes on; Sorcery works its triggers
+//! on an `EffectQueue<Effect>` with its death check as [`Resolve::check`]; Buckshot and
+//! Sorcery, whose only decisions are turns, use their turn counters as the serial.
 
 mod decision;
 mod effects;
