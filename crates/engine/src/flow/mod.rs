@@ -18,8 +18,8 @@
 //!   window is the one being answered. Use it whenever other seats get a say before
 //!   something resolves.
 //! - [`EffectQueue`] (in `effects.rs`): effects and triggers worked to completion. The game
-//!   supplies a [`Resolve`] step (`resolve(effect) -> follow-up effects`, plus an optional
-//!   state check before each step); follow-ups resolve before what was queued earlier
+//!   supplies a [`Resolve`] step (`resolve(effect) -> follow-up effects`, where its queue
+//!   lives, and an optional state check before each step); follow-ups resolve before what was queued earlier
 //!   (depth first), which is what "a trigger resolves completely before the next one" means.
 //!   A loop guard bounds the number of steps: running past it is an error value
 //!   ([`LoopGuard`]), never a panic or a hang. Use it for everything that happens *without*

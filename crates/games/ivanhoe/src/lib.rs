@@ -104,11 +104,9 @@ impl Game for Ivanhoe {
     }
 
     fn decision(&self) -> Decision {
-        if let Some(window) = self.windows.decision(self.decisions) {
-            return window;
-        }
         let kind = match self.phase {
             Phase::Start | Phase::Turn | Phase::Over { .. } => DecisionKind::Turn,
+            Phase::Window => DecisionKind::Response,
             Phase::Adapt { .. } | Phase::MaidenPenalty | Phase::PurpleToken { .. } => DecisionKind::Choice,
         };
         Decision::new(self.waiting_on(), kind, self.decisions.get())
@@ -127,7 +125,7 @@ impl Game for Ivanhoe {
         // the window open); anything else opens a new one (each Adapt choice too). A window
         // that opened or closed has numbered its decision already.
         let goes_on = before == (std::mem::discriminant(&self.phase), self.active, self.decisions)
-            && matches!(self.phase, Phase::Turn);
+            && matches!(self.phase, Phase::Turn | Phase::Window);
         if !goes_on && self.decisions == before.2 {
             self.decisions.bump();
         }
@@ -192,6 +190,9 @@ impl Game for Ivanhoe {
             if p.display.iter().any(|c| c.is_action()) {
                 return Err(format!("{s} has an action card in their display"));
             }
+        }
+        if matches!(self.phase, Phase::Window) == self.windows.is_empty() {
+            return Err(format!("phase {:?} with {} window(s) open", self.phase, self.windows.depth()));
         }
         let running = !matches!(self.phase, Phase::Over { .. } | Phase::PurpleToken { .. } | Phase::Start);
         if running {

@@ -88,19 +88,19 @@ impl Ivanhoe {
         if seat.index() >= self.players.len() {
             return Err(Refusal::NoSuchSeat(seat));
         }
-        if let Some(w) = self.windows.top() {
-            if !w.waits_on(seat) {
-                return Err(Refusal::NotYourTurn);
-            }
-            return match action {
-                Action::Pass => Ok(()),
-                Action::Ivanhoe if self.players[seat].hand.has(Card::Ivanhoe) => Ok(()),
-                Action::Ivanhoe => Err(Refusal::NoIvanhoe),
-                _ => Err(Refusal::WindowOpen),
-            };
-        }
         match &self.phase {
             Phase::Over { .. } => Err(Refusal::GameOver),
+            Phase::Window => {
+                if !self.open_window().waits_on(seat) {
+                    return Err(Refusal::NotYourTurn);
+                }
+                match action {
+                    Action::Pass => Ok(()),
+                    Action::Ivanhoe if self.players[seat].hand.has(Card::Ivanhoe) => Ok(()),
+                    Action::Ivanhoe => Err(Refusal::NoIvanhoe),
+                    _ => Err(Refusal::WindowOpen),
+                }
+            }
             Phase::Start => {
                 if seat != self.active {
                     return Err(Refusal::NotYourTurn);
@@ -430,14 +430,18 @@ impl Ivanhoe {
         if lowest { values.min() } else { values.max() }
     }
 
+    /// The window being answered; only asked in [`Phase::Window`], which stands for it in the
+    /// phase so that every match on the phase stays one jump.
+    fn open_window(&self) -> &Window<Action> {
+        self.windows.top().expect("Phase::Window has an open window")
+    }
+
     /// Who must answer now.
     #[inline]
     pub(crate) fn waiting_on(&self) -> SeatSet {
-        if let Some(w) = self.windows.top() {
-            return w.to_answer();
-        }
         match &self.phase {
             Phase::Start | Phase::Turn | Phase::MaidenPenalty => SeatSet::one(self.active),
+            Phase::Window => self.open_window().to_answer(),
             Phase::Adapt { queue } => SeatSet::one(queue[0].0),
             Phase::PurpleToken { winner } => SeatSet::one(*winner),
             Phase::Over { .. } => SeatSet::EMPTY,
@@ -452,11 +456,9 @@ impl Ivanhoe {
         if !self.waiting_on().contains(seat) {
             return None;
         }
-        if self.windows.waits_on(seat) {
-            return Some(Action::Pass); // the window's default answer
-        }
         let p = &self.players[seat];
         Some(match &self.phase {
+            Phase::Window => Action::Pass,
             Phase::Adapt { queue } => {
                 let v = queue[0].1;
                 Action::Keep { card: *p.display.iter().find(|c| c.value() == v)? }
@@ -477,10 +479,8 @@ impl Ivanhoe {
 
     /// Carries out an action `check` accepted.
     pub(crate) fn execute(&mut self, seat: Seat, action: Action, out: &mut Vec<Event>) {
-        if !self.windows.is_empty() {
-            return self.answer(seat, action, out);
-        }
         match self.phase {
+            Phase::Window => self.answer(seat, action, out),
             Phase::Start => {
                 let Action::Start { colour, card } = action else { unreachable!() };
                 self.colour = Some(colour);
@@ -535,6 +535,7 @@ impl Ivanhoe {
                 }
                 self.discard.push(Card::Ivanhoe);
                 out.push(Event::Cancelled { seat, card });
+                self.phase = Phase::Turn;
             }
             _ => unreachable!("checked: a window takes Pass or Ivanhoe"),
         }
@@ -567,8 +568,9 @@ impl Ivanhoe {
         }
         let first = Seat((seat.0 + 1) % self.players.len() as u8);
         let window = Window::new(action, waiting, first, Answering::Together);
-        if let Some(unopened) = self.windows.open(window, &mut self.decisions) {
-            self.resolve(seat, unopened.kind, out);
+        match self.windows.open(window, &mut self.decisions) {
+            Some(unopened) => self.resolve(seat, unopened.kind, out),
+            None => self.phase = Phase::Window,
         }
     }
 
