@@ -30,9 +30,10 @@
 //! answers "what happens next, in which order, until nothing is left". A game with neither
 //! (Buckshot) still names its decisions.
 //!
-//! In this repository: Ivanhoe keeps a `WindowStack<Action>` on top of its phases (the
-//! declared action card is the payload, everyone else still in answers together) and bumps
-//! its `DecisionSerial` in `apply` unless the same turn goes on; Sorcery works its triggers
+//! In this repository: Ivanhoe keeps a `WindowStack<Action>` in its state (the declared
+//! action card is the payload, everyone else still in answers together) with a `Window` phase
+//! standing for it, so hot matches on the phase stay one jump, and bumps its
+//! `DecisionSerial` in `apply` unless the same decision goes on; Sorcery works its triggers
 //! on an `EffectQueue<Effect>` with its death check as [`Resolve::check`]; Buckshot and
 //! Sorcery, whose only decisions are turns, use their turn counters as the serial.
 

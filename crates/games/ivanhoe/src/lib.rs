@@ -27,13 +27,14 @@
 //!   counts, Outwit does not).
 //!
 //! ## The Ivanhoe window (reaction to an action card)
-//! When an action card is played it leaves the hand and a window opens on top of the turn
-//! ([`Ivanhoe::window`], an [`engine::flow::WindowStack`] in the state): the declared action is
-//! data in the state, and `to_act()` is **every other player still in the tournament**, not only the holder of Ivanhoe — naming the
-//! holder would tell everyone who has it. Each answers `Ivanhoe` (only the holder can) or
-//! `Pass`; `Ivanhoe` cancels the card at once (both go to the discard pile, a Shield or
-//! Stunned included), the last `Pass` lets it resolve. The window is skipped only when
-//! Ivanhoe lies face up in the discard pile, a public fact. A timeout answers `Pass`
+//! When an action card is played it leaves the hand and [`Phase::Window`] opens on top of the
+//! turn: the declared action waits in an [`engine::flow::WindowStack`] in the state
+//! ([`Ivanhoe::window`]), and `to_act()` is **every other player still in the tournament**, not
+//! only the holder of Ivanhoe — naming the holder would tell everyone who has it. Each answers
+//! `Ivanhoe` (only the holder can) or `Pass`; `Ivanhoe` cancels the card at once (both go to
+//! the discard pile, a Shield or Stunned included), the last `Pass` lets it resolve, and the
+//! turn goes on. The window is skipped only when Ivanhoe lies face up in the discard pile, a
+//! public fact. A timeout answers `Pass`
 //! ([`Ivanhoe::default_action`], also `Game::timeout_action`).
 //!
 //! ## Decisions (`Game::decision`)
@@ -42,8 +43,8 @@
 //! and changes with anything else: a window opening or closing, a new turn, each Adapt choice.
 //!
 //! ## Phases ([`Phase`])
-//! `Start` (starter opens) → `Turn` (active player plays, ends turn; a window may open on top
-//! of it while an action card is answered) → `Adapt` (owners choose what to keep, when copies of a value differ) →
+//! `Start` (starter opens) → `Turn` (active player plays, ends turn) ⇄ `Window` (answers to an
+//! action card) → `Adapt` (owners choose what to keep, when copies of a value differ) →
 //! `MaidenPenalty` (withdrawing with a maiden and two or more tokens) → `PurpleToken` (the
 //! winner of a purple tournament picks a token, when there is a choice) → `Over`.
 //! Choices with exactly one option (one token to give back, one token to take, identical
