@@ -24,10 +24,11 @@ fn main() {
         let games: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(100);
         let r = run_batch(&Config::pilots(pilots).with_tier(tier), &[&bot], u64::from(pilots), games).expect("valid");
         println!(
-            "{pilots} pilots, {} Ace, {bot} pilots: {:.1}% of {games}, {:.1} turns",
+            "{pilots} pilots, {} Ace, {bot} pilots: {:.1}% of {games}, {:.1} turns, {:.1} moves",
             tier.name(),
             100.0 * r.win_rate(),
-            r.mean_turns
+            r.mean_turns,
+            r.mean_moves
         );
         return;
     }
