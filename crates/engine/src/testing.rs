@@ -17,6 +17,14 @@
 //!
 //! Checked for every `replay_every`-th game: replaying `seed + moves` rebuilds the same state
 //! and the same events.
+//!
+//! Also here: [`playthrough`], the recorder behind every game's golden playthrough, and
+//! [`scenario`], the runner behind every game's table-driven rule scenarios.
+
+mod golden;
+pub mod scenario;
+
+pub use golden::{Playthrough, playthrough, views};
 
 use crate::{Bot, Game, MatchRng, Observation, Replay, Seat, Viewer, derive_seed, run_replay};
 use serde::{Serialize, de::DeserializeOwned};

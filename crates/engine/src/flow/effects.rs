@@ -41,11 +41,15 @@ pub trait Resolve<E> {
 pub struct EffectQueue<E> {
     /// The last element resolves next.
     stack: Vec<E>,
+    /// The follow-ups of one step, kept between runs so working the queue does not allocate
+    /// once warm. Always empty outside [`EffectQueue::run`].
+    #[serde(skip)]
+    then: Vec<E>,
 }
 
 impl<E> Default for EffectQueue<E> {
     fn default() -> Self {
-        EffectQueue { stack: Vec::new() }
+        EffectQueue { stack: Vec::new(), then: Vec::new() }
     }
 }
 
@@ -55,7 +59,7 @@ impl<E> EffectQueue<E> {
     }
 
     pub fn with_capacity(n: usize) -> Self {
-        EffectQueue { stack: Vec::with_capacity(n) }
+        EffectQueue { stack: Vec::with_capacity(n), then: Vec::with_capacity(n) }
     }
 
     pub fn is_empty(&self) -> bool {
@@ -81,6 +85,15 @@ impl<E> EffectQueue<E> {
         self.stack.extend(from.drain(..).rev());
     }
 
+    /// Queues what `push` pushes, in [`schedule`](Self::schedule)'s order (the first pushed
+    /// resolves next), without a buffer of its own: for effects gathered by a loop.
+    pub fn schedule_with<T>(&mut self, push: impl FnOnce(&mut Vec<E>) -> T) -> T {
+        let start = self.stack.len();
+        let r = push(&mut self.stack);
+        self.stack[start..].reverse();
+        r
+    }
+
     /// The effects in the order they would resolve if nothing were added.
     pub fn iter(&self) -> impl Iterator<Item = &E> {
         self.stack.iter().rev()
@@ -90,19 +103,26 @@ impl<E> EffectQueue<E> {
     /// runs dry) or `game` says stop (the rest is dropped). Returns the number of effects
     /// resolved; more than `limit` is a [`LoopGuard`] error.
     pub fn run<R: Resolve<E> + ?Sized>(&mut self, game: &mut R, limit: u32) -> Result<u32, LoopGuard> {
-        let mut then = Vec::new();
+        let mut then = std::mem::take(&mut self.then);
+        let result = self.work(game, limit, &mut then);
+        then.clear();
+        self.then = then;
+        result
+    }
+
+    fn work<R: Resolve<E> + ?Sized>(&mut self, game: &mut R, limit: u32, then: &mut Vec<E>) -> Result<u32, LoopGuard> {
         let mut steps = 0u32;
         loop {
-            game.check(&mut then);
-            self.schedule_from(&mut then);
+            game.check(then);
+            self.schedule_from(then);
             let Some(effect) = self.stack.pop() else { return Ok(steps) };
             if steps == limit {
                 self.stack.push(effect);
                 return Err(LoopGuard { limit });
             }
             steps += 1;
-            let control = game.resolve(effect, &mut then);
-            self.schedule_from(&mut then);
+            let control = game.resolve(effect, then);
+            self.schedule_from(then);
             if control == Control::Stop {
                 self.stack.clear();
                 return Ok(steps);
@@ -204,5 +224,12 @@ mod tests {
         let json = serde_json::to_string(&q).unwrap();
         assert_eq!(json, r#"["Forever",{"Say":"a"}]"#);
         assert_eq!(q.clone(), q);
+        let mut q = EffectQueue::new();
+        let n = q.schedule_with(|fx| {
+            fx.extend([Fx::Say("first"), Fx::Say("second")]);
+            fx.len()
+        });
+        assert_eq!(n, 2);
+        assert_eq!(q.iter().next(), Some(&Fx::Say("first")));
     }
 }

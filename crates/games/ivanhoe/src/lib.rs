@@ -28,18 +28,23 @@
 //!   counts, Outwit does not).
 //!
 //! ## The Ivanhoe window (reaction to an action card)
-//! When an action card is played it leaves the hand and the match enters
-//! [`Phase::Window`]: the declared action is data in the state, and `to_act()` is **every
-//! other player still in the tournament**, not only the holder of Ivanhoe — naming the
+//! When an action card is played it leaves the hand and a window opens on top of the turn
+//! ([`Ivanhoe::window`], an [`engine::flow::WindowStack`] in the state): the declared action is
+//! data in the state, and `to_act()` is **every other player still in the tournament**, not only the holder of Ivanhoe — naming the
 //! holder would tell everyone who has it. Each answers `Ivanhoe` (only the holder can) or
 //! `Pass`; `Ivanhoe` cancels the card at once (both go to the discard pile, a Shield or
 //! Stunned included), the last `Pass` lets it resolve. The window is skipped only when
 //! Ivanhoe lies face up in the discard pile, a public fact. A timeout answers `Pass`
 //! ([`Ivanhoe::default_action`], also `Game::timeout_action`).
 //!
+//! ## Decisions (`Game::decision`)
+//! A turn (`Start`, `Turn`), a response (the window) or a choice (`Adapt`, `MaidenPenalty`,
+//! `PurpleToken`). The serial stays while a turn goes on or a window still waits on others,
+//! and changes with anything else: a window opening or closing, a new turn, each Adapt choice.
+//!
 //! ## Phases ([`Phase`])
-//! `Start` (starter opens) → `Turn` (active player plays, ends turn) ⇄ `Window` (answers to an
-//! action card) → `Adapt` (owners choose what to keep, when copies of a value differ) →
+//! `Start` (starter opens) → `Turn` (active player plays, ends turn; a window may open on top
+//! of it while an action card is answered) → `Adapt` (owners choose what to keep, when copies of a value differ) →
 //! `MaidenPenalty` (withdrawing with a maiden and two or more tokens) → `PurpleToken` (the
 //! winner of a purple tournament picks a token, when there is a choice) → `Over`.
 //! Choices with exactly one option (one token to give back, one token to take, identical
@@ -98,9 +103,11 @@ impl Game for Ivanhoe {
     }
 
     fn decision(&self) -> Decision {
+        if let Some(window) = self.windows.decision(self.decisions) {
+            return window;
+        }
         let kind = match self.phase {
             Phase::Start | Phase::Turn | Phase::Over { .. } => DecisionKind::Turn,
-            Phase::Window { .. } => DecisionKind::Response,
             Phase::Adapt { .. } | Phase::MaidenPenalty | Phase::PurpleToken { .. } => DecisionKind::Choice,
         };
         Decision::new(self.waiting_on(), kind, self.decisions.get())
@@ -113,13 +120,14 @@ impl Game for Ivanhoe {
 
     fn apply_into(&mut self, seat: Seat, action: Action, out: &mut Vec<Event>) -> Result<(), RuleError> {
         self.check(seat, &action)?;
-        let before = (std::mem::discriminant(&self.phase), self.active);
+        let before = (std::mem::discriminant(&self.phase), self.active, self.decisions);
         self.execute(seat, action, out);
-        // The same decision goes on while a turn continues (a card played) or a window still
-        // waits on others (a pass); anything else opens a new one (each Adapt choice too).
-        let goes_on = before == (std::mem::discriminant(&self.phase), self.active)
-            && matches!(self.phase, Phase::Turn | Phase::Window { .. });
-        if !goes_on {
+        // The same decision goes on while a turn continues (a card played, a pass that leaves
+        // the window open); anything else opens a new one (each Adapt choice too). A window
+        // that opened or closed has numbered its decision already.
+        let goes_on = before == (std::mem::discriminant(&self.phase), self.active, self.decisions)
+            && matches!(self.phase, Phase::Turn);
+        if !goes_on && self.decisions == before.2 {
             self.decisions.bump();
         }
         Ok(())

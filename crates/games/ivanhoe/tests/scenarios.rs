@@ -4,8 +4,9 @@
 //! Most action-card cases put IVANHOE in the discard pile so no window opens; the window has
 //! its own cases (T-X3, W-*).
 
+use engine::testing::scenario::{self, Scenario};
 use engine::{Game, Seat, Viewer};
-use ivanhoe::setup::{position, run_scenario};
+use ivanhoe::setup::{Notation, position, run_scenario};
 use ivanhoe::{Action, Card, Colour, Event, Ivanhoe, first_player};
 
 const SCENARIOS: &[(&str, &str)] = &[
@@ -931,14 +932,10 @@ const SCENARIOS: &[(&str, &str)] = &[
 
 #[test]
 fn every_rules_scenario() {
-    let mut failures = Vec::new();
-    for (id, script) in SCENARIOS {
-        if let Err(e) = run_scenario(script) {
-            failures.push(format!("{id}: {e}"));
-        }
-    }
-    assert!(failures.is_empty(), "{} scenario(s) failed:\n{}", failures.len(), failures.join("\n"));
-    assert!(SCENARIOS.len() >= 57);
+    let rows =
+        SCENARIOS.iter().map(|(id, script)| Scenario::parse(*id, script).unwrap_or_else(|e| panic!("{id}: {e}")));
+    let count = scenario::run_all(&Notation, rows);
+    assert!(count >= 57);
 }
 
 #[test]
