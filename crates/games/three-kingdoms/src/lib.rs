@@ -74,6 +74,7 @@ pub mod config;
 pub mod generals;
 mod legal;
 mod rules;
+pub mod setup;
 pub mod state;
 pub mod text;
 pub mod view;

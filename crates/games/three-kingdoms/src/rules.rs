@@ -810,11 +810,13 @@ impl ThreeKingdoms {
                 // A seat with no card and no other way to answer is passed without asking
                 // (its empty hand and equipment are public).
                 let p = self.p(seat);
-                if p.hand.is_empty()
-                    && p.equip_count() == 0
-                    && self.helpers(seat, Kingdom::Wei).is_empty()
-                    && self.helpers(seat, Kingdom::Shu).is_empty()
-                {
+                let helped = (a.need == Kind::Dodge
+                    && self.has(seat, Skill::Entourage)
+                    && !self.helpers(seat, Kingdom::Wei).is_empty())
+                    || (a.need == Kind::Attack
+                        && self.has(seat, Skill::Rouse)
+                        && !self.helpers(seat, Kingdom::Shu).is_empty());
+                if p.hand.is_empty() && p.equip_count() == 0 && !helped {
                     out.push(Event::NoAnswer { seat, kind: a.need });
                     self.ret = Ret::Failed;
                     return;
