@@ -1,5 +1,5 @@
 // The Buckshot table: player cards, the chamber, and (for a seated player) shoot and item
-// buttons with their target pickers. Packets and fields: shared/rules/buckshot.md and
+// buttons with their target pickers. Rules: docs/rules/buckshot.md; packets and fields:
 // docs/protocol.md. Which buttons are live comes from `legal` in GameDataSync (the server's
 // list of this seat's legal actions); targets are chosen among the living players by name.
 

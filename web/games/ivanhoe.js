@@ -1,4 +1,4 @@
-// The Ivanhoe table (GUI plan: shared/seeds/004): draw and discard piles, every player's
+// The Ivanhoe table (rules: docs/rules/ivanhoe.md): draw and discard piles, every player's
 // display with its total, status bar (tokens, Shield, Stunned) and hand count, your hand
 // (click or Enter to play; hover or focus describes a card), an end-turn button that says
 // whether it withdraws, overlays for choices, and the Ivanhoe prompt with its countdown.

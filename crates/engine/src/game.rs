@@ -1,6 +1,6 @@
 //! The `Game` trait: what every rules engine offers to bots, the simulator and the server.
 
-use crate::{MatchRng, RuleError, Seat, SeatSet, SetupError, Viewer};
+use crate::{Decision, MatchRng, RuleError, Seat, SeatSet, SetupError, Viewer};
 use serde::{Serialize, de::DeserializeOwned};
 use std::fmt::Debug;
 
@@ -26,6 +26,8 @@ impl Outcome {
 ///   and leaves `self` unchanged;
 /// - while `outcome()` is `None`, `to_act()` is non-empty and each seat in it has a legal
 ///   action; once it is `Some`, nobody has one;
+/// - `decision().seats == to_act()`, and the decision serial does not change unless the
+///   state does;
 /// - `view(v)` depends only on what `v` may see: `determinize(v, _)` never changes it.
 pub trait Game: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static {
     /// The name used on the command line, in URLs and in the database.
@@ -46,6 +48,12 @@ pub trait Game: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send 
     /// reaction windows; none once the game is over. A seat outside this set may still have
     /// legal actions (an out-of-turn item, a reaction) — `legal_actions` is the authority.
     fn to_act(&self) -> SeatSet;
+
+    /// What the game waits for, named: `seats` is always `to_act()`; the kind says what sort
+    /// of wait it is, and the serial changes with every new decision (a window opened on a
+    /// window with the same seats included) and stays while the same one is being answered.
+    /// Servers key their clocks on it. See [`crate::flow`].
+    fn decision(&self) -> Decision;
 
     /// Appends the legal actions of `seat` to `out` (which the caller may reuse between calls
     /// to avoid allocating). Empty when `seat` may do nothing now.

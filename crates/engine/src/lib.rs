@@ -10,12 +10,15 @@
 //!   [`DrawPlan`] draws a batch of bounds known in advance.
 //! - [`Bot`], [`Observation`]: bots see their view and legal actions, never the state.
 //! - [`play_out`]: the bot-vs-bot loop shared by the simulator, benches and tests.
+//! - [`flow`]: what a game waits on ([`Decision`]), pending response windows and the
+//!   effect queue, as plain data.
 //! - [`testing`]: the random-play invariant suite every game runs.
 
 mod bot;
 mod by_seat;
 mod draw_plan;
 mod error;
+pub mod flow;
 mod game;
 mod replay;
 mod rng;
@@ -28,6 +31,7 @@ pub use bot::{Bot, Observation, RandomBot};
 pub use by_seat::BySeat;
 pub use draw_plan::{DrawPlan, PLAN_MAX};
 pub use error::{RuleError, SetupError};
+pub use flow::{Decision, DecisionKind, DecisionSerial};
 pub use game::{Game, Outcome};
 pub use replay::{Move, Replay, ReplayError, run_replay};
 pub use rng::{MatchRng, derive_seed};

@@ -5,6 +5,7 @@
 //! - no panic; the game ends within its `step_limit`;
 //! - while running, every seat in `to_act` has a legal action; at the end, nobody has one and
 //!   `outcome` is `Some`;
+//! - `decision().seats == to_act()`;
 //! - the game's own `check_invariants` (card conservation and the like).
 //!
 //! Checked on every step of the first `deep_games` games (they are slower):
@@ -16,6 +17,14 @@
 //!
 //! Checked for every `replay_every`-th game: replaying `seed + moves` rebuilds the same state
 //! and the same events.
+//!
+//! Also here: [`playthrough`], the recorder behind every game's golden playthrough, and
+//! [`scenario`], the runner behind every game's table-driven rule scenarios.
+
+mod golden;
+pub mod scenario;
+
+pub use golden::{Playthrough, playthrough, views};
 
 use crate::{Bot, Game, MatchRng, Observation, Replay, Seat, Viewer, derive_seed, run_replay};
 use serde::{Serialize, de::DeserializeOwned};
@@ -70,6 +79,8 @@ pub fn random_play_suite<G: Game>(config: &G::Config, opts: &SuiteOptions) -> Su
                 deep_checks(&game, &mut rng, &ctx);
             }
             let to_act = game.to_act();
+            let decision = game.decision();
+            assert_eq!(decision.seats, to_act, "{}: decision() disagrees with to_act()", ctx());
             if let Some(outcome) = game.outcome() {
                 assert!(to_act.is_empty(), "{}: game over but {to_act:?} must act", ctx());
                 for s in Seat::all(game.num_seats()) {
@@ -155,6 +166,7 @@ fn deep_checks<G: Game>(game: &G, rng: &mut MatchRng, ctx: &dyn Fn() -> String) 
             }
             assert!(d.view(v) == view, "{}: determinizing for {v:?} changed its view", ctx());
             assert!(d.to_act() == game.to_act(), "{}: determinizing changed who acts", ctx());
+            assert!(d.decision() == game.decision(), "{}: determinizing changed the decision", ctx());
             if let Some(s) = v.as_seat() {
                 assert!(
                     d.legal_actions(s) == game.legal_actions(s),

@@ -1,5 +1,5 @@
 //! Buckshot's action packets (client → server) and action broadcasts (server → client), as
-//! `shared/rules/buckshot.md` names them. Players are named by username on the wire.
+//! `docs/protocol.md` names them. Players are named by username on the wire.
 
 use buckshot::{Item, Shell};
 use serde::{Deserialize, Serialize};

@@ -1,7 +1,7 @@
 //! # protocol — the packets of a room
 //!
 //! JSON text frames; `type` names the packet; fields are camelCase. The room-level packets
-//! are those of `shared/rules/buckshot.md` (they serve every game), plus a few of ours
+//! were first designed for Buckshot (they serve every game), plus a few of ours
 //! (`Reconnect`, `Joined`, `AddBot`, `RemoveBot`). Each game adds its own action packets and
 //! action broadcasts: Buckshot's are in [`buckshot`]; other games use the generic
 //! [`ClientMsg::Act`] carrying the game's own action JSON and [`ServerMsg::GameEvent`].

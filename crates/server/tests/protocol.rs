@@ -1,5 +1,5 @@
 //! The room protocol, driven over real WebSockets on 127.0.0.1 by a client written from
-//! `shared/rules/buckshot.md` and the issue: joining, host rules, a full game, spectators,
+//! `docs/protocol.md` and the issue: joining, host rules, a full game, spectators,
 //! chat, bad input of every kind, reconnecting with a token, and hidden information.
 
 use futures_util::{SinkExt, StreamExt};

@@ -1,6 +1,6 @@
 //! # Buckshot — shotgun roulette for 2 to 8 players
 //!
-//! The rules are `shared/rules/buckshot.md` (from the design document, seed 003); this crate
+//! The rules are `docs/rules/buckshot.md` (from the original design document); this crate
 //! is them, exactly. In brief:
 //!
 //! - Everyone starts with 5 lives (never more). The last player alive wins.
@@ -62,7 +62,7 @@ pub use shell::{Chamber, Shell};
 pub use state::{Buckshot, MAX_LIVES, MAX_SEATS, Quickshot};
 pub use view::{PlayerView, View};
 
-use engine::{Game, MatchRng, Outcome, RuleError, Seat, SeatSet, SetupError, Viewer};
+use engine::{Decision, DecisionKind, Game, MatchRng, Outcome, RuleError, Seat, SeatSet, SetupError, Viewer};
 
 impl Game for Buckshot {
     const NAME: &'static str = "buckshot";
@@ -82,6 +82,12 @@ impl Game for Buckshot {
     #[inline]
     fn to_act(&self) -> SeatSet {
         if self.winner.is_some() { SeatSet::EMPTY } else { SeatSet::one(self.current) }
+    }
+
+    /// Every decision is a turn, and every turn (an extra one after a blank at yourself
+    /// included) bumps the turn counter: it is the serial, at no cost to the rules.
+    fn decision(&self) -> Decision {
+        Decision::new(self.to_act(), DecisionKind::Turn, self.turn)
     }
 
     #[inline]

@@ -1,8 +1,9 @@
 //! Table-driven rule scenarios: a setup in the compact notation (see `setup.rs`), the moves,
 //! and the expected state summary or refusal code. Each row is one rule of
-//! `shared/rules/buckshot.md`.
+//! `docs/rules/buckshot.md`.
 
 use buckshot::{Action, Buckshot, Item, ItemUse, Shell};
+use engine::testing::scenario::{self, Scenario, Step};
 use engine::{Game, Seat, Viewer};
 
 /// `"0 shoot 1"`, `"0 use skip 2"`, `"0 use rebalancer live"`, `"0 steal 1 chamber-check"`.
@@ -33,24 +34,43 @@ fn parse_move(text: &str) -> (Seat, Action) {
     (seat, action)
 }
 
-/// Runs the moves; all but the last must succeed. Returns the summary after the last move, or
-/// `error <code>` if the last move was refused (and then checks it changed nothing).
-fn run(setup: &str, moves: &[&str]) -> String {
-    let mut g = Buckshot::from_setup(setup).unwrap_or_else(|e| panic!("{setup}: {e}"));
-    for (i, m) in moves.iter().enumerate() {
-        let (seat, action) = parse_move(m);
-        let before = g.clone();
-        match g.apply(seat, action) {
-            Ok(_) => {}
-            Err(e) if i + 1 == moves.len() => {
-                assert_eq!(g, before, "a refused move changed the state");
-                return format!("error {}", e.code);
-            }
-            Err(e) => panic!("{setup}: move `{m}` refused: {e}"),
-        }
-        g.check_invariants().unwrap();
+/// The notation for the generic runner: setups as `Buckshot::from_setup`, moves as
+/// `parse_move`, and a fact is the whole summary (`@round N`: the summary names round N).
+struct Notation;
+
+impl scenario::Notation for Notation {
+    type G = Buckshot;
+
+    fn setup(&self, text: &str) -> Result<Buckshot, String> {
+        Buckshot::from_setup(text)
     }
-    g.summary()
+
+    fn parse_move(&self, _: &Buckshot, text: &str) -> Result<(Seat, Action), String> {
+        Ok(parse_move(text))
+    }
+
+    fn check(&self, game: &Buckshot, _: &[buckshot::Event], fact: &str) -> Result<(), String> {
+        let got = game.summary();
+        let ok = match fact.strip_prefix("@round ") {
+            Some(round) => got.contains(&format!("round {round}")),
+            None => got == fact,
+        };
+        if ok { Ok(()) } else { Err(format!("the summary is `{got}`")) }
+    }
+}
+
+/// A row of the table as a scenario: the moves, all accepted but the last if `want` is
+/// `error <code>`; otherwise `want` is checked after them.
+fn row(name: &str, setup: &str, moves: &[&str], want: &str) -> Scenario {
+    let mut steps: Vec<Step> = moves.iter().map(|m| Step::Act { text: m.to_string(), refused: None }).collect();
+    match want.strip_prefix("error ") {
+        Some(code) => {
+            let Some(Step::Act { refused, .. }) = steps.last_mut() else { panic!("{name}: an error needs a move") };
+            *refused = Some(code.to_string());
+        }
+        None => steps.push(Step::Expect(want.to_string())),
+    }
+    Scenario::new(name, setup, steps)
 }
 
 #[test]
@@ -241,14 +261,7 @@ fn rule_scenarios() {
             "error not_playing",
         ),
     ];
-    for (name, setup, moves, want) in table {
-        let got = run(setup, moves);
-        if let Some(round) = want.strip_prefix("@round ") {
-            assert!(got.contains(&format!("round {round}")), "{name}: {got}");
-        } else {
-            assert_eq!(&got, want, "{name}");
-        }
-    }
+    scenario::run_all(&Notation, table.iter().map(|(name, setup, moves, want)| row(name, setup, moves, want)));
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! # Ivanhoe — Reiner Knizia's tournament card game, 2 to 5 players
 //!
-//! The decisions are `shared/rules/ivanhoe.md`; section numbers below refer to it.
+//! The rules and decisions are `docs/rules/ivanhoe.md`. Section numbers (§) in comments refer
+//! to the rules reference the engine was first built from, which is not in the repository.
 //!
 //! ## Rules in short
 //! - **Deck** (110): purple 3/4/5/7, red 3/4/5, blue 2–5, yellow 2–4, green 1 (14 each); 8
@@ -27,18 +28,23 @@
 //!   counts, Outwit does not).
 //!
 //! ## The Ivanhoe window (reaction to an action card)
-//! When an action card is played it leaves the hand and the match enters
-//! [`Phase::Window`]: the declared action is data in the state, and `to_act()` is **every
-//! other player still in the tournament**, not only the holder of Ivanhoe — naming the
+//! When an action card is played it leaves the hand and a window opens on top of the turn
+//! ([`Ivanhoe::window`], an [`engine::flow::WindowStack`] in the state): the declared action is
+//! data in the state, and `to_act()` is **every other player still in the tournament**, not only the holder of Ivanhoe — naming the
 //! holder would tell everyone who has it. Each answers `Ivanhoe` (only the holder can) or
 //! `Pass`; `Ivanhoe` cancels the card at once (both go to the discard pile, a Shield or
 //! Stunned included), the last `Pass` lets it resolve. The window is skipped only when
 //! Ivanhoe lies face up in the discard pile, a public fact. A timeout answers `Pass`
 //! ([`Ivanhoe::default_action`], also `Game::timeout_action`).
 //!
+//! ## Decisions (`Game::decision`)
+//! A turn (`Start`, `Turn`), a response (the window) or a choice (`Adapt`, `MaidenPenalty`,
+//! `PurpleToken`). The serial stays while a turn goes on or a window still waits on others,
+//! and changes with anything else: a window opening or closing, a new turn, each Adapt choice.
+//!
 //! ## Phases ([`Phase`])
-//! `Start` (starter opens) → `Turn` (active player plays, ends turn) ⇄ `Window` (answers to an
-//! action card) → `Adapt` (owners choose what to keep, when copies of a value differ) →
+//! `Start` (starter opens) → `Turn` (active player plays, ends turn; a window may open on top
+//! of it while an action card is answered) → `Adapt` (owners choose what to keep, when copies of a value differ) →
 //! `MaidenPenalty` (withdrawing with a maiden and two or more tokens) → `PurpleToken` (the
 //! winner of a purple tournament picks a token, when there is a choice) → `Over`.
 //! Choices with exactly one option (one token to give back, one token to take, identical
@@ -72,7 +78,7 @@ pub use rules::first_player;
 pub use state::{Config, Ivanhoe, Phase};
 pub use view::{PhaseView, PlayerView, View};
 
-use engine::{Game, MatchRng, Outcome, RuleError, Seat, SeatSet, SetupError, Viewer};
+use engine::{Decision, DecisionKind, Game, MatchRng, Outcome, RuleError, Seat, SeatSet, SetupError, Viewer};
 
 impl Game for Ivanhoe {
     const NAME: &'static str = "ivanhoe";
@@ -96,6 +102,17 @@ impl Game for Ivanhoe {
         self.waiting_on()
     }
 
+    fn decision(&self) -> Decision {
+        if let Some(window) = self.windows.decision(self.decisions) {
+            return window;
+        }
+        let kind = match self.phase {
+            Phase::Start | Phase::Turn | Phase::Over { .. } => DecisionKind::Turn,
+            Phase::Adapt { .. } | Phase::MaidenPenalty | Phase::PurpleToken { .. } => DecisionKind::Choice,
+        };
+        Decision::new(self.waiting_on(), kind, self.decisions.get())
+    }
+
     #[inline]
     fn legal_actions_into(&self, seat: Seat, out: &mut Vec<Action>) {
         self.legal_into(seat, out);
@@ -103,7 +120,16 @@ impl Game for Ivanhoe {
 
     fn apply_into(&mut self, seat: Seat, action: Action, out: &mut Vec<Event>) -> Result<(), RuleError> {
         self.check(seat, &action)?;
+        let before = (std::mem::discriminant(&self.phase), self.active, self.decisions);
         self.execute(seat, action, out);
+        // The same decision goes on while a turn continues (a card played, a pass that leaves
+        // the window open); anything else opens a new one (each Adapt choice too). A window
+        // that opened or closed has numbered its decision already.
+        let goes_on = before == (std::mem::discriminant(&self.phase), self.active, self.decisions)
+            && matches!(self.phase, Phase::Turn);
+        if !goes_on && self.decisions == before.2 {
+            self.decisions.bump();
+        }
         Ok(())
     }
 

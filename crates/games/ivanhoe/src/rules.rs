@@ -5,7 +5,8 @@
 use crate::action::{Action, Event, Slot};
 use crate::cards::{Card, Colour, Colours};
 use crate::state::{Config, Hand, Ivanhoe, Phase, Player, display_total};
-use engine::{BySeat, MatchRng, RuleError, Seat, SeatSet, SetupError};
+use engine::flow::{Answering, Window, WindowStack};
+use engine::{BySeat, DecisionSerial, MatchRng, RuleError, Seat, SeatSet, SetupError};
 
 mod legal;
 
@@ -131,6 +132,8 @@ impl Ivanhoe {
             phase: Phase::Start,
             tournaments: 0,
             opening: draws.clone(),
+            windows: WindowStack::new(),
+            decisions: DecisionSerial::default(),
         };
         let mut events = vec![Event::FirstPlayer { seat: starter, draws }];
         game.begin_tournament(starter, &mut events);
@@ -148,6 +151,17 @@ impl Ivanhoe {
     pub(crate) fn verdict(&self, seat: Seat, action: &Action) -> Verdict {
         if seat.index() >= self.players.len() {
             return refuse_with("no_such_seat", "there is no {}", seat);
+        }
+        if let Some(w) = self.windows.top() {
+            if !w.waits_on(seat) {
+                return refuse("not_your_turn", "it is not your turn");
+            }
+            return match action {
+                Action::Pass => Ok(()),
+                Action::Ivanhoe if self.players[seat].hand.has(Card::Ivanhoe) => Ok(()),
+                Action::Ivanhoe => refuse("not_in_hand", "you do not hold Ivanhoe"),
+                _ => refuse("window_open", "an action card is being played: answer with Ivanhoe or pass"),
+            };
         }
         match &self.phase {
             Phase::Over { .. } => refuse("game_over", "the game is over"),
@@ -181,17 +195,6 @@ impl Ivanhoe {
                         refuse("wrong_phase", "nothing is waiting on that answer")
                     }
                     _ => self.check_card(seat, action),
-                }
-            }
-            Phase::Window { waiting, .. } => {
-                if !waiting.contains(seat) {
-                    return refuse("not_your_turn", "it is not your turn");
-                }
-                match action {
-                    Action::Pass => Ok(()),
-                    Action::Ivanhoe if self.players[seat].hand.has(Card::Ivanhoe) => Ok(()),
-                    Action::Ivanhoe => refuse("not_in_hand", "you do not hold Ivanhoe"),
-                    _ => refuse("window_open", "an action card is being played: answer with Ivanhoe or pass"),
                 }
             }
             Phase::Adapt { queue } => {
@@ -518,9 +521,11 @@ impl Ivanhoe {
     /// Who must answer now.
     #[inline]
     pub(crate) fn waiting_on(&self) -> SeatSet {
+        if let Some(w) = self.windows.top() {
+            return w.to_answer();
+        }
         match &self.phase {
             Phase::Start | Phase::Turn | Phase::MaidenPenalty => SeatSet::one(self.active),
-            Phase::Window { waiting, .. } => *waiting,
             Phase::Adapt { queue } => SeatSet::one(queue[0].0),
             Phase::PurpleToken { winner } => SeatSet::one(*winner),
             Phase::Over { .. } => SeatSet::EMPTY,
@@ -535,9 +540,11 @@ impl Ivanhoe {
         if !self.waiting_on().contains(seat) {
             return None;
         }
+        if self.windows.waits_on(seat) {
+            return Some(Action::Pass); // the window's default answer
+        }
         let p = &self.players[seat];
         Some(match &self.phase {
-            Phase::Window { .. } => Action::Pass,
             Phase::Adapt { queue } => {
                 let v = queue[0].1;
                 Action::Keep { card: *p.display.iter().find(|c| c.value() == v)? }
@@ -558,6 +565,9 @@ impl Ivanhoe {
 
     /// Carries out an action `check` accepted.
     pub(crate) fn execute(&mut self, seat: Seat, action: Action, out: &mut Vec<Event>) {
+        if !self.windows.is_empty() {
+            return self.answer(seat, action, out);
+        }
         match self.phase {
             Phase::Start => {
                 let Action::Start { colour, card } = action else { unreachable!() };
@@ -570,27 +580,6 @@ impl Ivanhoe {
                 Action::Play { card } => self.add_from_hand(seat, card, out),
                 Action::EndTurn => self.end_turn(out),
                 _ => self.declare(seat, action, out),
-            },
-            Phase::Window { action: pending, ref mut waiting } => match action {
-                Action::Pass => {
-                    waiting.remove(seat);
-                    let done = waiting.is_empty();
-                    out.push(Event::Passed { seat });
-                    if done {
-                        self.resolve(self.active, pending, out);
-                    }
-                }
-                Action::Ivanhoe => {
-                    self.players[seat].hand.remove(Card::Ivanhoe);
-                    let card = pending.action_card().expect("pending action card");
-                    if matches!(card, Card::Shield | Card::Stunned) {
-                        self.discard.push(card);
-                    }
-                    self.discard.push(Card::Ivanhoe);
-                    out.push(Event::Cancelled { seat, card });
-                    self.phase = Phase::Turn;
-                }
-                _ => unreachable!(),
             },
             Phase::Adapt { ref mut queue } => {
                 let Action::Keep { card } = action else { unreachable!() };
@@ -611,6 +600,31 @@ impl Ivanhoe {
                 self.after_award(winner, out);
             }
             Phase::Over { .. } => unreachable!(),
+        }
+    }
+
+    /// An answer to the open window: the last pass lets the card resolve; Ivanhoe cancels it
+    /// at once (both go to the discard pile, a Shield or Stunned included).
+    fn answer(&mut self, seat: Seat, action: Action, out: &mut Vec<Event>) {
+        match action {
+            Action::Pass => {
+                let closed = self.windows.pass(seat, &mut self.decisions).expect("checked: the window waits on seat");
+                out.push(Event::Passed { seat });
+                if let Some(w) = closed {
+                    self.resolve(self.active, w.kind, out);
+                }
+            }
+            Action::Ivanhoe => {
+                let pending = self.windows.close(&mut self.decisions).expect("checked: a window is open").kind;
+                self.players[seat].hand.remove(Card::Ivanhoe);
+                let card = pending.action_card().expect("pending action card");
+                if matches!(card, Card::Shield | Card::Stunned) {
+                    self.discard.push(card);
+                }
+                self.discard.push(Card::Ivanhoe);
+                out.push(Event::Cancelled { seat, card });
+            }
+            _ => unreachable!("checked: a window takes Pass or Ivanhoe"),
         }
     }
 
@@ -639,10 +653,10 @@ impl Ivanhoe {
             waiting = self.in_tournament();
             waiting.remove(seat);
         }
-        if waiting.is_empty() {
-            self.resolve(seat, action, out);
-        } else {
-            self.phase = Phase::Window { action, waiting };
+        let first = Seat((seat.0 + 1) % self.players.len() as u8);
+        let window = Window::new(action, waiting, first, Answering::Together);
+        if let Some(unopened) = self.windows.open(window, &mut self.decisions) {
+            self.resolve(seat, unopened.kind, out);
         }
     }
 

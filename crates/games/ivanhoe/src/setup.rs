@@ -21,7 +21,9 @@
 //! for none. The 110 cards are always all there: what is not listed goes to `rest`.
 //!
 //! ## Scenario scripts
-//! A position, then steps:
+//! Run by the engine's generic runner ([`engine::testing::scenario`], through [`Notation`]),
+//! which also checks that accepted moves are legal actions and refused ones are not. A
+//! position, then steps:
 //! - `> P1 dodge P2 Sq2` — P1 enters a terminal command; it must be accepted;
 //! - `> P1 dodge P2 Sq2 ! no_effect` — it must be refused with that code, changing nothing;
 //! - `= P2 display=R3,R5 hand=... tokens=... shield|noshield stunned|nostunned withdrawn|in
@@ -35,6 +37,7 @@ use crate::action::{Action, Event};
 use crate::cards::{Card, Colour, Colours, KINDS};
 use crate::state::{Config, Hand, Ivanhoe, Phase, Player};
 use crate::text;
+use engine::testing::scenario;
 use engine::{BySeat, Game, MatchRng, Seat, Viewer};
 
 /// Parses `P1`..`P5` (case-insensitive) to a seat.
@@ -238,71 +241,45 @@ pub fn position(text: &str) -> Result<Ivanhoe, String> {
         played,
         added,
         phase,
+        windows: engine::flow::WindowStack::new(),
         tournaments: 0,
         opening: Vec::new(),
+        decisions: engine::DecisionSerial::default(),
     };
     game.check_invariants().map_err(|e| format!("the position is impossible: {e}"))?;
     Ok(game)
 }
 
-/// Runs a scenario script (position, then `>` and `=` steps); `Err` says which line failed.
-pub fn run_scenario(script: &str) -> Result<Ivanhoe, String> {
-    let split = script
-        .lines()
-        .position(|l| {
-            let t = l.trim_start();
-            t.starts_with('>') || t.starts_with('=')
-        })
-        .unwrap_or(script.lines().count());
-    let setup: Vec<&str> = script.lines().take(split).collect();
-    let mut game = position(&setup.join("\n"))?;
-    let mut last_events: Vec<Event> = Vec::new();
-    for (i, raw) in script.lines().enumerate().skip(split) {
-        let line = raw.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
-        let fail = |e: String| format!("line {} `{line}`: {e}", i + 1);
-        if let Some(cmd) = line.strip_prefix('>') {
-            let (cmd, expect) = match cmd.split_once('!') {
-                Some((c, code)) => (c.trim(), Some(code.trim())),
-                None => (cmd.trim(), None),
-            };
-            let (who, command) = cmd.split_once(' ').ok_or_else(|| fail("expected `P<k> <command>`".into()))?;
-            let s = seat(who).map_err(fail)?;
-            let view = game.view(Viewer::seat(s));
-            let action = match text::parse_command(&view, command) {
-                Ok(text::Command::Act(a)) => a,
-                Ok(other) => return Err(fail(format!("not an action: {other:?}"))),
-                Err(e) if expect.is_some() && expect == Some("parse") => {
-                    let _ = e;
-                    continue;
-                }
-                Err(e) => return Err(fail(format!("does not parse: {e}"))),
-            };
-            let before = game.clone();
-            let mut events = Vec::new();
-            match (game.apply_into(s, action, &mut events), expect) {
-                (Ok(()), None) => last_events = events,
-                (Ok(()), Some(code)) => return Err(fail(format!("{action:?} was accepted, expected `{code}`"))),
-                (Err(e), None) => return Err(fail(format!("{action:?} refused: {} ({})", e.message, e.code))),
-                (Err(e), Some(code)) => {
-                    if code != e.code && !code.is_empty() {
-                        return Err(fail(format!("refused with `{}` ({}), expected `{code}`", e.code, e.message)));
-                    }
-                    if game != before || !events.is_empty() {
-                        return Err(fail("a refused action changed the state".into()));
-                    }
-                }
-            }
-            game.check_invariants().map_err(fail)?;
-        } else if let Some(check) = line.strip_prefix('=') {
-            expect(&game, &last_events, check.trim()).map_err(fail)?;
-        } else {
-            return Err(fail("steps start with `>` or `=`".into()));
+/// Ivanhoe's scenario notation for [`engine::testing::scenario`]: the position above, moves
+/// `P<k> <terminal command>`, and the checks of `expect` below.
+pub struct Notation;
+
+impl scenario::Notation for Notation {
+    type G = Ivanhoe;
+
+    fn setup(&self, text: &str) -> Result<Ivanhoe, String> {
+        position(text)
+    }
+
+    fn parse_move(&self, game: &Ivanhoe, text: &str) -> Result<(Seat, Action), String> {
+        let (who, command) = text.split_once(' ').ok_or("expected `P<k> <command>`")?;
+        let s = seat(who)?;
+        match text::parse_command(&game.view(Viewer::seat(s)), command) {
+            Ok(text::Command::Act(a)) => Ok((s, a)),
+            Ok(other) => Err(format!("not an action: {other:?}")),
+            Err(e) => Err(e.to_string()),
         }
     }
-    Ok(game)
+
+    fn check(&self, game: &Ivanhoe, events: &[Event], fact: &str) -> Result<(), String> {
+        expect(game, events, fact)
+    }
+}
+
+/// Runs a scenario script (position, then `>` and `=` steps) with the generic runner; `Err`
+/// says which step failed.
+pub fn run_scenario(script: &str) -> Result<Ivanhoe, String> {
+    scenario::run(&Notation, &scenario::Scenario::parse("scenario", script)?)
 }
 
 fn expect(game: &Ivanhoe, events: &[Event], check: &str) -> Result<(), String> {
@@ -318,9 +295,9 @@ fn expect(game: &Ivanhoe, events: &[Event], check: &str) -> Result<(), String> {
         "active" => eq("active", seat_name(game.active), seat(arg).map(seat_name)?),
         "phase" => {
             let got = match game.phase {
+                _ if game.window().is_some() => "window",
                 Phase::Start => "start",
                 Phase::Turn => "turn",
-                Phase::Window { .. } => "window",
                 Phase::Adapt { .. } => "adapt",
                 Phase::MaidenPenalty => "maiden",
                 Phase::PurpleToken { .. } => "token",

@@ -4,7 +4,8 @@
 use crate::action::Action;
 use crate::cards::{Card, Colour, Colours, KINDS, SUPPORTER_KINDS};
 
-use engine::{BySeat, MatchRng, Seat, SeatSet};
+use engine::flow::{Window, WindowStack};
+use engine::{BySeat, DecisionSerial, MatchRng, Seat, SeatSet};
 use serde::{Deserialize, Serialize};
 
 /// Setup of a match.
@@ -146,7 +147,9 @@ pub struct Player {
     pub withdrawn: bool,
 }
 
-/// Where the match is. Everything pending is data here, never a closure.
+/// Where the match is. Everything pending is data here, never a closure. An Ivanhoe window is
+/// not a phase: it opens on top of `active`'s turn ([`Ivanhoe::window`]), which goes on once
+/// it closes.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type")]
 pub enum Phase {
@@ -154,10 +157,6 @@ pub enum Phase {
     Start,
     /// `active`'s normal turn, after their draw.
     Turn,
-    /// An action card declared by `active` waits on the other active participants: each
-    /// answers Ivanhoe or Pass. A Shield or Stunned being played lies in `action` until it
-    /// resolves.
-    Window { action: Action, waiting: SeatSet },
     /// Adapt resolved: owners still choose which card to keep for a duplicated value, in
     /// queue order. Then `active`'s turn goes on. (Boxed so the phase keeps a plain tag: a
     /// `Vec` in place would lend its capacity as the tag's niche, to be decoded by every
@@ -196,10 +195,18 @@ pub struct Ivanhoe {
     /// Cards added to `active`'s display this turn (Stunned allows one).
     pub(crate) added: u8,
     pub(crate) phase: Phase,
+    /// The Ivanhoe window, when one is open: the action card declared by `active` waits on
+    /// the other players still in, who answer Ivanhoe or Pass all at once. A Shield or Stunned
+    /// being played lies in the window until it resolves. (Ivanhoe cannot be answered, so the
+    /// stack never holds more than one window.)
+    pub(crate) windows: WindowStack<Action>,
     /// Tournaments played to the end.
     pub(crate) tournaments: u16,
     /// The colour tokens drawn to choose the first player (empty for built positions).
     pub(crate) opening: Vec<Colour>,
+    /// Numbers the decisions (`Game::decision`): bumped whenever a new one opens.
+    #[serde(default)]
+    pub(crate) decisions: DecisionSerial,
 }
 
 impl Ivanhoe {
@@ -214,6 +221,10 @@ impl Ivanhoe {
 
     pub fn phase(&self) -> &Phase {
         &self.phase
+    }
+    /// The open Ivanhoe window: the declared action card (`kind`) and who may still answer.
+    pub fn window(&self) -> Option<&Window<Action>> {
+        self.windows.top()
     }
     pub fn colour(&self) -> Option<Colour> {
         self.colour
@@ -294,13 +305,12 @@ impl Ivanhoe {
         if self.stunned.is_some() {
             c[Card::Stunned.index()] += 1;
         }
-        if let Phase::Window { action: Action::Shield | Action::Stunned { .. }, .. } = self.phase {
-            let card = if matches!(self.phase, Phase::Window { action: Action::Shield, .. }) {
-                Card::Shield
-            } else {
-                Card::Stunned
-            };
-            c[card.index()] += 1;
+        for w in self.windows.iter() {
+            match w.kind {
+                Action::Shield => c[Card::Shield.index()] += 1,
+                Action::Stunned { .. } => c[Card::Stunned.index()] += 1,
+                _ => {}
+            }
         }
         c
     }

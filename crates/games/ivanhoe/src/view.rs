@@ -97,11 +97,11 @@ impl View {
 impl Ivanhoe {
     pub(crate) fn make_view(&self, viewer: Viewer) -> View {
         let phase = match &self.phase {
+            _ if let Some(w) = self.window() => {
+                PhaseView::Window { seat: self.active, action: w.kind, waiting: w.waiting().iter().collect() }
+            }
             Phase::Start => PhaseView::Start { seat: self.active },
             Phase::Turn => PhaseView::Turn { seat: self.active },
-            Phase::Window { action, waiting } => {
-                PhaseView::Window { seat: self.active, action: *action, waiting: waiting.iter().collect() }
-            }
             Phase::Adapt { queue } => PhaseView::Adapt { seat: queue[0].0, value: queue[0].1 },
             Phase::MaidenPenalty => PhaseView::MaidenPenalty { seat: self.active },
             Phase::PurpleToken { winner } => PhaseView::PurpleToken { seat: *winner },

@@ -1,20 +1,21 @@
 //! The effect queue: everything that happens after a card is played, an ability used, a minion
 //! attacks or a turn changes is an [`Effect`] value worked to completion here.
 //!
-//! The queue is a stack (the last element resolves next). When an effect sets off more effects
-//! — a minion dies, a minion enters play — they are pushed *on top*, in APNAP order, so they
-//! resolve completely before the rest of what was already queued. That gives the spec's
-//! sequencing: Blizzard hits minions one at a time, and each death (with its leave-play
-//! triggers) is over before the next minion is hit.
+//! The queue is the engine's [`EffectQueue`], worked by [`EffectQueue::run`]. When an effect
+//! sets off more effects — a minion dies, a minion enters play — they are its follow-ups, in
+//! APNAP order, so they resolve completely before the rest of what was already queued. That
+//! gives the spec's sequencing: Blizzard hits minions one at a time, and each death (with its
+//! leave-play triggers) is over before the next minion is hit.
 //!
-//! After every effect a state check runs: any minion whose defence is 0 or less starts dying
-//! (APNAP order), so deaths caused by damage, Disenchant or anything else are handled in one
-//! place.
+//! Before every effect (the queue's state check) any minion whose defence is 0 or less starts
+//! dying (APNAP order), so deaths caused by damage, Disenchant or anything else are handled in
+//! one place.
 
 use crate::action::{Event, MinionRef};
 use crate::cards::{CardId, TriggerEffect, When};
-use crate::state::{BOARD_SIZE, Card, Minion, Sorcery, Status, other};
+use crate::state::{BOARD_SIZE, Card, Minion, Player, Sorcery, Status, other};
 use engine::Seat;
+use engine::flow::{Control, EffectQueue, Resolve};
 use serde::{Deserialize, Serialize};
 
 /// Where a minion goes when it leaves the board.
@@ -47,37 +48,55 @@ pub enum Effect {
     Fire { source: Source, effect: TriggerEffect, subject: Option<u32> },
 }
 
+/// More effects than one action can cause: every chain of Sorcery effects settles (each
+/// trigger is set off by a minion entering or leaving a board of at most five a side), so
+/// reaching this is a bug, and the queue stops there rather than hang.
+const QUEUE_LIMIT: u32 = 10_000;
+
+/// The game's side of the engine's queue: a match and the events it is writing.
+struct Resolving<'a> {
+    game: &'a mut Sorcery,
+    out: &'a mut Vec<Event>,
+}
+
+impl Resolve<Effect> for Resolving<'_> {
+    fn resolve(&mut self, effect: Effect, then: &mut Vec<Effect>) -> Control {
+        self.game.resolve(effect, self.out, then);
+        if self.game.status == Status::Playing { Control::Continue } else { Control::Stop }
+    }
+
+    fn check(&mut self, then: &mut Vec<Effect>) {
+        self.game.check_deaths(then);
+    }
+}
+
 impl Sorcery {
-    /// Pushes `effects` so that the first of them resolves next.
+    /// Queues `effects` so that the first of them resolves next.
     pub(crate) fn schedule(&mut self, effects: &[Effect]) {
-        self.queue.extend(effects.iter().rev());
+        self.queue.schedule(effects.iter().copied());
     }
 
     /// Works the queue to completion (or until the game is won).
     pub(crate) fn run_queue(&mut self, out: &mut Vec<Event>) {
-        loop {
-            self.check_deaths();
-            let Some(effect) = self.queue.pop() else { break };
-            self.resolve(effect, out);
-            if self.status != Status::Playing {
-                self.queue.clear();
-                break;
-            }
-        }
+        // The queue leaves the state while it runs (the resolver borrows the state); it goes
+        // back empty, with its buffers.
+        let mut queue: EffectQueue<Effect> = std::mem::take(&mut self.queue);
+        let settled = queue.run(&mut Resolving { game: self, out }, QUEUE_LIMIT);
+        debug_assert!(settled.is_ok(), "{settled:?}");
+        queue.clear();
+        self.queue = queue;
     }
 
     /// Minions at 0 defence or less start dying, in APNAP order.
-    fn check_deaths(&mut self) {
-        let start = self.queue.len();
+    fn check_deaths(&mut self, then: &mut Vec<Effect>) {
         for seat in self.apnap() {
             for m in &mut self.players[seat.index()].board {
                 if !m.leaving && m.defence() <= 0 {
                     m.leaving = true;
-                    self.queue.push(Effect::Leave { uid: m.uid, to: Zone::Graveyard });
+                    then.push(Effect::Leave { uid: m.uid, to: Zone::Graveyard });
                 }
             }
         }
-        self.queue[start..].reverse();
     }
 
     fn minion_ref(&self, uid: u32) -> Option<MinionRef> {
@@ -85,7 +104,8 @@ impl Sorcery {
         Some(MinionRef { player, card: self.player(player).board[i].card.id })
     }
 
-    fn resolve(&mut self, effect: Effect, out: &mut Vec<Event>) {
+    /// Resolves one effect; what it sets off goes into `then`, first to resolve first.
+    fn resolve(&mut self, effect: Effect, out: &mut Vec<Event>, then: &mut Vec<Effect>) {
         match effect {
             Effect::Damage { uid, amount } => {
                 let Some(minion) = self.minion_ref(uid) else { return };
@@ -111,10 +131,8 @@ impl Sorcery {
                 });
                 // The leaving minion is still on the board, so its own trigger fires too,
                 // before its enchantments are removed (spec 3.4).
-                let start = self.queue.len();
-                self.collect_triggers(When::MinionLeaves, Some(uid));
-                self.queue.push(Effect::Remove { uid, to });
-                self.queue[start..].reverse();
+                triggers(&self.players, self.active, When::MinionLeaves, Some(uid), then);
+                then.push(Effect::Remove { uid, to });
             }
             Effect::Remove { uid, to } => {
                 let Some((seat, i)) = self.find(uid) else { return };
@@ -148,43 +166,20 @@ impl Sorcery {
                     attack: card.attack,
                     defence: card.defence,
                 });
-                let start = self.queue.len();
-                self.collect_triggers(When::MinionEnters, Some(uid));
-                self.queue[start..].reverse();
+                triggers(&self.players, self.active, When::MinionEnters, Some(uid), then);
             }
-            Effect::Fire { source, effect, subject } => self.fire(source, effect, subject, out),
+            Effect::Fire { source, effect, subject } => self.fire(source, effect, subject, out, then),
         }
     }
 
-    /// Queues (in APNAP order, to be reversed by the caller) every trigger on the board that
-    /// fires on `when`. Start and end of turn fire only for the active player's cards.
-    pub(crate) fn collect_triggers(&mut self, when: When, subject: Option<u32>) {
-        let seats = match when {
-            When::StartOfTurn | When::EndOfTurn => [Some(self.active), None],
-            _ => [Some(self.active), Some(other(self.active))],
-        };
-        let subject_owner = subject.and_then(|u| self.find(u)).map(|(s, _)| s);
-        for seat in seats.into_iter().flatten() {
-            let p = &self.players[seat.index()];
-            for m in &p.board {
-                if let Some(t) = m.card.id.def().trigger
-                    && t.when == when
-                    && applies(t.effect, seat, subject_owner)
-                {
-                    self.queue.push(Effect::Fire { source: Source::Minion { uid: m.uid }, effect: t.effect, subject });
-                }
-            }
-            if let Some(r) = p.ritual
-                && let Some(t) = r.id.def().trigger
-                && t.when == when
-                && applies(t.effect, seat, subject_owner)
-            {
-                self.queue.push(Effect::Fire { source: Source::Ritual { owner: seat }, effect: t.effect, subject });
-            }
-        }
-    }
-
-    fn fire(&mut self, source: Source, effect: TriggerEffect, subject: Option<u32>, out: &mut Vec<Event>) {
+    fn fire(
+        &mut self,
+        source: Source,
+        effect: TriggerEffect,
+        subject: Option<u32>,
+        out: &mut Vec<Event>,
+        then: &mut Vec<Effect>,
+    ) {
         // A trigger about a minion that has already left play does nothing and spends no
         // charges (rules 3.5.8).
         let subject_present = subject.and_then(|u| self.minion(u)).is_some_and(|m| !m.leaving);
@@ -196,7 +191,7 @@ impl Sorcery {
             }
             TriggerEffect::DamageEnteringOpponent(n) => {
                 if subject_present {
-                    self.resolve(Effect::Damage { uid: subject.expect("present"), amount: n }, out);
+                    self.resolve(Effect::Damage { uid: subject.expect("present"), amount: n }, out, then);
                 }
             }
             TriggerEffect::BuffAllYours { attack, defence } => {
@@ -234,7 +229,7 @@ impl Sorcery {
                 {
                     let uid = subject.expect("present");
                     self.minion_mut(uid).expect("present").leaving = true;
-                    self.schedule(&[Effect::Leave { uid, to: Zone::Graveyard }]);
+                    then.push(Effect::Leave { uid, to: Zone::Graveyard });
                 }
             }
         }
@@ -265,6 +260,35 @@ impl Sorcery {
     /// The Air Elemental and friends: the token a summon creates.
     pub(crate) fn token(card: CardId) -> Card {
         Card::new(card)
+    }
+}
+
+/// Pushes onto `into`, in APNAP order, every trigger on the board that fires on `when` (`active`
+/// is the active player). Start and end of turn fire only for the active player's cards.
+pub(crate) fn triggers(players: &[Player; 2], active: Seat, when: When, subject: Option<u32>, into: &mut Vec<Effect>) {
+    let seats = match when {
+        When::StartOfTurn | When::EndOfTurn => [Some(active), None],
+        _ => [Some(active), Some(other(active))],
+    };
+    let subject_owner =
+        subject.and_then(|u| players.iter().position(|p| p.board.iter().any(|m| m.uid == u)).map(|i| Seat(i as u8)));
+    for seat in seats.into_iter().flatten() {
+        let p = &players[seat.index()];
+        for m in &p.board {
+            if let Some(t) = m.card.id.def().trigger
+                && t.when == when
+                && applies(t.effect, seat, subject_owner)
+            {
+                into.push(Effect::Fire { source: Source::Minion { uid: m.uid }, effect: t.effect, subject });
+            }
+        }
+        if let Some(r) = p.ritual
+            && let Some(t) = r.id.def().trigger
+            && t.when == when
+            && applies(t.effect, seat, subject_owner)
+        {
+            into.push(Effect::Fire { source: Source::Ritual { owner: seat }, effect: t.effect, subject });
+        }
     }
 }
 

@@ -38,7 +38,7 @@
 //! binary feeds lines in and prints what comes out. Tests build positions with a compact
 //! notation ([`Sorcery::from_setup`]) and compare [`Sorcery::summary`] clauses.
 //!
-//! Decisions where the spec is silent follow `shared/rules/sorcery.md` section 3; the one
+//! Decisions where the spec is silent are recorded in `docs/rules/sorcery.md`; the one
 //! departure is the return hit of a fight, which uses the defender's attack from when the
 //! fight began (the reference suggests its attack after the first hit resolved; they differ
 //! only for a dying Bone Golem or an enchanted defender that dies).
@@ -60,7 +60,7 @@ pub use cards::{CardId, DEFAULT_DECK};
 pub use state::{Card, Config, Sorcery, Status};
 pub use view::View;
 
-use engine::{Game, MatchRng, Outcome, RuleError, Seat, SetupError, Viewer};
+use engine::{Decision, DecisionKind, Game, MatchRng, Outcome, RuleError, Seat, SetupError, Viewer};
 
 /// The bots this game offers, by name.
 pub const BOTS: &[&str] = &["random", "heuristic"];
@@ -94,6 +94,12 @@ impl Game for Sorcery {
             Status::Playing => engine::SeatSet::one(self.active),
             _ => engine::SeatSet::EMPTY,
         }
+    }
+
+    /// Sorcery only ever waits on the active player's turn (triggers resolve without asking
+    /// anyone), so the turn number is the serial.
+    fn decision(&self) -> Decision {
+        Decision::new(self.to_act(), DecisionKind::Turn, self.turn)
     }
 
     fn legal_actions_into(&self, seat: Seat, out: &mut Vec<Action>) {

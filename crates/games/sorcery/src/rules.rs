@@ -4,11 +4,12 @@
 
 use crate::action::{Action, DrawReason, Event, MinionRef, Target, TargetRef};
 use crate::cards::{AbilityEffect, Kind, Modifier, SpellEffect, Targeting, When};
-use crate::effects::{Effect, Zone};
+use crate::effects::{Effect, Zone, triggers};
 use crate::state::{
     BOARD_SIZE, Card, Config, HAND_SIZE, Player, Ritual, START_LIFE, START_MAGIC, Sorcery, Status, can_bring_minion,
     other,
 };
+use engine::flow::EffectQueue;
 use engine::{MatchRng, RuleError, Seat, SetupError};
 
 fn err(code: &'static str, message: String) -> RuleError {
@@ -63,7 +64,7 @@ impl Sorcery {
             status: Status::Playing,
             next_uid: 1,
             rng,
-            queue: Vec::with_capacity(16),
+            queue: EffectQueue::with_capacity(16),
         };
         // Turn 1 is an ordinary turn: player 1 gains a magic and tries to draw (rules 3.1.3).
         let mut ignored = Vec::new();
@@ -470,11 +471,8 @@ impl Sorcery {
                     AbilityEffect::Summon { card, up_to } => {
                         let room = BOARD_SIZE - self.player(seat).board.len();
                         let n = room.min(up_to as usize);
-                        let start = self.queue.len();
-                        for _ in 0..n {
-                            self.queue.push(Effect::Enter { player: seat, card: Sorcery::token(card), created: true });
-                        }
-                        self.queue[start..].reverse();
+                        let token = Effect::Enter { player: seat, card: Sorcery::token(card), created: true };
+                        self.queue.schedule(std::iter::repeat_n(token, n));
                     }
                 }
             }
@@ -560,13 +558,9 @@ impl Sorcery {
                         self.schedule(&[Effect::Enter { player: seat, card: c, created: false }]);
                     }
                     SpellEffect::DamageAll(amount) => {
-                        let start = self.queue.len();
-                        for s in self.apnap() {
-                            for m in &self.players[s.index()].board {
-                                self.queue.push(Effect::Damage { uid: m.uid, amount });
-                            }
-                        }
-                        self.queue[start..].reverse();
+                        let players = &self.players;
+                        let hits = self.apnap().into_iter().flat_map(|s| &players[s.index()].board);
+                        self.queue.schedule_with(|fx| fx.extend(hits.map(|m| Effect::Damage { uid: m.uid, amount })));
                     }
                 }
             }
@@ -586,9 +580,8 @@ impl Sorcery {
 
     fn end_turn(&mut self, out: &mut Vec<Event>) {
         let seat = self.active;
-        let start = self.queue.len();
-        self.collect_triggers(When::EndOfTurn, None);
-        self.queue[start..].reverse();
+        let (players, active) = (&self.players, self.active);
+        self.queue.schedule_with(|fx| triggers(players, active, When::EndOfTurn, None, fx));
         self.run_queue(out);
         if self.status != Status::Playing {
             return;
@@ -620,9 +613,8 @@ impl Sorcery {
         for m in &mut self.player_mut(seat).board {
             m.actions = m.actions_per_turn();
         }
-        let start = self.queue.len();
-        self.collect_triggers(When::StartOfTurn, None);
-        self.queue[start..].reverse();
+        let (players, active) = (&self.players, self.active);
+        self.queue.schedule_with(|fx| triggers(players, active, When::StartOfTurn, None, fx));
         self.run_queue(out);
     }
 

@@ -82,7 +82,7 @@ impl Sorcery {
             status: Status::Playing,
             next_uid: 1,
             rng: MatchRng::new(0),
-            queue: Vec::new(),
+            queue: engine::flow::EffectQueue::new(),
         };
         for clause in text.split(';').map(str::trim).filter(|c| !c.is_empty()) {
             let (key, rest) = clause.split_once(' ').unwrap_or((clause, ""));

@@ -3,6 +3,7 @@
 
 use crate::cards::{CardId, DEFAULT_DECK, Kind, Modifier};
 use crate::effects::Effect;
+use engine::flow::EffectQueue;
 use engine::{MatchRng, Seat};
 use serde::{Deserialize, Serialize};
 
@@ -177,7 +178,7 @@ pub struct Sorcery {
     pub(crate) rng: MatchRng,
     /// Work still to do for the action being applied; always empty between actions.
     #[serde(skip)]
-    pub(crate) queue: Vec<Effect>,
+    pub(crate) queue: EffectQueue<Effect>,
 }
 
 impl Sorcery {

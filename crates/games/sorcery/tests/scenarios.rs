@@ -1,32 +1,52 @@
 //! Table-driven rule scenarios: a setup in the compact notation (`src/setup.rs`), the moves
 //! (terminal commands; `2: …` makes player 2 act out of turn), and either facts that must be
 //! clauses of the summary afterwards or `error CODE` for a refused last move (which must then
-//! change nothing). Each row is a rule of the spec or of `shared/rules/sorcery.md`.
+//! change nothing). Each row is a rule of `docs/rules/sorcery.md`.
 
-use engine::{Game, Seat};
-use sorcery::Sorcery;
+use engine::Seat;
+use engine::testing::scenario::{self, Scenario, Step};
 use sorcery::session::parse_action;
+use sorcery::{Action, Sorcery};
 
-fn run(setup: &str, moves: &[&str]) -> Result<String, (&'static str, String)> {
-    let mut g = Sorcery::from_setup(setup).unwrap_or_else(|e| panic!("{setup}: {e}"));
-    for (i, m) in moves.iter().enumerate() {
-        let (seat, text) = match m.strip_prefix("2:") {
-            Some(rest) => (Seat(1), rest),
-            None => (g.active(), *m),
-        };
-        let action = parse_action(text).unwrap_or_else(|e| panic!("{e}"));
-        let before = g.clone();
-        match g.apply(seat, action) {
-            Ok(_) => {}
-            Err(e) if i + 1 == moves.len() => {
-                assert!(g == before, "{setup} / {m}: refused but changed the state");
-                return Err((e.code, g.summary()));
-            }
-            Err(e) => panic!("{setup}: move {m} refused: {e}"),
-        }
-        g.check_invariants().unwrap_or_else(|e| panic!("{setup} / {m}: {e}"));
+/// The notation for the generic runner: setups as `Sorcery::from_setup`, moves as terminal
+/// commands of the active player (`2: …` makes player 2 act out of turn), facts as clauses
+/// the summary must contain.
+struct Notation;
+
+impl scenario::Notation for Notation {
+    type G = Sorcery;
+
+    fn setup(&self, text: &str) -> Result<Sorcery, String> {
+        Sorcery::from_setup(text)
     }
-    Ok(g.summary())
+
+    fn parse_move(&self, game: &Sorcery, text: &str) -> Result<(Seat, Action), String> {
+        let (seat, text) = match text.strip_prefix("2:") {
+            Some(rest) => (Seat(1), rest),
+            None => (game.active(), text),
+        };
+        Ok((seat, parse_action(text)?))
+    }
+
+    fn check(&self, game: &Sorcery, _: &[sorcery::Event], fact: &str) -> Result<(), String> {
+        let summary = game.summary();
+        if summary.split("; ").any(|c| c == fact) { Ok(()) } else { Err(format!("missing; got: {summary}")) }
+    }
+}
+
+/// A row as a scenario: `error CODE` refuses the last move; other facts are checked after it.
+fn row(what: &str, setup: &str, moves: &[&str], facts: &[&str]) -> Scenario {
+    let mut steps: Vec<Step> = moves.iter().map(|m| Step::Act { text: m.to_string(), refused: None }).collect();
+    for fact in facts {
+        match fact.strip_prefix("error ") {
+            Some(code) => {
+                let Some(Step::Act { refused, .. }) = steps.last_mut() else { panic!("{what}: an error needs a move") };
+                *refused = Some(code.to_string());
+            }
+            None => steps.push(Step::Expect(fact.to_string())),
+        }
+    }
+    Scenario::new(what, setup, steps)
 }
 
 /// (what, setup, moves, expected facts or "error CODE")
@@ -197,21 +217,7 @@ const ROWS: &[(&str, &str, &[&str], &[&str])] = &[
 
 #[test]
 fn rule_scenarios() {
-    let mut failures = Vec::new();
-    for (what, setup, moves, facts) in ROWS {
-        let (summary, refused) = match run(setup, moves) {
-            Ok(s) => (s, None),
-            Err((code, s)) => (s, Some(code)),
-        };
-        for fact in *facts {
-            let ok = match fact.strip_prefix("error ") {
-                Some(code) => refused == Some(code),
-                None => refused.is_none() && summary.split("; ").any(|c| c == *fact),
-            };
-            if !ok {
-                failures.push(format!("{what}\n  missing: {fact}\n  refused: {refused:?}\n  got: {summary}"));
-            }
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let count =
+        scenario::run_all(&Notation, ROWS.iter().map(|(what, setup, moves, facts)| row(what, setup, moves, facts)));
+    assert_eq!(count, ROWS.len());
 }

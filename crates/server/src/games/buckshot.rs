@@ -1,4 +1,4 @@
-//! Buckshot in a room: the packets of `shared/rules/buckshot.md`.
+//! Buckshot in a room: the packets of `docs/protocol.md` (rules: `docs/rules/buckshot.md`).
 
 use crate::adapter::{Fields, GameAdapter, PacketError};
 use buckshot::{Action, Buckshot, Config, Event, Item, ItemUse, MAX_LIVES};

@@ -22,6 +22,15 @@ impl Ivanhoe {
             return;
         }
         let p = &self.players[seat];
+        if let Some(w) = self.windows.top() {
+            if w.waits_on(seat) {
+                out.push(Action::Pass);
+                if p.hand.has(Card::Ivanhoe) {
+                    out.push(Action::Ivanhoe);
+                }
+            }
+            return;
+        }
         match &self.phase {
             Phase::Start if seat == self.active => {
                 let allowed = self.allowed_colours(seat);
@@ -56,12 +65,6 @@ impl Ivanhoe {
                     self.legal_card_plays(seat, card, out);
                 }
                 out.push(Action::EndTurn);
-            }
-            Phase::Window { waiting, .. } if waiting.contains(seat) => {
-                out.push(Action::Pass);
-                if p.hand.has(Card::Ivanhoe) {
-                    out.push(Action::Ivanhoe);
-                }
             }
             Phase::Adapt { queue } if queue[0].0 == seat => {
                 let value = queue[0].1;
@@ -200,6 +203,12 @@ impl Ivanhoe {
             out.push(Action::ChooseToken { colour: Colour::Purple });
             out.push(Action::Start { colour: Colour::Red, card: Card::Red3 });
         }
+        if let Some(w) = self.windows.top() {
+            if w.waits_on(seat) || all {
+                out.extend([Action::Pass, Action::Ivanhoe]);
+            }
+            return;
+        }
         match &self.phase {
             Phase::Over { .. } => {}
             Phase::Start if seat == self.active || all => {
@@ -226,10 +235,6 @@ impl Ivanhoe {
                     }
                 }
                 out.push(Action::EndTurn);
-            }
-            Phase::Window { waiting, .. } if waiting.contains(seat) || all => {
-                out.push(Action::Pass);
-                out.push(Action::Ivanhoe);
             }
             Phase::Adapt { queue } if queue[0].0 == seat || all => {
                 let d = &self.players[seat].display;
