@@ -88,7 +88,8 @@ pub use state::{Step, ThreeKingdoms};
 pub use text::{describe_event, narrate_game};
 pub use view::View;
 
-use engine::{Game, MatchRng, Outcome, RuleError, Seat, SeatSet, SetupError, Viewer};
+use engine::{Decision, DecisionKind, Game, MatchRng, Outcome, RuleError, Seat, SeatSet, SetupError, Viewer};
+use state::Pending;
 
 impl ThreeKingdoms {
     /// The seats on the winning side.
@@ -124,6 +125,16 @@ impl Game for ThreeKingdoms {
         self.to_act_set()
     }
 
+    fn decision(&self) -> Decision {
+        let kind = match (self.step, self.pending) {
+            (Step::OthersChoose, _) => DecisionKind::Simultaneous,
+            (Step::LordChooses | Step::Over(_), _) | (_, Some(Pending::Play { .. })) => DecisionKind::Turn,
+            (_, Some(Pending::Ask { .. })) => DecisionKind::Response,
+            _ => DecisionKind::Choice,
+        };
+        Decision::new(self.to_act_set(), kind, self.decisions.get())
+    }
+
     fn legal_actions_into(&self, seat: Seat, out: &mut Vec<Action>) {
         self.legal_into(seat, out);
     }
@@ -134,7 +145,19 @@ impl Game for ThreeKingdoms {
         if !legal.contains(&action) {
             return Err(self.refusal(seat, &action));
         }
+        let before = (self.step, self.pending);
         self.execute(seat, action, out);
+        // The same decision goes on while a Play phase continues or the simultaneous general
+        // choice waits on others; anything else (a new window, the next seat of a window, a
+        // new choice) is a new decision.
+        let goes_on = match (before, (self.step, self.pending)) {
+            ((_, Some(Pending::Play { seat: a })), (_, Some(Pending::Play { seat: b }))) => a == b,
+            ((Step::OthersChoose, _), (Step::OthersChoose, _)) => true,
+            _ => false,
+        };
+        if !goes_on {
+            self.decisions.bump();
+        }
         Ok(())
     }
 

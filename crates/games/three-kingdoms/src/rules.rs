@@ -6,7 +6,8 @@ use crate::cards::{CardId, Colour, Kind, Slot, Suit};
 use crate::config::{Config, Role, role_counts};
 use crate::generals::{General, Kingdom, Skill};
 use crate::state::*;
-use engine::{MatchRng, RuleError, Seat, SetupError};
+use engine::flow::{Answering, Window};
+use engine::{MatchRng, RuleError, Seat, SeatSet, SetupError};
 
 /// The four Negate cards: when all are face up in the discard pile, no Negate window opens.
 fn negate_ids() -> impl Iterator<Item = CardId> {
@@ -67,6 +68,7 @@ impl ThreeKingdoms {
             pending: None,
             ret: Ret::None,
             peek: None,
+            decisions: Default::default(),
         };
         Ok((game, vec![Event::RolesDealt { lord }]))
     }
@@ -447,12 +449,16 @@ impl ThreeKingdoms {
                     ),
                 }
             }
-            Frame::Negate { kind, target, cancelled, asked } => {
+            Frame::Negate { kind, target, cancelled, mut window } => {
+                // With all four Negates face up in the discard pile nobody can answer.
                 let free = negate_ids().any(|c| !self.discard.contains(&c));
-                let polled = if free { self.negate_poll() } else { Vec::new() };
-                match polled.get(asked as usize) {
+                // A seat whose hand is empty (public) passes without being asked.
+                while let Some(s) = window.next().filter(|&s| !self.alive(s) || self.p(s).hand.is_empty()) {
+                    let _ = window.pass(s);
+                }
+                match window.next().filter(|_| free) {
                     None => self.ret = Ret::Bool(cancelled),
-                    Some(&s) => self.wait(Frame::Negate { kind, target, cancelled, asked }, Pending::Ask { seat: s }),
+                    Some(s) => self.wait(Frame::Negate { kind, target, cancelled, window }, Pending::Ask { seat: s }),
                 }
             }
             Frame::Judge { seat, reason, card, asked } => {
@@ -482,14 +488,16 @@ impl ThreeKingdoms {
             Frame::Damage { src, to, amount, cause, stage, point } => {
                 self.step_damage(src, to, amount, cause, stage, point, out)
             }
-            Frame::Dying { seat, killer, asked } => {
+            Frame::Dying { seat, killer, mut window } => {
                 if !self.alive(seat) || self.p(seat).hp >= 1 {
                     return;
                 }
-                let savers = self.rescue_poll();
-                match savers.get(asked as usize) {
+                while let Some(s) = window.next().filter(|&s| !self.can_rescue(s)) {
+                    let _ = window.pass(s);
+                }
+                match window.next() {
                     None => self.die(seat, killer, out),
-                    Some(&s) => self.wait(Frame::Dying { seat, killer, asked }, Pending::Ask { seat: s }),
+                    Some(s) => self.wait(Frame::Dying { seat, killer, window }, Pending::Ask { seat: s }),
                 }
             }
             Frame::Attack(a) => self.step_attack(a, out),
@@ -650,7 +658,7 @@ impl ThreeKingdoms {
                     self.stack.push(Frame::TrojanFlesh { seat, stage: 1 });
                     if hp <= 0 {
                         out.push(Event::Dying { seat, hp });
-                        self.stack.push(Frame::Dying { seat, killer: None, asked: 0 });
+                        self.stack.push(self.dying_frame(seat, None));
                     }
                 } else if self.alive(seat) {
                     self.draw_cards(seat, 2, out);
@@ -740,19 +748,25 @@ impl ThreeKingdoms {
             .collect()
     }
 
-    /// Who is asked in a Negate window: living seats with a hand card, from the current player.
-    fn negate_poll(&self) -> Vec<Seat> {
-        self.order_from(self.current).filter(|&s| !self.p(s).hand.is_empty()).collect()
+    /// A Negate window on `on`: living seats holding a hand card, in turn order from the
+    /// current player, one at a time.
+    pub(crate) fn negate_frame(&self, kind: Kind, target: Seat, cancelled: bool, on: Kind) -> Frame {
+        let seats: SeatSet = self.order_from(self.current).filter(|&s| !self.p(s).hand.is_empty()).collect();
+        Frame::Negate { kind, target, cancelled, window: Window::new(on, seats, self.current, Answering::InOrder) }
     }
 
-    /// Who is asked in a rescue window: living seats that hold a card, from the current player.
-    fn rescue_poll(&self) -> Vec<Seat> {
-        self.order_from(self.current)
-            .filter(|&s| {
-                !self.p(s).hand.is_empty()
-                    || (self.has(s, Skill::FirstAid) && self.p(s).equip.iter().flatten().any(|c| c.is_red()))
-            })
-            .collect()
+    /// The rescue window for `seat`: every living seat from the current player.
+    pub(crate) fn dying_frame(&self, seat: Seat, killer: Option<Seat>) -> Frame {
+        let seats: SeatSet = self.order_from(self.current).collect();
+        Frame::Dying { seat, killer, window: Window::new(Kind::Peach, seats, self.current, Answering::InOrder) }
+    }
+
+    /// Whether `s` holds anything that could be a Peach (a seat with no card is passed over:
+    /// its empty hand is public).
+    fn can_rescue(&self, s: Seat) -> bool {
+        self.alive(s)
+            && (!self.p(s).hand.is_empty()
+                || (self.has(s, Skill::FirstAid) && self.p(s).equip.iter().flatten().any(|c| c.is_red())))
     }
 
     fn push_damage(&mut self, src: Option<Seat>, to: Seat, amount: i8, cause: Option<Used>) {
@@ -867,7 +881,7 @@ impl ThreeKingdoms {
                 self.stack.push(Frame::Damage { src, to, amount, cause, stage: 1, point: 0 });
                 if hp <= 0 {
                     out.push(Event::Dying { seat: to, hp });
-                    self.stack.push(Frame::Dying { seat: to, killer: src, asked: 0 });
+                    self.stack.push(self.dying_frame(to, src));
                 }
             }
             1 => {
@@ -1231,7 +1245,7 @@ impl ThreeKingdoms {
                     }
                     t.stage = 1;
                     self.stack.push(Frame::Tool(t));
-                    self.stack.push(Frame::Negate { kind, target, cancelled: false, asked: 0 });
+                    self.stack.push(self.negate_frame(kind, target, false, kind));
                     return;
                 }
                 1 => {
@@ -1394,7 +1408,7 @@ impl ThreeKingdoms {
                 let Some((c, k)) = self.pm(seat).judge.pop() else { return };
                 self.processing.push(c);
                 self.stack.push(Frame::Delayed { seat, stage: 1, card: Some((c, k)) });
-                self.stack.push(Frame::Negate { kind: k, target: seat, cancelled: false, asked: 0 });
+                self.stack.push(self.negate_frame(k, seat, false, k));
             }
             (1, Some((c, k))) => {
                 if self.take_ret() == Ret::Bool(true) {
@@ -1656,11 +1670,11 @@ impl ThreeKingdoms {
                 self.spend(seat, used, keep, out);
                 self.ret = Ret::Played(used);
             }
-            (Frame::Negate { asked, .. }, Action::Pass) => *asked += 1,
-            (Frame::Negate { cancelled, asked, target, .. }, _) => {
-                *cancelled = !*cancelled;
-                *asked = 0;
-                let target = *target;
+            (Frame::Negate { window, .. }, Action::Pass) => {
+                let _ = window.pass(seat);
+            }
+            (Frame::Negate { cancelled, target, kind, .. }, _) => {
+                let (target, kind, flipped) = (*target, *kind, !*cancelled);
                 let used = used.expect("a card");
                 for c in used.physical() {
                     self.remove_from_hand(seat, c);
@@ -1668,8 +1682,15 @@ impl ThreeKingdoms {
                 }
                 out.push(Event::UsedCard { seat, used, targets: Targets::one(target) });
                 self.wisdom(seat, out);
+                // A new window opens on this Negate.
+                let fresh = self.negate_frame(kind, target, flipped, Kind::Negate);
+                if let Some(top) = self.stack.last_mut() {
+                    *top = fresh;
+                }
             }
-            (Frame::Dying { asked, .. }, Action::Pass) => *asked += 1,
+            (Frame::Dying { window, .. }, Action::Pass) => {
+                let _ = window.pass(seat);
+            }
             (Frame::Dying { seat: dying, .. }, _) => {
                 let dying = *dying;
                 let used = used.expect("a card");

@@ -166,6 +166,7 @@ impl Scenario {
             pending: Some(Pending::Play { seat: current }),
             ret: Ret::None,
             peek: None,
+            decisions: Default::default(),
         })
     }
 }

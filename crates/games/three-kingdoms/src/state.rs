@@ -8,6 +8,7 @@ use crate::action::{Side, Targets, Used, Zone};
 use crate::cards::{CardId, Kind, Slot};
 use crate::config::{Config, Role};
 use crate::generals::{General, Skill};
+use engine::flow::{DecisionSerial, Window};
 use engine::{MatchRng, Seat};
 use serde::{Deserialize, Serialize};
 
@@ -260,12 +261,13 @@ pub enum Frame {
         into_processing: bool,
         waiting: bool,
     },
-    /// A Negate chain on `kind` taking effect on `target`.
+    /// A Negate chain on `kind` taking effect on `target`: an in-order window (its payload is
+    /// what is being answered: the tool, or a Negate), reopened on each Negate played.
     Negate {
         kind: Kind,
         target: Seat,
         cancelled: bool,
-        asked: u8,
+        window: Window<Kind>,
     },
     Judge {
         seat: Seat,
@@ -281,10 +283,12 @@ pub enum Frame {
         stage: u8,
         point: i8,
     },
+    /// The rescue window: every living seat in order from the current player; a seat that
+    /// uses a Peach may use another before the next is asked.
     Dying {
         seat: Seat,
         killer: Option<Seat>,
-        asked: u8,
+        window: Window<Kind>,
     },
     Attack(AttackFrame),
     Tool(ToolFrame),
@@ -432,6 +436,8 @@ pub struct ThreeKingdoms {
     pub ret: Ret,
     /// Cards a seat is looking at and nobody else sees (Stargaze, Bequeathed Strategy).
     pub peek: Option<(Seat, Vec<CardId>)>,
+    /// Numbers the decisions (a new one whenever what is waited for changes).
+    pub decisions: DecisionSerial,
 }
 
 pub const LORD_CANDIDATES: usize = 5;
