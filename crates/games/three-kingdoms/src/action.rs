@@ -372,6 +372,12 @@ pub enum Event {
         seat: Seat,
         kind: Kind,
     },
+    /// An equipment effect takes place (a weapon's ability, an armour's protection).
+    Equipment {
+        seat: Seat,
+        kind: Kind,
+        target: Option<Seat>,
+    },
     LightningMoved {
         from: Seat,
         to: Seat,

@@ -248,9 +248,14 @@ fn answer(cx: &Ctx<'_>, legal: &[Action]) -> Option<Action> {
             );
             let friend = cx.stance(target) == Stance::Friend;
             let enemy = cx.stance(target) == Stance::Enemy;
-            if (harmful && friend && (target == cx.me || kind != Kind::Lightning))
-                || (!harmful && enemy && kind != Kind::Lightning)
-            {
+            // Whether the tool taking effect is good for us.
+            let good = if harmful { enemy } else { friend };
+            let bad = if harmful {
+                friend && (target == cx.me || kind != Kind::Lightning)
+            } else {
+                enemy && kind != Kind::Lightning
+            };
+            if (bad && !v.negated) || (good && v.negated) {
                 first(&|a| matches!(a, Action::Respond { .. }))
             } else {
                 Some(Action::Pass)

@@ -1008,6 +1008,7 @@ impl ThreeKingdoms {
             AfterSwordsConfirm => {
                 f.stage = Armour;
                 if self.take_ret() == Ret::Bool(true) {
+                    out.push(Event::Equipment { seat: user, kind: Kind::YinYangSwords, target: Some(target) });
                     if self.config.seed_compat.random_weapon_choices || self.p(target).hand.is_empty() {
                         let discard = !self.p(target).hand.is_empty() && self.rng.chance(1, 2);
                         self.stack.push(Frame::Attack(f));
@@ -1027,11 +1028,14 @@ impl ThreeKingdoms {
             }
             Armour => {
                 f.ignore_armour = self.p(user).weapon() == Some(Kind::BlueSteelBlade);
+                if f.ignore_armour && self.p(target).armour().is_some() {
+                    out.push(Event::Equipment { seat: user, kind: Kind::BlueSteelBlade, target: Some(target) });
+                }
                 if !f.ignore_armour
                     && self.p(target).armour() == Some(Kind::RenwangShield)
                     && f.used.colour() == Colour::Black
                 {
-                    out.push(Event::Nullified { seat: target, kind: Kind::RenwangShield });
+                    out.push(Event::Equipment { seat: target, kind: Kind::RenwangShield, target: None });
                     f.stage = Finish;
                     self.stack.push(Frame::Attack(f));
                     return;
@@ -1077,6 +1081,7 @@ impl ThreeKingdoms {
                 f.stage = Finish;
                 self.stack.push(Frame::Attack(f));
                 if let Ret::Played(u) = self.take_ret() {
+                    out.push(Event::Equipment { seat: user, kind: Kind::GreenDragonBlade, target: Some(target) });
                     out.push(Event::UsedCard { seat: user, used: u, targets: Targets::one(target) });
                     if self.ts_in_play(user) {
                         self.ts.attack_in_play = true;
@@ -1094,6 +1099,7 @@ impl ThreeKingdoms {
             }
             AfterAxeConfirm => {
                 if self.take_ret() == Ret::Bool(true) {
+                    out.push(Event::Equipment { seat: user, kind: Kind::RockCleavingAxe, target: Some(target) });
                     f.stage = AfterAxeDiscard;
                     let except = self.p(user).equip[Slot::Weapon.index()];
                     self.wait(Frame::Attack(f), Pending::Discard { seat: user, n: 2, equip: true, except });
@@ -1121,6 +1127,7 @@ impl ThreeKingdoms {
             }
             AfterFrostConfirm => {
                 if self.take_ret() == Ret::Bool(true) {
+                    out.push(Event::Equipment { seat: user, kind: Kind::FrostBlade, target: Some(target) });
                     f.stage = AfterFrostPick;
                     self.wait(
                         Frame::Attack(f),
@@ -1200,6 +1207,7 @@ impl ThreeKingdoms {
                 if let Ret::Zone(z) = self.take_ret()
                     && let Some(c) = self.take_zone(target, z, out)
                 {
+                    out.push(Event::Equipment { seat: user, kind: Kind::KirinBow, target: Some(target) });
                     self.discard_cards(target, vec![c], out);
                 }
                 f.stage = Finish;
@@ -1773,6 +1781,7 @@ impl ThreeKingdoms {
                 self.use_card(seat, used, targets, out);
             }
             Action::UseSpear { cards, targets } => {
+                out.push(Event::Equipment { seat, kind: Kind::SerpentSpear, target: None });
                 for c in cards {
                     self.take_own(seat, c, out);
                 }
@@ -1878,7 +1887,7 @@ impl ThreeKingdoms {
                 self.ts.attacks += 1;
                 self.ts.attack_in_play = true;
                 if self.p(seat).weapon() == Some(Kind::ZhugeCrossbow) && self.ts.attacks > 1 {
-                    out.push(Event::Nullified { seat, kind: Kind::ZhugeCrossbow });
+                    out.push(Event::Equipment { seat, kind: Kind::ZhugeCrossbow, target: None });
                 }
                 self.push_attacks(seat, used, targets);
             }

@@ -126,10 +126,31 @@ pub fn describe_event(g: &ThreeKingdoms, e: &Event) -> Option<String> {
         Event::Gained { seat, card } => format!("{} takes {card} into his/her hand.", n(*seat)),
         Event::SkillUsed { seat, skill } => format!("[{skill}] {}", n(*seat)),
         Event::Nullified { seat, kind } => match kind {
-            Kind::RenwangShield => format!("[Renwang Shield] the black Attack has no effect on {}.", n(*seat)),
-            Kind::ZhugeCrossbow => "[Zhuge Crossbow] Continuous \"Attack\"s enabled.".to_string(),
             k => format!("The {k} on {} is negated.", n(*seat)),
         },
+        Event::Equipment { seat, kind, target } => {
+            let t = target.map(n).unwrap_or_default();
+            match kind {
+                Kind::RenwangShield => format!("[Renwang Shield] the black Attack has no effect on {}.", n(*seat)),
+                Kind::ZhugeCrossbow => "[Zhuge Crossbow] Continuous \"Attack\"s enabled.".to_string(),
+                Kind::GreenDragonBlade => "[Green Dragon Blade] \"Attack\" enabled again.".to_string(),
+                Kind::BlueSteelBlade => {
+                    let armour = target.and_then(|t| g.p(t).armour()).map_or("armour".to_string(), |k| k.to_string());
+                    format!("[Blue Steel Blade] {t}'s Defense Card: {armour} is neglected.")
+                }
+                Kind::KirinBow => format!("[Kirin Bow] {t}'s Horse Card is abandoned."),
+                Kind::YinYangSwords => {
+                    format!("[Yin-Yang Swords] {} makes {t} choose: discard a card or let them draw.", n(*seat))
+                }
+                Kind::FrostBlade => {
+                    format!("[Frost Blade] {} discards two of {t}'s cards instead of the damage.", n(*seat))
+                }
+                Kind::RockCleavingAxe => {
+                    format!("[Rock Cleaving Axe] {} discards two cards: the Attack hits {t} anyway.", n(*seat))
+                }
+                k => format!("[{k}] {}", n(*seat)),
+            }
+        }
         Event::LightningMoved { from, to } => format!("The Lightning passes from {} to {}.", n(*from), n(*to)),
         Event::HarvestRevealed { cards } => format!("Bumper Harvest reveals: {}", card_list(cards)),
         Event::NamedSuit { seat, suit } => format!("{} names {}.", n(*seat), suit.symbol()),

@@ -46,6 +46,9 @@ pub struct View {
     /// What the request is about: the tool a Negate would cancel and its target, the seat
     /// being rescued, the Lord being helped.
     pub about: Option<(Kind, Seat)>,
+    /// In a Negate chain: whether the tool is cancelled as things stand (an odd number of
+    /// Negates so far).
+    pub negated: bool,
     pub attacks_used: u8,
 }
 
@@ -105,6 +108,7 @@ impl ThreeKingdoms {
             waiting: self.pending,
             request: self.pending.and(request),
             about: self.pending.and(about),
+            negated: self.pending.is_some() && matches!(self.stack.last(), Some(Frame::Negate { cancelled: true, .. })),
             attacks_used: self.ts.attacks,
         }
     }
