@@ -125,9 +125,7 @@ pub fn describe_event(g: &ThreeKingdoms, e: &Event) -> Option<String> {
         },
         Event::Gained { seat, card } => format!("{} takes {card} into his/her hand.", n(*seat)),
         Event::SkillUsed { seat, skill } => format!("[{skill}] {}", n(*seat)),
-        Event::Nullified { seat, kind } => match kind {
-            k => format!("The {k} on {} is negated.", n(*seat)),
-        },
+        Event::Nullified { seat, kind } => format!("The {kind} on {} is negated.", n(*seat)),
         Event::Equipment { seat, kind, target } => {
             let t = target.map(n).unwrap_or_default();
             match kind {
