@@ -215,3 +215,182 @@ pub fn narrate_game(config: &Config, seed: u64, bots: &mut [Box<dyn Bot<ThreeKin
     }
     text
 }
+
+/// What a seat sees, for terminal play: its role, general, HP, numbered hand, equipment and
+/// judgement area; every other seat's general, HP, hand count, equipment, distance and
+/// whether it is in attack range; and what is being waited for.
+pub fn render_view(g: &ThreeKingdoms, view: &crate::view::View) -> String {
+    let mut s = String::new();
+    let pname =
+        |p: &crate::view::PlayerView| p.general.map_or_else(|| format!("seat {}", p.seat.0), |x| x.name().to_string());
+    let equip = |e: &[Option<CardId>; 4]| {
+        let v: Vec<String> = e.iter().flatten().map(|c| c.to_string()).collect();
+        if v.is_empty() { "-".to_string() } else { v.join(", ") }
+    };
+    // Names from the view only (a general still being chosen is secret).
+    let vname = |x: Seat| view.players.get(x.index()).map_or_else(|| format!("seat {}", x.0), pname);
+    let judge = |j: &[(CardId, Kind)]| j.iter().map(|(c, k)| format!("{k} ({c})")).collect::<Vec<_>>().join(", ");
+    let _ = writeln!(
+        s,
+        "Turn {} — {}'s turn ({:?}). Draw pile: {}.",
+        view.turn,
+        vname(view.current),
+        view.step,
+        view.draw_count
+    );
+    if let Some(me) = view.viewer {
+        let p = &view.players[me.index()];
+        let role = p.role.map_or("?".to_string(), |r| r.to_string());
+        let _ = writeln!(s, "You: {} ({role}), HP {}/{}", pname(p), p.hp, p.max_hp);
+        let _ = writeln!(
+            s,
+            "  hand: {}",
+            if view.hand.is_empty() {
+                "-".to_string()
+            } else {
+                view.hand.iter().enumerate().map(|(i, c)| format!("[{}] {c}", i + 1)).collect::<Vec<_>>().join("  ")
+            }
+        );
+        let _ = writeln!(s, "  equipment: {}", equip(&p.equip));
+        if !p.judge.is_empty() {
+            let _ = writeln!(s, "  judgement area: {}", judge(&p.judge));
+        }
+        if !view.peek.is_empty() {
+            let _ = writeln!(s, "  looking at: {}", card_list(&view.peek));
+        }
+    }
+    for p in &view.players {
+        if Some(p.seat) == view.viewer {
+            continue;
+        }
+        let role = p.role.map_or(String::new(), |r| format!(" ({r})"));
+        if !p.alive {
+            let _ = writeln!(s, "  seat {} {}{role}: dead", p.seat.0, pname(p));
+            continue;
+        }
+        let dist = view.viewer.map_or(String::new(), |me| {
+            let d = g.distance(me, p.seat);
+            let reach = if g.can_attack(me, p.seat) { ", in your range" } else { "" };
+            format!(", distance {d}{reach}")
+        });
+        let _ = writeln!(
+            s,
+            "  seat {} {}{role}: HP {}/{}, {} card(s), equipment {}{dist}",
+            p.seat.0,
+            pname(p),
+            p.hp,
+            p.max_hp,
+            p.hand_count,
+            equip(&p.equip)
+        );
+        if !p.judge.is_empty() {
+            let _ = writeln!(s, "    judgement area: {}", judge(&p.judge));
+        }
+    }
+    if !view.table.is_empty() {
+        let _ = writeln!(s, "On the table: {}", card_list(&view.table));
+    }
+    if let Some(w) = view.waiting {
+        let who = vname(w.seat());
+        let what = match (view.request, view.about) {
+            (Some(Kind::Negate), Some((k, t))) => format!("a Negate against the {k} on {}", vname(t)),
+            (Some(Kind::Peach), Some((_, t))) => format!("a Peach for the dying {}", vname(t)),
+            (Some(k), _) => format!("a {k}"),
+            _ => format!("{w:?}").split([' ', '{']).next().unwrap_or("").to_string(),
+        };
+        let _ = writeln!(s, "Waiting for {who}: {what}.");
+    }
+    s
+}
+
+/// A legal action in words, for a numbered menu.
+pub fn describe_action(g: &ThreeKingdoms, a: &crate::action::Action) -> String {
+    use crate::action::Action::*;
+    let n = |s: Seat| name(g, s);
+    let targets = |t: &crate::action::Targets| t.iter().map(n).collect::<Vec<_>>().join(" and ");
+    match a {
+        ChooseGeneral { general } => format!("choose {general} ({} HP)", general.def().hp),
+        Use { card, kind, targets: t } => {
+            let as_ = if card.kind() == *kind { String::new() } else { format!(" as {kind}") };
+            if t.is_empty() { format!("use {card}{as_}") } else { format!("use {card}{as_} on {}", targets(t)) }
+        }
+        UseSpear { cards, targets: t } => {
+            format!("Serpent Spear: {} + {} as Attack on {}", cards[0], cards[1], targets(t))
+        }
+        Rouse { targets: t } => format!("Rouse: ask Shu generals for an Attack on {}", targets(t)),
+        Benevolence { card, to } => format!("Benevolence: give {card} to {}", n(*to)),
+        Balance => "Balance of Power: discard cards and draw as many".into(),
+        TrojanFlesh => "Trojan Flesh: lose 1 HP, draw 2".into(),
+        SowDissension { target } => format!("Sow Dissension on {}", n(*target)),
+        Marriage { cards, target } => {
+            format!("Marriage: discard {} and {}, heal yourself and {}", cards[0], cards[1], n(*target))
+        }
+        GreenSalve { card, target } => format!("Green Salve: discard {card}, heal {}", n(*target)),
+        SeedOfAnimosity { card, first, second } => {
+            format!("Seed of Animosity: discard {card}, {} duels {}", n(*second), n(*first))
+        }
+        EndPlay => "end the Play phase".into(),
+        Respond { card, kind } => {
+            if card.kind() == *kind {
+                format!("play {card}")
+            } else {
+                format!("play {card} as {kind}")
+            }
+        }
+        RespondSpear { cards } => format!("Serpent Spear: {} + {} as Attack", cards[0], cards[1]),
+        EightTrigrams => "Eight Trigrams: judge for a Dodge".into(),
+        AskHelpers => "ask your kingdom's generals to answer for you".into(),
+        Pass => "pass".into(),
+        Confirm { yes } => {
+            if *yes {
+                "yes".into()
+            } else {
+                "no".into()
+            }
+        }
+        Pick { zone } => match zone {
+            crate::action::Zone::Hand(i) => format!("take hand card #{} (face down)", i + 1),
+            crate::action::Zone::Equip(slot) => format!("take the {}", slot.name()),
+            crate::action::Zone::Judge(i) => format!("take judgement card #{}", i + 1),
+        },
+        Discard { card } => format!("discard {card}"),
+        Choose { choice } => format!("{choice:?}"),
+        NameSuit { suit } => format!("name {}", suit.symbol()),
+        Take { card } => format!("take {card}"),
+        Place { card, top } => format!("put {card} on the {}", if *top { "top" } else { "bottom" }),
+        Give { card, to } => format!("give {card} to {}", n(*to)),
+        Displace { card, to } => format!("Displacement: discard {card}, the Attack goes to {}", n(*to)),
+        DrawNormally => "draw normally".into(),
+        Raid { targets: t } => format!("Raid: take a card from {}", targets(t)),
+        BareChested => "Bare-Chested: draw 1 fewer, +1 damage this turn".into(),
+        Done => "done".into(),
+    }
+}
+
+/// Reads a terminal command against the legal actions: a number from the menu, `pass`, `end`
+/// or `done`. Anything else is an error (and changes nothing).
+pub fn parse_command(input: &str, legal: &[crate::action::Action]) -> Result<crate::action::Action, String> {
+    use crate::action::Action;
+    let cmd = input.trim().to_ascii_lowercase();
+    let named = match cmd.as_str() {
+        "pass" | "p" => Some(Action::Pass),
+        "end" | "e" => Some(Action::EndPlay),
+        "done" => Some(Action::Done),
+        "yes" | "y" => Some(Action::Confirm { yes: true }),
+        "no" | "n" => Some(Action::Confirm { yes: false }),
+        "help" | "h" | "?" => {
+            return Err(
+                "type the number of an action from the list, or: pass, end (the Play phase), done, yes, no".into()
+            );
+        }
+        _ => None,
+    };
+    if let Some(a) = named {
+        return if legal.contains(&a) { Ok(a) } else { Err(format!("'{cmd}' is not possible now")) };
+    }
+    match cmd.parse::<usize>() {
+        Ok(i) if (1..=legal.len()).contains(&i) => Ok(legal[i - 1]),
+        Ok(i) => Err(format!("there is no action {i} (1 to {})", legal.len())),
+        Err(_) => Err(format!("unknown command '{}'; type help", input.trim())),
+    }
+}
