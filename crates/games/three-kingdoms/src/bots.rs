@@ -73,17 +73,28 @@ impl Ctx<'_> {
             return Stance::Friend;
         }
         let their = self.v.players[s.index()].role;
+        // Unknown roles are read from the public record of acts against the Lord.
+        let h = self.v.hostility.get(s.index()).copied().unwrap_or(0);
         let lord_side = |r: Option<Role>| matches!(r, Some(Role::Lord | Role::Loyalist));
+        let read = |hostile: Stance, friendly: Stance| {
+            if h >= 2 {
+                hostile
+            } else if h < 0 {
+                friendly
+            } else {
+                Stance::Suspect
+            }
+        };
         match self.role {
             Role::Lord | Role::Loyalist => match their {
                 Some(Role::Lord | Role::Loyalist) => Stance::Friend,
                 Some(_) => Stance::Enemy,
-                None => Stance::Suspect,
+                None => read(Stance::Enemy, Stance::Friend),
             },
             Role::Rebel => match their {
                 Some(Role::Rebel) => Stance::Friend,
                 r if lord_side(r) => Stance::Enemy,
-                _ => Stance::Suspect,
+                _ => read(Stance::Friend, Stance::Enemy),
             },
             Role::Spy => {
                 if self.spy_turned() {
@@ -95,7 +106,7 @@ impl Ctx<'_> {
                 } else if their.is_some() {
                     Stance::Enemy
                 } else {
-                    Stance::Suspect
+                    read(Stance::Enemy, Stance::Suspect)
                 }
             }
         }
@@ -112,7 +123,8 @@ impl Ctx<'_> {
                 if self.role == Role::Rebel || (self.seed && self.role != Role::Spy) {
                     return None;
                 }
-                10
+                let h = self.v.hostility.get(s.index()).copied().unwrap_or(0);
+                10 - 3 * i32::from(h)
             }
         };
         let rebel_goal = self.role == Role::Rebel && p.role == Some(Role::Lord);

@@ -146,7 +146,9 @@ impl Game for ThreeKingdoms {
             return Err(self.refusal(seat, &action));
         }
         let before = (self.step, self.pending);
+        let first = out.len();
         self.execute(seat, action, out);
+        self.record(&out[first..]);
         // The same decision goes on while a Play phase continues or the simultaneous general
         // choice waits on others; anything else (a new window, the next seat of a window, a
         // new choice) is a new decision.

@@ -51,7 +51,6 @@ impl ThreeKingdoms {
                 judge: Vec::new(),
             })
             .collect();
-        let _ = n;
         let game = ThreeKingdoms {
             config: config.clone(),
             rng,
@@ -69,6 +68,7 @@ impl ThreeKingdoms {
             ret: Ret::None,
             peek: None,
             decisions: Default::default(),
+            hostility: vec![0; n],
         };
         Ok((game, vec![Event::RolesDealt { lord }]))
     }
@@ -282,6 +282,38 @@ impl ThreeKingdoms {
         }
         let roles = Seat::all(self.num_players()).map(|s| (s, self.p(s).role)).collect();
         out.push(Event::GameOver { winners: side, roles });
+    }
+
+    /// Updates the public hostility record from what just happened.
+    pub(crate) fn record(&mut self, events: &[Event]) {
+        let lord = self.lord;
+        for e in events {
+            match *e {
+                Event::UsedCard { seat, used, targets } => {
+                    let harmful = matches!(
+                        used.kind,
+                        Kind::Attack | Kind::Duel | Kind::Dismantle | Kind::StealingSheep | Kind::Acedia
+                    );
+                    for t in targets.iter() {
+                        if t == seat || seat == lord && !harmful {
+                            continue;
+                        }
+                        let h = &mut self.hostility;
+                        match (harmful, t == lord) {
+                            (true, true) => h[seat.index()] += 2,
+                            (true, false) if h[t.index()] > 0 => h[seat.index()] -= 1,
+                            (true, false) if h[t.index()] < 0 => h[seat.index()] += 1,
+                            (false, true) if used.kind == Kind::Peach => h[seat.index()] -= 2,
+                            _ => {}
+                        }
+                    }
+                }
+                Event::Damaged { seat, source: Some(src), .. } if seat == lord && src != lord => {
+                    self.hostility[src.index()] += 1
+                }
+                _ => {}
+            }
+        }
     }
 
     // ----- death ---------------------------------------------------------------------------

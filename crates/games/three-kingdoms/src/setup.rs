@@ -167,6 +167,7 @@ impl Scenario {
             ret: Ret::None,
             peek: None,
             decisions: Default::default(),
+            hostility: vec![0; n],
         })
     }
 }

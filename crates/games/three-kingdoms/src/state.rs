@@ -438,6 +438,9 @@ pub struct ThreeKingdoms {
     pub peek: Option<(Seat, Vec<CardId>)>,
     /// Numbers the decisions (a new one whenever what is waited for changes).
     pub decisions: DecisionSerial,
+    /// Public record of who has acted against the Lord (+) or for the Lord (−), from what
+    /// everyone saw: bots read roles into it, since the roles themselves are secret.
+    pub hostility: Vec<i16>,
 }
 
 pub const LORD_CANDIDATES: usize = 5;

@@ -50,6 +50,8 @@ pub struct View {
     /// Negates so far).
     pub negated: bool,
     pub attacks_used: u8,
+    /// The public record of acts against (+) or for (−) the Lord, by seat.
+    pub hostility: Vec<i16>,
 }
 
 impl ThreeKingdoms {
@@ -110,6 +112,7 @@ impl ThreeKingdoms {
             about: self.pending.and(about),
             negated: self.pending.is_some() && matches!(self.stack.last(), Some(Frame::Negate { cancelled: true, .. })),
             attacks_used: self.ts.attacks,
+            hostility: self.hostility.clone(),
         }
     }
 
