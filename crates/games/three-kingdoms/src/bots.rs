@@ -343,7 +343,10 @@ fn play(cx: &Ctx<'_>, legal: &[Action], rng: &mut MatchRng) -> Option<Action> {
     let v = cx.v;
     let me = &v.players[cx.me.index()];
     let mut best: Option<(i32, Action)> = None;
+    // The seed's LoyalistStrategy picks a random Rebel: a random tie-break among its targets.
+    let seed = cx.seed;
     let mut consider = |score: i32, a: Action| {
+        let score = if seed && score > 0 { score * 4 + rng.below(4) as i32 } else { score };
         if score > 0 && best.is_none_or(|(s, _)| score > s) {
             best = Some((score, a));
         }
@@ -362,6 +365,8 @@ fn play(cx: &Ctx<'_>, legal: &[Action], rng: &mut MatchRng) -> Option<Action> {
                     k if k.is_equipment() => {
                         let slot = k.slot().expect("slot");
                         match me.equip[slot.index()] {
+                            // The seed equips whatever it draws, at once.
+                            _ if cx.seed => 90,
                             None => 90,
                             Some(old) if slot == Slot::Weapon && k.range() > old.kind().range() => 60,
                             _ => 0,
@@ -435,6 +440,5 @@ fn play(cx: &Ctx<'_>, legal: &[Action], rng: &mut MatchRng) -> Option<Action> {
             _ => {}
         }
     }
-    let _ = rng;
     Some(best.map_or(Action::EndPlay, |(_, a)| a))
 }
