@@ -303,6 +303,11 @@ impl General {
         self.def().name
     }
 
+    /// The general's skills as a bit set (bit = `Skill as u32`), for quick `has` checks.
+    pub const fn skill_bits(self) -> u64 {
+        SKILL_BITS[self as usize]
+    }
+
     /// Parses a general by its display name, case and spaces ignored (`"zhaoyun"`, `"Zhao Yun"`).
     pub fn parse(s: &str) -> Option<General> {
         let key: String = s.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect();
@@ -312,6 +317,25 @@ impl General {
         })
     }
 }
+
+const ALL_GENERALS: usize = 26;
+
+/// `skill_bits` of every general, worked out at compile time.
+static SKILL_BITS: [u64; ALL_GENERALS] = {
+    let mut bits = [0u64; ALL_GENERALS];
+    let mut i = 0;
+    while i < ALL_GENERALS {
+        let g = if i < 25 { General::STANDARD[i] } else { General::HuaXiong };
+        let skills = g.def().skills;
+        let mut j = 0;
+        while j < skills.len() {
+            bits[g as usize] |= 1 << skills[j] as u32;
+            j += 1;
+        }
+        i += 1;
+    }
+    bits
+};
 
 impl fmt::Display for General {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -232,13 +232,19 @@ impl ThreeKingdoms {
     }
 
     fn play_actions(&self, seat: Seat, out: &mut Vec<Action>) {
+        self.play_actions_for(seat, out, None);
+    }
+
+    /// The Play-phase actions; with `only`, just the uses of that one card (what `apply`
+    /// needs to check a `Use` without listing everything).
+    pub(crate) fn play_actions_for(&self, seat: Seat, out: &mut Vec<Action>, only: Option<CardId>) {
         let p = self.p(seat);
         let attack_ok = self.attack_available(seat);
         let attack_targets: Vec<Seat> =
             if attack_ok { self.others(seat).filter(|&t| self.can_attack(seat, t)).collect() } else { Vec::new() };
         let halberd = p.weapon() == Some(Kind::SkyPiercingHalberd) && p.hand.len() == 1;
         let mut candidates: Vec<(CardId, Kind)> = Vec::new();
-        for &c in &p.hand {
+        for &c in p.hand.iter().filter(|&&c| only.is_none_or(|o| o == c)) {
             candidates.push((c, c.kind()));
             for k in [Kind::Attack, Kind::Dismantle, Kind::Acedia] {
                 if k != c.kind() && self.conversion_skill(seat, c, k).is_some() {
@@ -246,7 +252,7 @@ impl ThreeKingdoms {
                 }
             }
         }
-        for &c in p.equip.iter().flatten() {
+        for &c in p.equip.iter().flatten().filter(|&&c| only.is_none_or(|o| o == c)) {
             for k in [Kind::Attack, Kind::Dismantle, Kind::Acedia] {
                 if self.conversion_skill(seat, c, k).is_some() {
                     candidates.push((c, k));
@@ -314,6 +320,9 @@ impl ThreeKingdoms {
                 }
                 _ => out.push(none),
             }
+        }
+        if only.is_some() {
+            return;
         }
         if attack_ok {
             let targets = &attack_targets;

@@ -140,9 +140,7 @@ impl Game for ThreeKingdoms {
     }
 
     fn apply_into(&mut self, seat: Seat, action: Action, out: &mut Vec<Event>) -> Result<(), RuleError> {
-        let mut legal = Vec::new();
-        self.legal_into(seat, &mut legal);
-        if !legal.contains(&action) {
+        if !self.is_legal(seat, &action) {
             return Err(self.refusal(seat, &action));
         }
         let before = (self.step, self.pending);
@@ -163,10 +161,22 @@ impl Game for ThreeKingdoms {
         Ok(())
     }
 
+    /// Decided by the legal list itself; in the Play phase only the part of the list the
+    /// action could be in is built (one card's uses, or nothing for `EndPlay`).
     fn is_legal(&self, seat: Seat, action: &Action) -> bool {
-        let mut legal = Vec::new();
-        self.legal_into(seat, &mut legal);
-        legal.contains(action)
+        thread_local! {
+            static LEGAL: std::cell::RefCell<Vec<Action>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        LEGAL.with_borrow_mut(|legal| {
+            legal.clear();
+            let playing = self.pending == Some(Pending::Play { seat }) && !self.is_over();
+            match action {
+                Action::EndPlay if playing => return true,
+                Action::Use { card, .. } if playing => self.play_actions_for(seat, legal, Some(*card)),
+                _ => self.legal_into(seat, legal),
+            }
+            legal.contains(action)
+        })
     }
 
     fn view(&self, viewer: Viewer) -> View {

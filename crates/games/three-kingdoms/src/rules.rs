@@ -381,7 +381,8 @@ impl ThreeKingdoms {
             }
             // One After Another: Lu Xun draws when his last hand card is gone.
             for s in Seat::all(self.num_players()) {
-                if self.has(s, Skill::OneAfterAnother) && self.p(s).hand.is_empty() {
+                let p = self.p(s);
+                if p.hand.is_empty() && p.general == Some(General::LuXun) && self.has(s, Skill::OneAfterAnother) {
                     out.push(Event::SkillUsed { seat: s, skill: Skill::OneAfterAnother });
                     self.draw_cards(s, 1, out);
                 }

@@ -467,7 +467,7 @@ impl ThreeKingdoms {
     pub fn has(&self, s: Seat, skill: Skill) -> bool {
         let p = self.p(s);
         p.alive
-            && p.general.is_some_and(|g| g.def().skills.contains(&skill))
+            && p.general.is_some_and(|g| g.skill_bits() & (1 << skill as u32) != 0)
             && (!skill.is_lord_skill() || p.role == Role::Lord)
     }
 
