@@ -10,9 +10,18 @@ use engine::flow::{Answering, Window};
 use engine::{MatchRng, RuleError, Seat, SeatSet, SetupError};
 
 /// The four Negate cards: when all are face up in the discard pile, no Negate window opens.
-fn negate_ids() -> impl Iterator<Item = CardId> {
-    CardId::all().filter(|c| c.kind() == Kind::Negate)
-}
+static NEGATES: [CardId; 4] = {
+    let mut ids = [CardId(0); 4];
+    let (mut i, mut n) = (0, 0);
+    while i < crate::cards::DECK_SIZE {
+        if matches!(crate::cards::DECK[i].kind, Kind::Negate) {
+            ids[n] = CardId(i as u8);
+            n += 1;
+        }
+        i += 1;
+    }
+    ids
+};
 
 impl ThreeKingdoms {
     pub fn new_with_events(config: &Config, seed: u64) -> Result<(Self, Vec<Event>), SetupError> {
@@ -483,13 +492,11 @@ impl ThreeKingdoms {
                 }
             }
             Frame::Negate { kind, target, cancelled, mut window } => {
-                // With all four Negates face up in the discard pile nobody can answer.
-                let free = negate_ids().any(|c| !self.discard.contains(&c));
                 // A seat whose hand is empty (public) passes without being asked.
                 while let Some(s) = window.next().filter(|&s| !self.alive(s) || self.p(s).hand.is_empty()) {
                     let _ = window.pass(s);
                 }
-                match window.next().filter(|_| free) {
+                match window.next() {
                     None => self.ret = Ret::Bool(cancelled),
                     Some(s) => self.wait(Frame::Negate { kind, target, cancelled, window }, Pending::Ask { seat: s }),
                 }
@@ -784,7 +791,13 @@ impl ThreeKingdoms {
     /// A Negate window on `on`: living seats holding a hand card, in turn order from the
     /// current player, one at a time.
     pub(crate) fn negate_frame(&self, kind: Kind, target: Seat, cancelled: bool, on: Kind) -> Frame {
-        let seats: SeatSet = self.order_from(self.current).filter(|&s| !self.p(s).hand.is_empty()).collect();
+        // With all four Negates face up in the discard pile nobody can answer: nobody is asked.
+        let free = NEGATES.iter().any(|c| !self.discard.contains(c));
+        let seats: SeatSet = if free {
+            self.order_from(self.current).filter(|&s| !self.p(s).hand.is_empty()).collect()
+        } else {
+            SeatSet::EMPTY
+        };
         Frame::Negate { kind, target, cancelled, window: Window::new(on, seats, self.current, Answering::InOrder) }
     }
 
