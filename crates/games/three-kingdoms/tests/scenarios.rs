@@ -825,3 +825,89 @@ fn card_loss_skills_one_after_another_warrior_woman_wisdom() {
     pass_negates(&mut g);
     assert_eq!(hand(&g, 0), 3, "Wisdom drew 1, the card 2");
 }
+
+#[test]
+fn more_skills_envy_of_heaven_iron_cavalry_eclipse_unrivaled_duel() {
+    let [a, b, c, d] = plain();
+    // Envy of Heaven: Guo Jia keeps his own judgement card (here: the Acedia's).
+    let g = to_seat0_turn(
+        [S::new(G::GuoJia, Role::Lord).judge(&["♠6 Acedia"]), b.clone(), c.clone(), d.clone()],
+        &["♠7 Attack"],
+    );
+    assert!(g.p(Seat(0)).hand.contains(&card("♠7 Attack")));
+    // Iron Cavalry: a red judgement forbids the Dodge.
+    let mut g = Scenario::new(vec![
+        S::new(G::MaChao, Role::Lord).hand(&["♠7 Attack"]),
+        b.clone().hand(&["♥2 Dodge"]),
+        c.clone(),
+        d.clone(),
+    ])
+    .draw_top(&["♥3 Peach"])
+    .build()
+    .unwrap();
+    act(&mut g, 0, use1("♠7 Attack", Kind::Attack, 1));
+    assert_eq!((hp(&g, 1), hand(&g, 1)), (3, 1), "no chance to dodge");
+    // Eclipse the Moon: Diao Chan draws 1 in her End phase.
+    let mut g = build([S::new(G::DiaoChan, Role::Lord), b.clone(), c.clone(), d.clone()]);
+    act(&mut g, 0, Action::EndPlay);
+    assert_eq!(hand(&g, 0), 1);
+    // Unrivaled in a Duel: the opponent needs two Attacks each time.
+    let mut g =
+        build([S::new(G::LvBu, Role::Lord).hand(&["♠A Duel"]), b.clone().hand(&["♠8 Attack"]), c.clone(), d.clone()]);
+    act(&mut g, 0, use1("♠A Duel", Kind::Duel, 1));
+    pass_negates(&mut g);
+    act(&mut g, 1, respond("♠8 Attack", Kind::Attack));
+    assert_eq!(hp(&g, 1), 3, "one Attack is not enough against Lv Bu");
+    let _ = a;
+}
+
+#[test]
+fn blue_steel_ignores_eight_trigrams_and_negated_acedia_is_discarded() {
+    let [a, b, c, d] = plain();
+    let mut g = build([
+        a.hand(&["♠7 Attack"]).equip(&["♠6 Blue Steel Blade"]),
+        b.hand(&["♥3 Peach"]).equip(&["♠2 Eight Trigrams Formation"]),
+        c.clone(),
+        d.clone(),
+    ]);
+    act(&mut g, 0, use1("♠7 Attack", Kind::Attack, 1));
+    assert!(!g.legal_actions(Seat(1)).contains(&Action::EightTrigrams));
+    act(&mut g, 1, Action::Pass);
+    assert_eq!(hp(&g, 1), 3);
+    let [a, b, c, d] = plain();
+    let mut g = to_seat0_turn([a.judge(&["♠6 Acedia"]), b.hand(&["♠J Negate"]), c, d], &[]);
+    act(&mut g, 1, respond("♠J Negate", Kind::Negate));
+    assert!(g.discard.contains(&card("♠6 Acedia")));
+    act(&mut g, 0, Action::DrawNormally);
+    assert_eq!(g.pending, Some(Pending::Play { seat: Seat(0) }), "the negated Acedia skips nothing");
+}
+
+#[test]
+fn a_negated_harvest_target_takes_nothing_and_leftovers_are_discarded() {
+    let [a, b, c, d] = plain();
+    let mut g = Scenario::new(vec![a.hand(&["♥3 Bumper Harvest"]), b.hand(&["♠J Negate"]), c, d])
+        .draw_top(&["♥4 Peach", "♠8 Attack", "♦2 Dodge", "♣3 Attack"])
+        .build()
+        .unwrap();
+    act(&mut g, 0, use0("♥3 Bumper Harvest"));
+    // Seat 0's window: seat 1 negates its share.
+    act(&mut g, 1, respond("♠J Negate", Kind::Negate));
+    for s in 1..4u8 {
+        pass_negates(&mut g);
+        let first = g.legal_actions(Seat(s))[0];
+        act(&mut g, s, first);
+    }
+    assert_eq!(hand(&g, 0), 0);
+    assert_eq!(g.discard.len(), 3, "Negate, Bumper Harvest and the card nobody took");
+    g.check_invariants().unwrap();
+}
+
+#[test]
+fn timeouts_pass_windows_and_end_the_play_phase() {
+    let [a, b, c, d] = plain();
+    let mut g = build([a.hand(&["♠7 Attack"]), b.hand(&["♥2 Dodge"]), c, d]);
+    assert_eq!(g.timeout_action(Seat(0)), Some(Action::EndPlay));
+    act(&mut g, 0, use1("♠7 Attack", Kind::Attack, 1));
+    assert_eq!(g.timeout_action(Seat(1)), Some(Action::Pass));
+    assert_eq!(g.decision().kind, engine::DecisionKind::Response);
+}
