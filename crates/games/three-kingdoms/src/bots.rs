@@ -360,7 +360,15 @@ fn play(cx: &Ctx<'_>, legal: &[Action], rng: &mut MatchRng) -> Option<Action> {
                 let t = targets.first();
                 let target_score = t.and_then(|t| cx.priority(t)).map(|p| 40 - p);
                 let natural = card.kind() == kind;
-                let conv_penalty = if natural { 0 } else { 3 };
+                // Converting an equipped card gives the equipment up: only when it is worth it.
+                let equipped = !v.hand.contains(&card);
+                let conv_penalty = if natural {
+                    0
+                } else if equipped {
+                    25
+                } else {
+                    3
+                };
                 let score = match kind {
                     k if k.is_equipment() => {
                         let slot = k.slot().expect("slot");

@@ -81,13 +81,17 @@ pub fn describe_event(g: &ThreeKingdoms, e: &Event) -> Option<String> {
             (Kind::Dodge, [Some(c), _]) => {
                 format!("{} dodge 1 attack by spending {c} as a Dodge. Current cards: {hand}.", n(*seat))
             }
+            (k, [Some(c), None]) if c.kind() == k => format!("{} plays a card {c}. Current cards: {hand}.", n(*seat)),
             (k, _) => format!(
                 "{} plays {} as {k}. Current cards: {hand}.",
                 n(*seat),
                 card_list(&used.physical().collect::<Vec<_>>())
             ),
         },
-        Event::NoAnswer { seat, kind } => format!("{} does not play a {kind}.", n(*seat)),
+        Event::NoAnswer { seat, kind } => {
+            let article = if kind.name().starts_with(['A', 'E', 'I', 'O', 'U']) { "an" } else { "a" };
+            format!("{} does not play {article} {kind}.", n(*seat))
+        }
         Event::Judged { seat, card, reason } => match reason {
             JudgeFor::Card(Kind::EightTrigrams) => {
                 let ok = if card.is_red() { "red" } else { "black: Failure." };
