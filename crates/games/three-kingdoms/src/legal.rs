@@ -143,8 +143,8 @@ impl ThreeKingdoms {
         let p = self.p(seat);
         let mut push = |card: CardId, from_equip: bool| {
             let ok = if from_equip {
-                // Only conversion skills use equipped cards.
-                self.conversion_skill(seat, card, kind).is_some()
+                // Only conversion skills use equipped cards, and Impetus takes hand cards only.
+                self.conversion_skill(seat, card, kind).is_some_and(|s| s != Skill::Impetus)
             } else {
                 card.kind() == kind || self.conversion_skill(seat, card, kind).is_some()
             };

@@ -911,3 +911,14 @@ fn timeouts_pass_windows_and_end_the_play_phase() {
     assert_eq!(g.timeout_action(Seat(1)), Some(Action::Pass));
     assert_eq!(g.decision().kind, engine::DecisionKind::Response);
 }
+
+#[test]
+fn impetus_takes_hand_cards_only() {
+    let [a, _, c, d] = plain();
+    let b = S::new(G::ZhenJi, Role::Rebel).equip(&["♠6 Blue Steel Blade"]).hand(&["♣3 Attack"]);
+    let mut g = build([a.hand(&["♥10 Attack"]), b, c, d]);
+    act(&mut g, 0, use1("♥10 Attack", Kind::Attack, 1));
+    let legal = g.legal_actions(Seat(1));
+    assert!(legal.contains(&respond("♣3 Attack", Kind::Dodge)));
+    assert!(!legal.contains(&respond("♠6 Blue Steel Blade", Kind::Dodge)));
+}
