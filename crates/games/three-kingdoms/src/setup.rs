@@ -14,9 +14,9 @@ pub struct SeatSetup {
     pub general: General,
     pub role: Role,
     pub hp: Option<i8>,
-    pub hand: Vec<&'static str>,
-    pub equip: Vec<&'static str>,
-    pub judge: Vec<&'static str>,
+    pub hand: Vec<String>,
+    pub equip: Vec<String>,
+    pub judge: Vec<String>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -24,7 +24,7 @@ pub struct Scenario {
     pub seats: Vec<SeatSetup>,
     pub current: u8,
     /// The first card is the top of the draw pile.
-    pub draw_top: Vec<&'static str>,
+    pub draw_top: Vec<String>,
     pub config: Config,
 }
 
@@ -64,17 +64,17 @@ impl SeatSetup {
         self.hp = Some(hp);
         self
     }
-    pub fn hand(mut self, cards: &[&'static str]) -> Self {
-        self.hand = cards.to_vec();
+    pub fn hand(mut self, cards: &[&str]) -> Self {
+        self.hand = cards.iter().map(|c| c.to_string()).collect();
         self
     }
-    pub fn equip(mut self, cards: &[&'static str]) -> Self {
-        self.equip = cards.to_vec();
+    pub fn equip(mut self, cards: &[&str]) -> Self {
+        self.equip = cards.iter().map(|c| c.to_string()).collect();
         self
     }
     /// Delayed tools, oldest first; a ♦ card written `"♦3 Dodge as Acedia"` is placed as Acedia.
-    pub fn judge(mut self, cards: &[&'static str]) -> Self {
-        self.judge = cards.to_vec();
+    pub fn judge(mut self, cards: &[&str]) -> Self {
+        self.judge = cards.iter().map(|c| c.to_string()).collect();
         self
     }
 }
@@ -87,9 +87,80 @@ impl Scenario {
         self.current = seat;
         self
     }
-    pub fn draw_top(mut self, cards: &[&'static str]) -> Self {
-        self.draw_top = cards.to_vec();
+    pub fn draw_top(mut self, cards: &[&str]) -> Self {
+        self.draw_top = cards.iter().map(|c| c.to_string()).collect();
         self
+    }
+
+    /// Reads a position from text (terminal play's `--init FILE`), one directive a line, `#`
+    /// starts a comment:
+    ///
+    /// ```text
+    /// seat Lord CaoCao hp 3 | hand: ♠7 Attack, ♥3 Peach | equip: ♠6 Blue Steel Blade
+    /// seat Rebel ZhaoYun | judge: ♠6 Acedia
+    /// seat Loyalist GuanYu
+    /// seat Spy LvBu
+    /// current 0
+    /// top: ♥2 Dodge, ♠8 Attack
+    /// ```
+    pub fn parse(text: &str) -> Result<Scenario, String> {
+        let mut seats = Vec::new();
+        let mut current = 0u8;
+        let mut top = Vec::new();
+        let list =
+            |s: &str| s.split(',').map(str::trim).filter(|c| !c.is_empty()).map(String::from).collect::<Vec<_>>();
+        for (n, raw) in text.lines().enumerate() {
+            let line = raw.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let err = |m: &str| format!("line {}: {m}: {line}", n + 1);
+            if let Some(rest) = line.strip_prefix("seat ") {
+                let mut parts = rest.split('|');
+                let head: Vec<&str> = parts.next().unwrap_or("").split_whitespace().collect();
+                let role = match head.first().map(|r| r.to_ascii_lowercase()).as_deref() {
+                    Some("lord") => Role::Lord,
+                    Some("loyalist") => Role::Loyalist,
+                    Some("rebel") => Role::Rebel,
+                    Some("spy") => Role::Spy,
+                    _ => return Err(err("a seat starts with its role")),
+                };
+                let general = head.get(1).and_then(|g| General::parse(g)).ok_or_else(|| err("unknown general"))?;
+                let mut seat = SeatSetup::new(general, role);
+                if let Some(i) = head.iter().position(|&w| w == "hp") {
+                    seat.hp =
+                        Some(head.get(i + 1).and_then(|h| h.parse().ok()).ok_or_else(|| err("hp needs a number"))?);
+                }
+                for part in parts {
+                    let (key, cards) =
+                        part.split_once(':').ok_or_else(|| err("expected 'hand:', 'equip:' or 'judge:'"))?;
+                    match key.trim() {
+                        "hand" => seat.hand = list(cards),
+                        "equip" => seat.equip = list(cards),
+                        "judge" => seat.judge = list(cards),
+                        _ => return Err(err("expected 'hand:', 'equip:' or 'judge:'")),
+                    }
+                }
+                seats.push(seat);
+            } else if let Some(rest) = line.strip_prefix("current") {
+                current = rest.trim().parse().map_err(|_| err("current needs a seat number"))?;
+            } else if let Some(rest) = line.strip_prefix("top:") {
+                top = list(rest);
+            } else {
+                return Err(err("unknown directive"));
+            }
+        }
+        if !(4..=10).contains(&seats.len()) {
+            return Err(format!("{} seats: Three Kingdoms is for 4 to 10", seats.len()));
+        }
+        if usize::from(current) >= seats.len() {
+            return Err(format!("current seat {current} does not exist"));
+        }
+        let mut s = Scenario::new(seats);
+        s.current = current;
+        s.draw_top = top;
+        s.build()?; // every card named exists once
+        Ok(s)
     }
 
     /// The position, waiting on the current seat's Play phase.
@@ -133,7 +204,7 @@ impl Scenario {
             for spec in &s.judge {
                 let (spec, kind) = match spec.split_once(" as ") {
                     Some((a, "Acedia")) => (a, Some(Kind::Acedia)),
-                    _ => (*spec, None),
+                    _ => (spec.as_str(), None),
                 };
                 let c = take(spec)?;
                 p.judge.push((c, kind.unwrap_or(c.kind())));

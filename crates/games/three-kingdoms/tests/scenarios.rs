@@ -922,3 +922,24 @@ fn impetus_takes_hand_cards_only() {
     assert!(legal.contains(&respond("♣3 Attack", Kind::Dodge)));
     assert!(!legal.contains(&respond("♠6 Blue Steel Blade", Kind::Dodge)));
 }
+
+#[test]
+fn positions_read_from_text() {
+    let text = "# an --init file\n\
+        seat Lord CaoCao hp 3 | hand: ♠7 Attack, ♥3 Peach | equip: ♠6 Blue Steel Blade\n\
+        seat Rebel ZhaoYun | judge: ♠6 Acedia\n\
+        seat Loyalist GuanYu\n\
+        seat Spy LvBu | hand: D2 Dodge\n\
+        current 0\n\
+        top: ♥2 Dodge, ♠8 Attack\n";
+    let s = Scenario::parse(text).unwrap();
+    let mut g = s.build().unwrap();
+    assert_eq!((hp(&g, 0), hand(&g, 0), g.p(Seat(1)).judge.len()), (3, 2, 1));
+    assert_eq!(g.draw.last(), Some(&card("♥2 Dodge")));
+    act(&mut g, 0, use1("♠7 Attack", Kind::Attack, 1));
+    assert!(Scenario::parse("seat King CaoCao").unwrap_err().contains("role"));
+    assert!(Scenario::parse("seat Lord Nobody").unwrap_err().contains("general"));
+    let twice =
+        "seat Lord CaoCao | hand: ♠7 Attack\nseat Rebel LvBu | hand: ♠7 Attack\nseat Spy GuanYu\nseat Rebel ZhaoYun";
+    assert!(Scenario::parse(twice).unwrap_err().contains("no such card"));
+}
