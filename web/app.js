@@ -324,6 +324,13 @@ class Room {
         const p = msg.player;
         const extra = p.isBot ? ' (bot)' : p.isSpectator || this.data?.gameStarted ? ' to watch' : '';
         this.log(`${p.username} joined${extra}.`);
+        // Members hear of a join through this packet alone (no sync follows it): the newcomer's
+        // entry goes at the end of `players`, which is in join order.
+        if (this.data) {
+          const players = (this.data.players ?? []).filter((x) => x.username !== p.username);
+          players.push(p);
+          this.refresh({ ...this.data, players });
+        }
         break;
       }
       case 'PlayerLeft':
@@ -331,6 +338,7 @@ class Room {
         break;
       case 'HostSet':
         this.log(msg.username ? `${msg.username} is the host.` : 'The room has no host.');
+        if (this.data) this.refresh({ ...this.data, host: msg.username ?? null });
         break;
       case 'GameDataSync':
         this.onSync(msg.gameData);
@@ -375,12 +383,25 @@ class Room {
       this.you = data.you;
     }
     for (const m of data.chat ?? []) this.addChat(m);
-    this.renderJoin();
-    this.renderHost();
-    this.renderBanner();
     // Clocks that run (a disconnected player's turn timer, a reaction window), counted down here.
     const now = Date.now();
     this.waits = (data.waitingOn ?? []).filter((w) => w.msLeft != null).map((w) => ({ username: w.username, at: now + w.msLeft }));
+    this.draw();
+  }
+
+  /** A table changed by a packet that describes the change (`PlayerJoined`, `HostSet`) rather
+   * than by a sync: drawn again as it now is, its clocks still counting from the last sync. */
+  refresh(data) {
+    this.data = data;
+    document.body.dataset.sync = String((Number(document.body.dataset.sync) || 0) + 1);
+    this.draw();
+  }
+
+  draw() {
+    const data = this.data;
+    this.renderJoin();
+    this.renderHost();
+    this.renderBanner();
     this.renderWait();
     this.game?.render(data);
     const base = `${gameTitle(this.gameName)} · room ${this.id} · cardtable`;

@@ -15,6 +15,7 @@ use clap::Args;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use std::cell::RefCell;
+use std::io::Write as _;
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, ExitCode, Stdio};
 use std::rc::Rc;
@@ -222,31 +223,38 @@ pub fn run(args: LoadtestArgs) -> anyhow::Result<ExitCode> {
     let report = local.block_on(&rt, drive(&args, &server))?;
     drop(server);
     let _ = std::fs::remove_dir_all(&dir);
+    let mut out = std::io::stdout().lock();
     if args.json {
-        println!("{}", serde_json::to_string(&report)?);
+        writeln!(out, "{}", serde_json::to_string(&report)?)?;
     } else {
         let r = &report;
-        println!("cardtable loadtest: {} matches x 4 clients, {} s, server pinned: {pin}", args.matches, args.seconds);
-        println!("  moves/s:                     {:.0}", r["movesPerSec"].as_f64().unwrap_or(0.0));
-        println!("  moves per server CPU-second: {:.0}", r["movesPerCpuSec"].as_f64().unwrap_or(0.0));
-        println!("  server CPU used:             {:.2} s", r["serverCpuSec"].as_f64().unwrap_or(0.0));
-        println!(
+        writeln!(
+            out,
+            "cardtable loadtest: {} matches x 4 clients, {} s, server pinned: {pin}",
+            args.matches, args.seconds
+        )?;
+        writeln!(out, "  moves/s:                     {:.0}", r["movesPerSec"].as_f64().unwrap_or(0.0))?;
+        writeln!(out, "  moves per server CPU-second: {:.0}", r["movesPerCpuSec"].as_f64().unwrap_or(0.0))?;
+        writeln!(out, "  server CPU used:             {:.2} s", r["serverCpuSec"].as_f64().unwrap_or(0.0))?;
+        writeln!(
+            out,
             "  latency p50 / p99:           {:.3} / {:.3} ms",
             r["p50Ms"].as_f64().unwrap_or(0.0),
             r["p99Ms"].as_f64().unwrap_or(0.0)
-        );
-        println!("  games finished:              {}", r["games"]);
-        println!("  server RSS after play:       {:.1} MB", r["rssMb"].as_f64().unwrap_or(0.0));
+        )?;
+        writeln!(out, "  games finished:              {}", r["games"])?;
+        writeln!(out, "  server RSS after play:       {:.1} MB", r["rssMb"].as_f64().unwrap_or(0.0))?;
         if args.sockets > 0 {
-            println!(
+            writeln!(
+                out,
                 "  idle sockets held:           {} (server RSS {:.1} MB, health {})",
                 r["socketsHeld"],
                 r["rssSocketsMb"].as_f64().unwrap_or(0.0),
                 r["healthWithSockets"]
-            );
+            )?;
         }
         if r["errors"].as_u64().unwrap_or(0) > 0 {
-            println!("  errors:                      {}", r["errors"]);
+            writeln!(out, "  errors:                      {}", r["errors"])?;
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -1,34 +1,47 @@
 //! `cardtable`: the one binary. Subcommands live in their own modules; this file only parses
-//! arguments and dispatches.
+//! arguments and dispatches. Games are named through the `registry` crate.
 
 mod input;
-mod ivanhoe_cli;
 mod loadtest;
-mod play_buckshot;
+mod play;
 mod replay;
 mod serve;
 mod sim_cmd;
-mod sorcery_cli;
 
 use clap::{Parser, Subcommand};
+use registry::GameKind;
 use std::process::ExitCode;
 
-const GAMES: &str = "buckshot, ivanhoe, sorcery";
-
-#[derive(Parser)]
-#[command(
-    name = "cardtable",
-    version,
-    about = "An engine and server for multiplayer card games",
-    long_about = "cardtable runs five card games — Buckshot, Sorcery, Ivanhoe, Wolf Pack and Three \
-Kingdoms — as pure rules engines with bots, batch simulation, terminal play and a web server.\n\n\
-Quick start:\n  \
+/// `cardtable --help`'s long description: the games come from the registry.
+fn long_about() -> String {
+    let mut s = String::from(
+        "cardtable runs card games as pure rules engines with bots, batch simulation, terminal play and a web \
+server.\n\nGames:\n",
+    );
+    for k in GameKind::ALL {
+        let seats = k.seats();
+        let seats = if seats.start() == seats.end() {
+            format!("{} players", seats.start())
+        } else {
+            format!("{}-{} players", seats.start(), seats.end())
+        };
+        s.push_str(&format!("  {:<10} {:<12} {}\n", k.name(), seats, k.description()));
+    }
+    s.push_str(
+        "\nQuick start:\n  \
 cardtable serve                  the web server: open http://127.0.0.1:7878/\n  \
 cardtable play buckshot          Buckshot in the terminal against bots\n  \
 cardtable play ivanhoe           Ivanhoe in the terminal against bots\n  \
 cardtable sorcery -testing       the Sorcery command-line game\n  \
-cardtable sim buckshot --games 100000 --players 4 --bots heuristic"
-)]
+cardtable sim buckshot --games 100000 --players 4 --bots heuristic\n  \
+cardtable matches                the finished matches of the server's database\n  \
+cardtable replay 1               one of them, narrated",
+    );
+    s
+}
+
+#[derive(Parser)]
+#[command(name = "cardtable", version, about = "An engine and server for multiplayer card games", long_about = long_about())]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -39,12 +52,14 @@ enum Command {
     /// Run the game server: a web lobby where friends create rooms, join, chat, spectate and
     /// play in the browser.
     Serve(serve::ServeArgs),
-    /// Print a finished match's log from the server's database.
+    /// Narrate a finished match from the server's database.
     Replay(replay::ReplayArgs),
+    /// List the finished matches in the server's database, the newest first.
+    Matches(replay::MatchesArgs),
     /// Load-test a server of its own over loopback: throughput, CPU, latency, memory, sockets.
     Loadtest(loadtest::LoadtestArgs),
     /// Play a game in the terminal against bots.
-    Play(play_buckshot::PlayArgs),
+    Play(play::PlayArgs),
     /// Play many bot-vs-bot games and report win rates and speed.
     Sim(sim_cmd::SimArgs),
     /// The Sorcery command-line game, with the arguments of its specification
@@ -56,18 +71,26 @@ enum Command {
     },
 }
 
+/// Whether `e` comes from writing to a reader that went away (`cardtable replay 1 | head`).
+fn is_closed_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe))
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Serve(args) => serve::run(args),
         Command::Loadtest(args) => loadtest::run(args),
-        Command::Replay(args) => replay::run(args),
-        Command::Play(args) => play_buckshot::run(args),
+        Command::Replay(args) => replay::run(args, &mut std::io::stdout().lock()),
+        Command::Matches(args) => replay::matches(args, &mut std::io::stdout().lock()),
+        Command::Play(args) => play::run(args),
         Command::Sim(args) => sim_cmd::run(args),
-        Command::Sorcery { args } => sorcery_cli::run(&args),
+        Command::Sorcery { args } => play::sorcery::run(&args),
     };
     match result {
         Ok(code) => code,
+        // The reader has all it wanted: stop without a word.
+        Err(e) if is_closed_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("cardtable: {e:#}");
             ExitCode::FAILURE

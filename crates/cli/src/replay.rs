@@ -1,58 +1,463 @@
-//! `cardtable replay MATCH-ID`: a finished match's log, rebuilt from its seed and moves.
+//! `cardtable replay MATCH-ID` and `cardtable matches`: finished matches from the server's
+//! database. A match is stored as its seed, config and moves; `replay` rebuilds it and narrates
+//! every event in its game's own words (the registry's `describe_event`), seen by a spectator
+//! after the end (so every card is shown). `--json` prints the record as plain JSON.
 
 use anyhow::{Context, bail};
 use clap::Args;
-use engine::{Game, Move, Replay, Viewer, run_replay};
-use std::path::PathBuf;
+use engine::{Move, Viewer};
+use registry::{Entry, GameKind, GameVisitor};
+use serde_json::{Value, json};
+use std::fmt::Write as _;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use store::MatchRecord;
 
 #[derive(Args)]
 pub struct ReplayArgs {
-    /// The match number (the server logs it when a match ends).
-    match_id: i64,
+    /// The match number (the server logs it when a match ends; `cardtable matches` lists them).
+    #[arg(required_unless_present = "list")]
+    match_id: Option<i64>,
     /// The server's database file.
     #[arg(long, default_value = "cardtable.db")]
     db: PathBuf,
-    /// Print the raw record as JSON instead of the narrated log.
+    /// Print the match as one JSON object (config, players, moves and result as JSON values,
+    /// plus the narration) instead of the narrated log.
+    #[arg(long)]
+    json: bool,
+    /// List the finished matches instead (the same as `cardtable matches`).
+    #[arg(long)]
+    list: bool,
+}
+
+#[derive(Args)]
+pub struct MatchesArgs {
+    /// The server's database file.
+    #[arg(long, default_value = "cardtable.db")]
+    db: PathBuf,
+    /// How many matches to list, the newest first.
+    #[arg(long, default_value_t = 50)]
+    limit: u32,
+    /// Print a JSON array instead of a table.
     #[arg(long)]
     json: bool,
 }
 
-pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
-    if !args.db.exists() {
-        bail!("no database at {} (use --db)", args.db.display());
+fn check_db(db: &Path) -> anyhow::Result<()> {
+    if !db.exists() {
+        bail!("no database at {} (use --db)", db.display());
     }
-    let Some(m) = store::read_match(&args.db, args.match_id).map_err(|e| anyhow::anyhow!("{e}"))? else {
-        bail!("no match {} in {}", args.match_id, args.db.display());
+    Ok(())
+}
+
+pub fn run(args: ReplayArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
+    if args.list {
+        return matches(MatchesArgs { db: args.db, limit: 50, json: args.json }, out);
+    }
+    let id = args.match_id.expect("clap requires an id without --list");
+    check_db(&args.db)?;
+    let Some(m) = store::read_match(&args.db, id).map_err(|e| anyhow::anyhow!("{e}"))? else {
+        bail!("no match {id} in {} (`cardtable matches` lists them)", args.db.display());
     };
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&m)?);
-        return Ok(ExitCode::SUCCESS);
-    }
-    let names: Vec<String> = serde_json::from_str(&m.players).context("players")?;
-    println!("Match {} — {} in room {}, seed {}", m.id, m.game, m.room_id, m.seed);
-    println!("Players: {}", names.join(", "));
-    println!("Result: {}", m.result);
-    match m.game.as_str() {
-        "buckshot" => {
-            let config: buckshot::Config = serde_json::from_str(&m.config).context("config")?;
-            let moves: Vec<Move<buckshot::Action>> = serde_json::from_str(&m.log).context("log")?;
-            let replay = Replay { config, seed: m.seed, moves };
-            let (game, events) = run_replay::<buckshot::Buckshot>(&replay).map_err(|e| anyhow::anyhow!("{e}"))?;
-            let start = buckshot::Buckshot::new(&replay.config, replay.seed).map_err(|e| anyhow::anyhow!("{e}"))?;
-            for e in start.start_events().iter().chain(&events) {
-                if let Some(line) = buckshot::text::describe_event(e, &names) {
-                    println!("  {line}");
-                }
-            }
-            let _ = game.view(Viewer::Spectator);
-        }
-        _ => {
-            let moves: Vec<serde_json::Value> = serde_json::from_str(&m.log).context("log")?;
-            for (i, mv) in moves.iter().enumerate() {
-                println!("  {i:>4}  {mv}");
-            }
-        }
+        writeln!(out, "{}", serde_json::to_string_pretty(&to_json(&m))?)?;
+    } else {
+        write!(out, "{}", narrate(&m)?)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+pub fn matches(args: MatchesArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
+    check_db(&args.db)?;
+    let list = read_matches(&args.db, args.limit)?;
+    if args.json {
+        let all: Vec<Value> = list.iter().map(summary_json).collect();
+        writeln!(out, "{}", serde_json::to_string_pretty(&all)?)?;
+    } else {
+        write!(out, "{}", table(&list))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The newest `limit` matches, through the store's own reader.
+fn read_matches(db: &Path, limit: u32) -> anyhow::Result<Vec<MatchRecord>> {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    runtime.block_on(async {
+        let store = store::Store::open(db).map_err(|e| anyhow::anyhow!("{e}"))?;
+        store.list_matches(limit).await.map_err(anyhow::Error::msg)
+    })
+}
+
+/// A JSON field stored as text, as a value (or the text itself if it is not JSON).
+fn parsed(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.to_string()))
+}
+
+fn players(m: &MatchRecord) -> Vec<String> {
+    serde_json::from_str(&m.players).unwrap_or_default()
+}
+
+fn winners(m: &MatchRecord) -> Option<Vec<String>> {
+    let result = parsed(&m.result);
+    let w = result.get("winners")?.as_array()?;
+    Some(w.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
+}
+
+/// The result in words: "ana won", "ana and ben won", "no winner".
+fn result_words(m: &MatchRecord) -> String {
+    match winners(m) {
+        None => format!("(unreadable: {})", m.result),
+        Some(w) if w.is_empty() => "no winner".to_string(),
+        Some(w) if w.len() == 1 => format!("{} won", w[0]),
+        Some(mut w) => {
+            let last = w.pop().expect("two or more");
+            format!("{} and {last} won", w.join(", "))
+        }
+    }
+}
+
+fn moves(m: &MatchRecord) -> usize {
+    parsed(&m.log).as_array().map_or(0, Vec::len)
+}
+
+/// The whole record, with the JSON it stores as text given as JSON values.
+fn to_json(m: &MatchRecord) -> Value {
+    let narration = narration(m).map_or(Value::Null, |lines| json!(lines));
+    json!({
+        "id": m.id,
+        "room": m.room_id,
+        "game": m.game,
+        "seed": m.seed,
+        "config": parsed(&m.config),
+        "players": parsed(&m.players),
+        "moves": parsed(&m.log),
+        "result": parsed(&m.result),
+        "startedAt": m.started_at,
+        "endedAt": m.ended_at,
+        "narration": narration,
+    })
+}
+
+fn summary_json(m: &MatchRecord) -> Value {
+    json!({
+        "id": m.id,
+        "room": m.room_id,
+        "game": m.game,
+        "players": parsed(&m.players),
+        "result": parsed(&m.result),
+        "moves": moves(m),
+        "startedAt": m.started_at,
+        "endedAt": m.ended_at,
+    })
+}
+
+/// `cardtable matches` as a table, newest first.
+pub fn table(list: &[MatchRecord]) -> String {
+    if list.is_empty() {
+        return "No finished matches yet.\n".to_string();
+    }
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{:>5}  {:<9} {:<24} {:<20} {:>5}  {:<10}  ended (UTC)",
+        "id", "game", "players", "result", "moves", "lasted"
+    );
+    for m in list {
+        let _ = writeln!(
+            s,
+            "{:>5}  {:<9} {:<24} {:<20} {:>5}  {:<10}  {}",
+            m.id,
+            m.game,
+            clip(&players(m).join(", "), 24),
+            clip(&result_words(m), 20),
+            moves(m),
+            duration(m.ended_at.saturating_sub(m.started_at)),
+            utc(m.ended_at)
+        );
+    }
+    s
+}
+
+fn clip(s: &str, width: usize) -> String {
+    if s.chars().count() <= width {
+        s.to_string()
+    } else {
+        let mut c: String = s.chars().take(width - 1).collect();
+        c.push('…');
+        c
+    }
+}
+
+/// Milliseconds as "1 h 02 min", "3 min 12 s", "45 s".
+fn duration(ms: u64) -> String {
+    let s = ms / 1000;
+    match s {
+        0..60 => format!("{s} s"),
+        60..3600 => format!("{} min {:02} s", s / 60, s % 60),
+        _ => format!("{} h {:02} min", s / 3600, s % 3600 / 60),
+    }
+}
+
+/// Milliseconds since 1970 as `YYYY-MM-DD HH:MM` in UTC.
+fn utc(ms: u64) -> String {
+    let secs = ms / 1000;
+    let (days, rest) = (secs / 86_400, secs % 86_400);
+    // Days to a civil date: count in 400-year eras of 146,097 days from 0000-03-01.
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02} {:02}:{:02}", rest / 3600, rest % 3600 / 60)
+}
+
+/// The narrated match: a header, every event in the game's words, the result.
+pub fn narrate(m: &MatchRecord) -> anyhow::Result<String> {
+    let names = players(m);
+    let mut s = String::new();
+    let title = m.game.parse::<GameKind>().map_or_else(|_| m.game.clone(), |k| k.title().to_string());
+    let _ = writeln!(s, "Match {} — {title} in room {}, seed {}", m.id, m.room_id, m.seed);
+    let _ = writeln!(s, "Players: {}", names.join(", "));
+    let _ = writeln!(
+        s,
+        "Played {} UTC, {} moves in {}",
+        utc(m.started_at),
+        moves(m),
+        duration(m.ended_at.saturating_sub(m.started_at))
+    );
+    match narration(m) {
+        Ok(lines) => {
+            for line in lines {
+                let _ = writeln!(s, "  {line}");
+            }
+        }
+        Err(e) => {
+            let _ = writeln!(s, "  (the moves cannot be narrated: {e:#}; `--json` prints them)");
+        }
+    }
+    let _ = writeln!(s, "Result: {}.", result_words(m));
+    Ok(s)
+}
+
+/// Every line of the match's narration, from its first deal to its end.
+fn narration(m: &MatchRecord) -> anyhow::Result<Vec<String>> {
+    let kind: GameKind = m.game.parse()?;
+    kind.visit(Narrate { m, names: &players(m) })
+}
+
+/// Rebuilds a match of game `G` from its record and narrates it for a spectator.
+struct Narrate<'a> {
+    m: &'a MatchRecord,
+    names: &'a [String],
+}
+
+impl GameVisitor for Narrate<'_> {
+    type Out = anyhow::Result<Vec<String>>;
+    fn visit<G: Entry>(self) -> Self::Out {
+        let config: G::Config = serde_json::from_str(&self.m.config).context("the stored config")?;
+        let moves: Vec<Move<G::Action>> = serde_json::from_str(&self.m.log).context("the stored moves")?;
+        let mut game = G::new(&config, self.m.seed).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let say = |events: &[G::Event], lines: &mut Vec<String>| {
+            lines.extend(events.iter().filter_map(|e| G::describe_event(e, Viewer::Spectator, self.names)));
+        };
+        let mut lines = Vec::new();
+        say(&game.start_events(), &mut lines);
+        let mut events = Vec::new();
+        for (index, m) in moves.into_iter().enumerate() {
+            events.clear();
+            match m {
+                Move::Act { seat, action } => game
+                    .apply_into(seat, action, &mut events)
+                    .map_err(|e| anyhow::anyhow!("move {index} was refused: {e}"))?,
+                Move::Leave { seat } => {
+                    game.leave(seat, &mut events);
+                    // Games where leaving changes nothing say nothing of it: the log does.
+                    if events.is_empty() {
+                        let name = self.names.get(seat.index()).map_or("A player", String::as_str);
+                        lines.push(format!("{name} left the match."));
+                    }
+                }
+            }
+            say(&events, &mut lines);
+        }
+        Ok(lines)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::{MatchRng, Replay, Seat, play_out};
+
+    /// A database of its own in the system's temporary directory, removed when dropped.
+    struct TempDb(PathBuf);
+
+    impl TempDb {
+        fn new(name: &str) -> TempDb {
+            let dir = std::env::temp_dir().join(format!("cardtable-replay-{}-{name}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).expect("temp dir");
+            TempDb(dir)
+        }
+        fn path(&self) -> PathBuf {
+            self.0.join("test.db")
+        }
+    }
+
+    impl Drop for TempDb {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    /// Plays a seeded match of `G` between heuristic bots and records it as the server does.
+    struct Record {
+        seed: u64,
+        players: u8,
+    }
+
+    impl GameVisitor for Record {
+        type Out = MatchRecord;
+        fn visit<G: Entry>(self) -> MatchRecord {
+            let config = G::config(self.players).expect("config");
+            let game = G::new(&config, self.seed).expect("set up");
+            let names: Vec<String> =
+                ["ana", "ben", "cat", "dan"][..usize::from(self.players)].iter().map(|n| n.to_string()).collect();
+            let mut bots: Vec<_> = (0..self.players).map(|_| registry::bot::<G>("heuristic").unwrap()).collect();
+            let mut replay = Replay::new(config.clone(), self.seed);
+            let result =
+                play_out(game, &mut bots, &mut MatchRng::new(self.seed ^ 0xB07), Some(&mut replay)).expect("ends");
+            let winners: Vec<&String> = result.outcome.winners.iter().map(|s| &names[s.index()]).collect();
+            let moves: Vec<Move<G::Action>> = replay.moves;
+            MatchRecord {
+                id: 0,
+                room_id: "golden".into(),
+                game: G::NAME.into(),
+                seed: self.seed,
+                config: serde_json::to_string(&config).unwrap(),
+                players: serde_json::to_string(&names).unwrap(),
+                log: serde_json::to_string(&moves).unwrap(),
+                result: json!({ "winners": winners }).to_string(),
+                // 2026-11-25 09:00:00 UTC, and 3 min 12 s later.
+                started_at: 1_795_597_200_000,
+                ended_at: 1_795_597_392_000,
+            }
+        }
+    }
+
+    /// Stores one match of each game (through the store, as the server does) and returns the db.
+    fn stored(name: &str) -> (TempDb, Vec<(GameKind, i64)>) {
+        let db = TempDb::new(name);
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let ids = runtime.block_on(async {
+            let store = store::Store::open(&db.path()).unwrap();
+            let mut ids = Vec::new();
+            for &kind in GameKind::ALL {
+                let record = kind.visit(Record { seed: 7, players: kind.seats().start().max(&2).to_owned() });
+                ids.push((kind, store.finish_match(record).await.unwrap()));
+            }
+            ids
+        });
+        (db, ids)
+    }
+
+    #[test]
+    fn replay_narrates_a_match_of_every_game() {
+        let (db, ids) = stored("narrate");
+        for (kind, id) in ids {
+            let m = store::read_match(&db.path(), id).unwrap().expect("stored");
+            let text = narrate(&m).unwrap();
+            assert!(!text.contains("cannot be narrated"), "{text}");
+            insta::assert_snapshot!(format!("replay_{}", kind.name()), text);
+        }
+    }
+
+    #[test]
+    fn a_seat_leaving_is_narrated_even_where_the_rules_say_nothing() {
+        let mut m = GameKind::Ivanhoe.visit(Record { seed: 7, players: 3 });
+        let mut moves: Vec<Value> = serde_json::from_str(&m.log).unwrap();
+        moves.truncate(4);
+        moves.push(serde_json::to_value(Move::<ivanhoe::Action>::Leave { seat: Seat(2) }).unwrap());
+        m.log = serde_json::to_string(&moves).unwrap();
+        let lines = narration(&m).unwrap();
+        assert_eq!(lines.last().map(String::as_str), Some("cat left the match."), "{lines:?}");
+
+        // Sorcery's rules answer a leaving seat themselves (a concession): no extra line.
+        let mut m = GameKind::Sorcery.visit(Record { seed: 7, players: 2 });
+        let mut moves: Vec<Value> = serde_json::from_str(&m.log).unwrap();
+        moves.truncate(3);
+        moves.push(serde_json::to_value(Move::<sorcery::Action>::Leave { seat: Seat(0) }).unwrap());
+        m.log = serde_json::to_string(&moves).unwrap();
+        let lines = narration(&m).unwrap();
+        assert_eq!(lines[lines.len() - 2..], ["ana concedes.", "ben wins!"], "{lines:?}");
+
+        // A move the rules refuse is reported, not narrated past.
+        moves.insert(1, moves[0].clone());
+        m.log = serde_json::to_string(&moves).unwrap();
+        let e = narration(&m).unwrap_err().to_string();
+        assert!(e.contains("move 1 was refused"), "{e}");
+    }
+
+    #[test]
+    fn json_is_plain_json_and_matches_lists_them() {
+        let (db, ids) = stored("json");
+        let mut out = Vec::new();
+        let args = ReplayArgs { match_id: Some(ids[1].1), db: db.path(), json: true, list: false };
+        run(args, &mut out).unwrap();
+        let v: Value = serde_json::from_slice(&out).unwrap();
+        assert!(v["config"].is_object(), "config is JSON, not a string: {v}");
+        assert!(v["players"].is_array() && v["moves"].is_array() && v["result"]["winners"].is_array(), "{v}");
+        assert!(v["narration"].as_array().is_some_and(|l| l.len() > 5), "{v}");
+
+        let mut out = Vec::new();
+        run(ReplayArgs { match_id: None, db: db.path(), json: false, list: true }, &mut out).unwrap();
+        insta::assert_snapshot!("matches_table", String::from_utf8(out).unwrap());
+
+        let mut out = Vec::new();
+        matches(MatchesArgs { db: db.path(), limit: 2, json: true }, &mut out).unwrap();
+        let v: Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(v.as_array().map(Vec::len), Some(2), "{v}");
+        assert!(v[0]["players"].is_array(), "{v}");
+
+        let missing = run(ReplayArgs { match_id: Some(99), db: db.path(), json: false, list: false }, &mut Vec::new());
+        assert!(missing.unwrap_err().to_string().contains("no match 99"));
+    }
+
+    /// A reader that has gone away, as `| head` leaves it.
+    struct ClosedPipe;
+
+    impl Write for ClosedPipe {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(std::io::ErrorKind::BrokenPipe.into())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_closed_pipe_is_an_error_main_keeps_quiet_about() {
+        let (db, ids) = stored("pipe");
+        let e = run(ReplayArgs { match_id: Some(ids[0].1), db: db.path(), json: false, list: false }, &mut ClosedPipe)
+            .unwrap_err();
+        assert!(crate::is_closed_pipe(&e), "{e:#}");
+        let e = matches(MatchesArgs { db: db.path(), limit: 5, json: false }, &mut ClosedPipe).unwrap_err();
+        assert!(crate::is_closed_pipe(&e), "{e:#}");
+        assert!(!crate::is_closed_pipe(&anyhow::anyhow!("no database")));
+    }
+
+    #[test]
+    fn dates_and_durations_read_plainly() {
+        assert_eq!(utc(0), "1970-01-01 00:00");
+        assert_eq!(utc(1_795_597_392_000), "2026-11-25 09:03");
+        assert_eq!(utc(951_782_400_000), "2000-02-29 00:00");
+        assert_eq!(duration(45_000), "45 s");
+        assert_eq!(duration(192_000), "3 min 12 s");
+        assert_eq!(duration(3_723_000), "1 h 02 min");
+    }
 }

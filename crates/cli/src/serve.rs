@@ -22,6 +22,29 @@ pub struct ServeArgs {
     /// Packets a second each connection may send, bursts of twice that (at least 20).
     #[arg(long, default_value_t = 20.0)]
     rate_limit: f64,
+    /// Bytes of packets queued for one WebSocket before its client counts as not reading and
+    /// is disconnected (its seat is held as for any drop).
+    #[arg(long, default_value_t = server::limits::Limits::default().queue_bytes)]
+    queue_bytes: usize,
+    /// Seconds a client has to send a request's headers; a kept-alive connection idle this
+    /// long is closed too.
+    #[arg(long, default_value_t = 10.0)]
+    header_timeout: f64,
+    /// Seconds a client has to send a request's body.
+    #[arg(long, default_value_t = 10.0)]
+    body_timeout: f64,
+    /// Open connections allowed from one address (0: no cap). Loopback clients are not
+    /// capped per address (a reverse proxy on this machine).
+    #[arg(long, default_value_t = server::limits::Limits::default().conns_per_addr)]
+    max_conns_per_addr: usize,
+    /// Open connections allowed in all (0: no cap); never more than the process's
+    /// file descriptor limit allows.
+    #[arg(long, default_value_t = server::limits::Limits::default().conns)]
+    max_conns: usize,
+    /// A page origin (`https://cards.example`) allowed, besides the server's own, to open
+    /// rooms' WebSockets and create rooms; repeat for several.
+    #[arg(long = "allow-origin", value_name = "ORIGIN")]
+    allow_origins: Vec<String>,
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
@@ -33,12 +56,33 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         .with_writer(std::io::stderr)
         .init();
     // Each connection is a file descriptor: allow as many as the system lets us.
-    let _ = rlimit::increase_nofile_limit(u64::MAX);
+    let nofile = rlimit::increase_nofile_limit(u64::MAX).ok();
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
-    rt.block_on(serve(args))
+    rt.block_on(serve(args, nofile))
 }
 
-async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
+/// A timeout flag in seconds (at least a millisecond, at most a day).
+fn seconds(s: f64) -> std::time::Duration {
+    std::time::Duration::from_secs_f64(if s.is_finite() { s.clamp(0.001, 86_400.0) } else { 86_400.0 })
+}
+
+async fn serve(args: ServeArgs, nofile: Option<u64>) -> anyhow::Result<ExitCode> {
+    // The global cap stays under the descriptor limit (with room for the database and the
+    // listener), so that the server refuses with a 503 rather than failing to accept.
+    let mut max_conns = args.max_conns;
+    if let Some(n) = nofile {
+        let room = usize::try_from(n.saturating_sub(64)).unwrap_or(usize::MAX).max(1);
+        max_conns = if max_conns == 0 { room } else { max_conns.min(room) };
+    }
+    let limits = server::limits::Limits {
+        queue_bytes: args.queue_bytes.max(1),
+        header_timeout: seconds(args.header_timeout),
+        body_timeout: seconds(args.body_timeout),
+        conns_per_addr: args.max_conns_per_addr,
+        conns: max_conns,
+        allow_origins: args.allow_origins,
+        ..Default::default()
+    };
     let addr = if args.lan { SocketAddr::from(([0, 0, 0, 0], args.addr.port())) } else { args.addr };
     let store = store::Store::open(&args.db).map_err(|e| anyhow::anyhow!("cannot open {}: {e}", args.db.display()))?;
     let listener =
@@ -74,6 +118,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         let _ = ctrl_c.await;
         let _ = writeln!(std::io::stderr(), "shutting down");
     };
-    server::run(listener, server::ServerConfig { store, rate_limit: args.rate_limit }, shutdown).await?;
+    let config = server::ServerConfig { rate_limit: args.rate_limit, limits, ..server::ServerConfig::new(store) };
+    server::run(listener, config, shutdown).await?;
     Ok(ExitCode::SUCCESS)
 }

@@ -1,17 +1,18 @@
 //! `cardtable sim GAME`: bot-vs-bot batches through the `sim` crate.
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
+use registry::{Entry, GameKind, GameVisitor};
 use sim::{SimOptions, SimReport};
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 #[derive(Args)]
 pub struct SimArgs {
     /// The game to simulate.
-    #[arg(value_name = "GAME", help = format!("The game to simulate: {}", crate::GAMES))]
-    game: String,
+    #[arg(value_name = "GAME", help = format!("The game to simulate: {}", GameKind::names()))]
+    game: GameKind,
     /// Number of games to play.
     #[arg(long, default_value_t = 10_000)]
     games: u64,
@@ -22,8 +23,8 @@ pub struct SimArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Bots in seat order, comma-separated (missing seats are `random`). The line-up rotates
-    /// one seat per game so no bot keeps a seat's advantage. Buckshot: random, heuristic.
-    #[arg(long, value_delimiter = ',')]
+    /// one seat per game so no bot keeps a seat's advantage.
+    #[arg(long, value_delimiter = ',', long_help = bots_help())]
     bots: Vec<String>,
     /// Worker threads (default: all cores).
     #[arg(long)]
@@ -49,49 +50,47 @@ pub fn run(args: SimArgs) -> anyhow::Result<ExitCode> {
             b.set_position(done);
         }
     };
-    let report = match args.game.as_str() {
-        "buckshot" => {
-            let players = args.players.unwrap_or(4);
-            sim::run::<buckshot::Buckshot>(
-                &buckshot::Config::players(players),
-                &opts,
-                buckshot::bot,
-                |g| vec![("rounds", u64::from(g.round())), ("turns", u64::from(g.turn_count()))],
-                &progress,
-            )
-        }
-        "ivanhoe" => sim::run::<ivanhoe::Ivanhoe>(
-            &ivanhoe::Config { players: args.players.unwrap_or(3) },
-            &opts,
-            ivanhoe::bot,
-            |g| vec![("tournaments", u64::from(g.tournaments()))],
-            &progress,
-        ),
-        "sorcery" => {
-            if args.players.is_some_and(|p| p != 2) {
-                bail!("Sorcery is a two-player game");
-            }
-            sim::run::<sorcery::Sorcery>(
-                &sorcery::Config::default(),
-                &opts,
-                sorcery::bot,
-                |g| vec![("turns", u64::from(g.turn()))],
-                &progress,
-            )
-        }
-        other => bail!("unknown game `{other}` (known: {})", crate::GAMES),
-    }
-    .map_err(anyhow::Error::msg)
-    .context("simulation failed")?;
+    let report = args
+        .game
+        .visit(Batch { players: args.players, opts: &opts, progress: &progress })?
+        .map_err(anyhow::Error::msg)
+        .context("simulation failed")?;
     if let Some(b) = bar {
         b.finish_and_clear();
     }
+    let mut out = std::io::stdout().lock();
     if args.json {
-        println!("{}", serde_json::to_string(&report)?);
+        writeln!(out, "{}", serde_json::to_string(&report)?)?;
     } else {
-        print!("{}", render(&report));
+        write!(out, "{}", render(&report))?;
     }
     Ok(if report.aborted > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}
+
+/// `--bots`'s long help: every game's bots.
+fn bots_help() -> String {
+    let mut s = "Bots in seat order, comma-separated (missing seats are `random`). The line-up rotates one seat \
+per game so no bot keeps a seat's advantage. Each game's bots:"
+        .to_string();
+    for k in GameKind::ALL {
+        s.push_str(&format!("\n  {:<10} {}", k.name(), k.bot_names().join(", ")));
+    }
+    s
+}
+
+/// One batch of the chosen game.
+struct Batch<'a> {
+    players: Option<u8>,
+    opts: &'a SimOptions,
+    progress: &'a (dyn Fn(u64) + Sync),
+}
+
+impl GameVisitor for Batch<'_> {
+    type Out = anyhow::Result<Result<SimReport, String>>;
+    fn visit<G: Entry>(self) -> Self::Out {
+        let config = G::config(self.players.unwrap_or(G::DEFAULT_PLAYERS)).map_err(anyhow::Error::msg)?;
+        Ok(sim::run::<G>(&config, self.opts, self.progress))
+    }
 }
 
 fn pct(n: u64, of: u64) -> f64 {

@@ -107,8 +107,11 @@ pub enum ServerMsg {
     PlayerJoined {
         player: Player,
     },
+    /// To the sender of a `JoinGame` or `Reconnect` that did not make it a member. `code` is
+    /// stable (see [`codes`]).
     PlayerJoinRejected {
         reason: String,
+        code: String,
     },
     HostSet {
         username: Option<String>,
@@ -160,6 +163,45 @@ pub mod codes {
     pub const TOO_MANY_PLAYERS: &str = "too_many_players";
     pub const UNKNOWN_PLAYER: &str = "unknown_player";
     pub const UNKNOWN_BOT: &str = "unknown_bot";
+    // `PlayerJoinRejected` (with `BAD_USERNAME`).
+    /// Another member has this username (ignoring case).
+    pub const USERNAME_TAKEN: &str = "username_taken";
+    /// The username is that of a seat in the running game whose player left: only its token
+    /// could have reclaimed it, and now nobody can until the game ends.
+    pub const SEAT_IN_PLAY: &str = "seat_in_play";
+    /// This connection already is a member (as the reason says); leave first.
+    pub const ALREADY_JOINED: &str = "already_joined";
+    /// The token is not (or no longer) that of a member.
+    pub const UNKNOWN_TOKEN: &str = "unknown_token";
+    /// The room has as many members as it takes.
+    pub const ROOM_FULL: &str = "room_full";
+}
+
+/// Checks a chat message: 1 to 500 characters, no control characters (NUL, escapes, line
+/// breaks), and something to see — not only spaces and invisible marks (byte-order marks,
+/// zero-width spaces and joiners, direction marks).
+pub fn check_chat(message: &str) -> Result<(), String> {
+    let len = message.chars().count();
+    if len == 0 || len > MAX_CHAT {
+        return Err(format!("a chat message has 1 to {MAX_CHAT} characters"));
+    }
+    if message.chars().any(char::is_control) {
+        return Err("a chat message may not contain control characters".into());
+    }
+    if message.chars().all(|c| c.is_whitespace() || is_invisible(c)) {
+        return Err("a chat message needs something visible in it".into());
+    }
+    Ok(())
+}
+
+/// Characters that draw nothing on their own (format characters, fillers, selectors).
+fn is_invisible(c: char) -> bool {
+    matches!(c,
+        '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}'
+        | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+        | '\u{2060}'..='\u{206F}' | '\u{2800}' | '\u{3164}' | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}'
+        | '\u{FFA0}' | '\u{FFF0}'..='\u{FFF8}' | '\u{1D159}' | '\u{1D173}'..='\u{1D17A}'
+        | '\u{E0000}'..='\u{E0FFF}')
 }
 
 /// Checks a username: 1 to 16 letters, digits, `_` or `-`.
@@ -196,6 +238,17 @@ mod tests {
         assert_eq!(s, r#"{"type":"ActionFailed","reason":"x","code":"c"}"#);
         let s = serde_json::to_string(&ServerMsg::GameDataSync { game_data: serde_json::json!({}) }).unwrap();
         assert_eq!(s, r#"{"type":"GameDataSync","gameData":{}}"#);
+    }
+
+    #[test]
+    fn chat_messages() {
+        for good in ["hi", "naïve café 👋", "a\u{200b}b", &"x".repeat(MAX_CHAT)] {
+            assert!(check_chat(good).is_ok(), "{good:?}");
+        }
+        for bad in ["", "   ", "\u{0}", "a\nb", "\u{feff}", "\u{200b} \u{200d}", "\u{1b}[1m", &"x".repeat(MAX_CHAT + 1)]
+        {
+            assert!(check_chat(bad).is_err(), "{bad:?}");
+        }
     }
 
     #[test]

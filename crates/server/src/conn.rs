@@ -2,11 +2,20 @@
 //! limited) and drains the connection's outbound queue to the socket, whichever is ready.
 //! Neither ever blocks the room: the room only ever `try_send`s to the queue. (One task, not
 //! a reader and a writer over a split socket: half the tasks, no lock around the socket.)
+//!
+//! The room's channel counts packets, and a packet can be large (a sync of a crowded room),
+//! so the task empties that channel at once into its own queue counted in bytes ([`OutQueue`]).
+//! A client that stops reading fills the socket, then that queue; past `queue_bytes` it is
+//! disconnected (close 1008) and the room treats it as any dropped connection. What one
+//! client pins is bounded by the queue's cap, not by what the room says.
 
 use crate::room::{ConnId, Outbound, RoomCmd, RoomHandle};
-use axum::extract::ws::{Message, WebSocket};
+use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures_util::{SinkExt, StreamExt};
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::task::Poll;
+use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
@@ -15,8 +24,24 @@ static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
 /// Packets a second a connection may send, and the burst it may save up.
 pub const RATE: f64 = 20.0;
 pub const BURST: f64 = 40.0;
-/// Outbound packets queued per connection before a slow client starts losing them.
+/// Outbound packets the room's channel holds for a connection. The connection's task empties
+/// it whenever it runs; this only covers the moments it has not run yet.
 const QUEUE: usize = 512;
+/// WebSocket close code for a client that does not read (1008: policy violation).
+pub const CLOSE_NOT_READING: u16 = 1008;
+/// WebSocket close code for a frame over [`protocol::MAX_FRAME`] (1009: message too big).
+pub const CLOSE_TOO_BIG: u16 = 1009;
+/// How long a goodbye (a close frame, the last packets at shutdown) may take to go out.
+const GOODBYE: Duration = Duration::from_secs(1);
+
+/// How one connection is served: its rate limit and its outbound cap.
+#[derive(Clone, Copy)]
+pub struct ConnLimits {
+    /// Packets a second the client may send (bursts of `rate * BURST / RATE`).
+    pub rate: f64,
+    /// Bytes of packets queued for the client before it counts as not reading.
+    pub queue_bytes: usize,
+}
 
 /// A token bucket: `rate` tokens a second, at most `burst` saved.
 pub struct TokenBucket {
@@ -44,57 +69,195 @@ impl TokenBucket {
     }
 }
 
-pub async fn serve_socket(mut socket: WebSocket, room: RoomHandle, rate: f64) {
+/// Packets waiting for the socket, counted in bytes against a cap.
+pub struct OutQueue {
+    packets: VecDeque<Outbound>,
+    bytes: usize,
+    cap: usize,
+}
+
+impl OutQueue {
+    pub fn new(cap: usize) -> Self {
+        OutQueue { packets: VecDeque::new(), bytes: 0, cap }
+    }
+
+    /// Queues `packet`, or refuses it (queue unchanged) if it would take the queue past its
+    /// cap. An empty queue takes any one packet, so a single large packet is not by itself a
+    /// reason to drop a client: the most a queue holds is its cap or one packet.
+    pub fn push(&mut self, packet: Outbound) -> bool {
+        let n = packet.as_str().len();
+        if !self.packets.is_empty() && self.bytes + n > self.cap {
+            return false;
+        }
+        self.bytes += n;
+        self.packets.push_back(packet);
+        true
+    }
+
+    pub fn pop(&mut self) -> Option<Outbound> {
+        let p = self.packets.pop_front()?;
+        self.bytes -= p.as_str().len();
+        Some(p)
+    }
+
+    /// Bytes queued.
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.packets.is_empty()
+    }
+}
+
+/// What woke the connection's task.
+enum Event {
+    Client(Option<Result<Message, axum::Error>>),
+    /// The room is gone (the server is shutting down).
+    RoomGone,
+    /// The client is over its outbound cap.
+    NotReading,
+    WriteFailed,
+}
+
+pub async fn serve_socket(mut socket: WebSocket, room: RoomHandle, limits: ConnLimits) {
     let conn: ConnId = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
     let (tx, mut rx) = mpsc::channel::<Outbound>(QUEUE);
     if room.tx.send(RoomCmd::Connect { conn, tx }).await.is_err() {
         return;
     }
+    let rate = limits.rate;
     let mut bucket = TokenBucket::new(rate, rate * BURST / RATE);
     let mut last_warning: Option<Instant> = None;
+    let mut out = OutQueue::new(limits.queue_bytes);
+    let mut unflushed = false;
     loop {
-        tokio::select! {
-            // Updates first, so a client that floods us still hears the table promptly.
-            biased;
-            msg = rx.recv() => {
-                let Some(msg) = msg else {
-                    // The room is gone (the server is shutting down).
-                    let _ = socket.close().await;
-                    return;
-                };
-                // Everything already queued goes out in one flush (one write on the socket).
-                let mut fed = socket.feed(Message::Text(msg)).await;
-                while fed.is_ok()
-                    && let Ok(more) = rx.try_recv()
-                {
-                    fed = socket.feed(Message::Text(more)).await;
-                }
-                if fed.is_err() || socket.flush().await.is_err() {
-                    break;
-                }
-            }
-            frame = socket.next() => {
-                let cmd = match frame {
-                    Some(Ok(Message::Text(text))) => {
-                        let now = Instant::now();
-                        if bucket.take(now) {
-                            RoomCmd::Text { conn, text }
-                        } else if last_warning.is_none_or(|t| now.duration_since(t).as_secs() >= 1) {
-                            last_warning = Some(now);
-                            RoomCmd::RateLimited { conn }
-                        } else {
-                            continue;
+        // Updates first, so a client that floods us still hears the table promptly: take what
+        // the room queued, give the socket what it will take (everything queued goes out in
+        // one flush, one write on the socket), and only then read.
+        let event = std::future::poll_fn(|cx| {
+            loop {
+                match rx.poll_recv(cx) {
+                    Poll::Ready(Some(p)) => {
+                        if !out.push(p) {
+                            return Poll::Ready(Event::NotReading);
                         }
                     }
-                    Some(Ok(Message::Binary(_))) => RoomCmd::Binary { conn },
-                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
-                    Some(Ok(Message::Close(_)) | Err(_)) | None => break,
-                };
-                if room.tx.send(cmd).await.is_err() {
-                    break;
+                    Poll::Ready(None) => return Poll::Ready(Event::RoomGone),
+                    Poll::Pending => break,
                 }
             }
+            while !out.is_empty() {
+                match socket.poll_ready_unpin(cx) {
+                    Poll::Ready(Ok(())) => {
+                        let p = out.pop().expect("not empty");
+                        if socket.start_send_unpin(Message::Text(p)).is_err() {
+                            return Poll::Ready(Event::WriteFailed);
+                        }
+                        unflushed = true;
+                    }
+                    Poll::Ready(Err(_)) => return Poll::Ready(Event::WriteFailed),
+                    Poll::Pending => break,
+                }
+            }
+            if unflushed {
+                match socket.poll_flush_unpin(cx) {
+                    Poll::Ready(Ok(())) => unflushed = false,
+                    Poll::Ready(Err(_)) => return Poll::Ready(Event::WriteFailed),
+                    Poll::Pending => {}
+                }
+            }
+            socket.poll_next_unpin(cx).map(Event::Client)
+        })
+        .await;
+        let frame = match event {
+            Event::Client(frame) => frame,
+            Event::RoomGone => {
+                let _ = tokio::time::timeout(GOODBYE, async {
+                    while let Some(p) = out.pop() {
+                        socket.feed(Message::Text(p)).await?;
+                    }
+                    socket.close().await
+                })
+                .await;
+                return;
+            }
+            Event::NotReading => {
+                tracing::info!(conn, queued = out.bytes(), "a client is not reading its packets; disconnecting it");
+                // Free the queue now: the goodbye may never get through.
+                drop(out);
+                let reason = format!("not reading: over {} bytes of packets queued", limits.queue_bytes);
+                goodbye(&mut socket, CLOSE_NOT_READING, reason).await;
+                break;
+            }
+            Event::WriteFailed => break,
+        };
+        let cmd = match frame {
+            Some(Ok(Message::Text(text))) => {
+                let now = Instant::now();
+                if bucket.take(now) {
+                    RoomCmd::Text { conn, text }
+                } else if last_warning.is_none_or(|t| now.duration_since(t).as_secs() >= 1) {
+                    last_warning = Some(now);
+                    RoomCmd::RateLimited { conn }
+                } else {
+                    continue;
+                }
+            }
+            Some(Ok(Message::Binary(_))) => RoomCmd::Binary { conn },
+            Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+            Some(Err(e)) => {
+                if !is_too_big(e) {
+                    break;
+                }
+                goodbye(&mut socket, CLOSE_TOO_BIG, format!("a frame over {} bytes", protocol::MAX_FRAME)).await;
+                // The rest of the frame is unread and cannot be skipped; closing now would
+                // reset the connection, and a reset can destroy the close frame before the
+                // client reads it. Give it a moment.
+                tokio::time::sleep(GOODBYE).await;
+                break;
+            }
+            Some(Ok(Message::Close(_))) | None => break,
+        };
+        if room.tx.send(cmd).await.is_err() {
+            break;
         }
     }
     let _ = room.tx.send(RoomCmd::Disconnect { conn }).await;
+}
+
+/// Whether a read failed on a frame or message over the socket's size limit.
+fn is_too_big(e: axum::Error) -> bool {
+    use tokio_tungstenite::tungstenite::Error;
+    matches!(e.into_inner().downcast_ref::<Error>(), Some(Error::Capacity(_)))
+}
+
+/// Sends a close frame, giving up after [`GOODBYE`] (a client that does not read may never
+/// take it).
+async fn goodbye(socket: &mut WebSocket, code: u16, reason: String) {
+    let frame = CloseFrame { code, reason: reason.into() };
+    let _ = tokio::time::timeout(GOODBYE, socket.send(Message::Close(Some(frame)))).await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_queue_counts_bytes_and_refuses_past_its_cap() {
+        let mut q = OutQueue::new(10);
+        assert!(q.push("abcd".into()));
+        assert!(q.push("efgh".into()));
+        assert_eq!(q.bytes(), 8);
+        assert!(!q.push("ijk".into()), "8 + 3 > 10");
+        assert_eq!(q.bytes(), 8);
+        assert!(q.push("ij".into()));
+        assert_eq!(q.pop().as_deref(), Some("abcd"));
+        assert_eq!(q.bytes(), 6);
+        while q.pop().is_some() {}
+        assert_eq!(q.bytes(), 0);
+        // One packet larger than the cap still goes into an empty queue, and nothing after it.
+        assert!(q.push("x".repeat(50).into()));
+        assert!(!q.push("y".into()));
+    }
 }

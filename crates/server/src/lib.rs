@@ -7,14 +7,19 @@
 //! - `POST /api/rooms` `{"game": NAME, "seed": N?, ...options}` → `{"id": ...}`;
 //! - `GET /api/rooms/{id}/ws`: the room's WebSocket (see `docs/protocol.md`).
 //!
+//! Connections come through [`accept::serve`] (hyper, with header timeouts and connection
+//! caps: [`limits::Limits`]); every answer carries [`SECURITY_HEADERS`].
+//!
 //! Each room is one task ([`room::Room`]); connections reach it through a [`room::RoomHandle`].
 //! Rooms and finished matches are kept in SQLite ([`store`]); on start, every stored room is
 //! restored and its players can reconnect with their tokens.
 
+pub mod accept;
 pub mod adapter;
 pub mod assets;
 pub mod conn;
 pub mod games;
+pub mod limits;
 pub mod lobby;
 pub mod room;
 pub mod watch;
@@ -22,10 +27,10 @@ pub mod watch;
 use axum::Json;
 use axum::Router;
 use axum::extract::{Path, State, WebSocketUpgrade};
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use axum::serve::ListenerExt;
+use limits::Limits;
 use lobby::Lobby;
 use room::RoomOptions;
 use serde::Deserialize;
@@ -38,11 +43,13 @@ pub struct ServerConfig {
     /// Packets a second each connection may send (bursts of twice as many). The rules ask
     /// for at least 20.
     pub rate_limit: f64,
+    /// What one client may cost the server (see [`Limits`]).
+    pub limits: Limits,
 }
 
 impl ServerConfig {
     pub fn new(store: store::Store) -> Self {
-        ServerConfig { store, rate_limit: conn::RATE }
+        ServerConfig { store, rate_limit: conn::RATE, limits: Limits::default() }
     }
 }
 
@@ -50,6 +57,7 @@ impl ServerConfig {
 pub struct AppState {
     pub lobby: Arc<Lobby>,
     pub rate_limit: f64,
+    pub limits: Arc<Limits>,
 }
 
 /// Serves until `shutdown` resolves.
@@ -59,13 +67,26 @@ pub async fn run(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let lobby = Lobby::restore(config.store).await.map_err(std::io::Error::other)?;
-    let state = AppState { lobby: Arc::new(lobby), rate_limit: config.rate_limit.max(conn::RATE) };
-    // Packets are small and latency matters: no Nagle delay on any connection.
-    let listener = listener.tap_io(|tcp| {
-        let _ = tcp.set_nodelay(true);
-    });
-    axum::serve(listener, app(state)).with_graceful_shutdown(shutdown).await
+    let state = AppState {
+        lobby: Arc::new(lobby),
+        rate_limit: config.rate_limit.max(conn::RATE),
+        limits: Arc::new(config.limits),
+    };
+    let limits = state.limits.clone();
+    accept::serve(listener, app(state), limits, shutdown).await
 }
+
+/// Headers on every HTTP answer: the page loads only its own files, no other site may frame
+/// it, answers are taken as the type they say, and no address leaks to other sites.
+pub const SECURITY_HEADERS: [(&str, &str); 4] = [
+    (
+        "content-security-policy",
+        "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    ),
+    ("x-frame-options", "DENY"),
+    ("x-content-type-options", "nosniff"),
+    ("referrer-policy", "no-referrer"),
+];
 
 pub fn app(state: AppState) -> Router {
     Router::new()
@@ -75,7 +96,27 @@ pub fn app(state: AppState) -> Router {
         .route("/", get(|| async { asset("index.html") }))
         .route("/r/{id}", get(|| async { asset("index.html") }))
         .route("/{*path}", get(|Path(path): Path<String>| async move { asset(&path) }))
+        .layer(axum::middleware::map_response(with_security_headers))
         .with_state(state)
+}
+
+async fn with_security_headers(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    for (name, value) in SECURITY_HEADERS {
+        headers.insert(name, HeaderValue::from_static(value));
+    }
+    response
+}
+
+/// A `403` unless the request's `Origin` is the server's own or allowed (see
+/// [`Limits::origin_allowed`]): another site's page may neither open a room's WebSocket
+/// (which the browser allows across origins) nor create rooms.
+fn refuse_origin(limits: &Limits, headers: &HeaderMap) -> Option<Response> {
+    let text = |name| headers.get(name).map(|v: &HeaderValue| v.to_str().unwrap_or("?"));
+    let origin = text(header::ORIGIN);
+    let allowed = limits.origin_allowed(origin, text(header::HOST));
+    (!allowed)
+        .then(|| error(StatusCode::FORBIDDEN, format!("origin {} is not allowed here", origin.unwrap_or_default())))
 }
 
 fn asset(path: &str) -> Response {
@@ -98,10 +139,51 @@ struct CreateRoom {
 }
 
 fn bad_request(message: String) -> Response {
-    (StatusCode::BAD_REQUEST, Json(serde_json::json!({ "error": message }))).into_response()
+    error(StatusCode::BAD_REQUEST, message)
 }
 
-async fn create_room(State(state): State<AppState>, body: axum::body::Bytes) -> Response {
+/// The most a `POST /api/rooms` body may hold.
+const MAX_BODY: usize = protocol::MAX_FRAME;
+
+fn error(status: StatusCode, message: String) -> Response {
+    (status, Json(serde_json::json!({ "error": message }))).into_response()
+}
+
+async fn create_room(State(state): State<AppState>, headers: HeaderMap, body: axum::body::Body) -> Response {
+    if let Some(refused) = refuse_origin(&state.limits, &headers) {
+        return refused;
+    }
+    // JSON only: a cross-site HTML form can send text/plain or a form encoding without the
+    // browser asking first, but not application/json.
+    let json = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
+    if !json {
+        return error(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "the body must be JSON (Content-Type: application/json)".into(),
+        );
+    }
+    // The headers are in (hyper's timer); the body has its own deadline, so a client cannot
+    // hold a connection by sending it slowly.
+    let timeout = state.limits.body_timeout;
+    let body = match tokio::time::timeout(timeout, axum::body::to_bytes(body, MAX_BODY)).await {
+        Err(_) => {
+            return error(
+                StatusCode::REQUEST_TIMEOUT,
+                format!("the request body did not arrive within {} s", timeout.as_secs_f64()),
+            );
+        }
+        Ok(Err(_)) => {
+            return error(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!("the request body is over {MAX_BODY} bytes, or was cut off"),
+            );
+        }
+        Ok(Ok(body)) => body,
+    };
     let req: CreateRoom = match serde_json::from_slice(&body) {
         Ok(r) => r,
         Err(e) => return bad_request(format!("bad request body: {e}")),
@@ -112,7 +194,15 @@ async fn create_room(State(state): State<AppState>, body: axum::body::Bytes) -> 
     }
 }
 
-async fn room_socket(State(state): State<AppState>, Path(id): Path<String>, ws: WebSocketUpgrade) -> Response {
+async fn room_socket(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    ws: WebSocketUpgrade,
+) -> Response {
+    if let Some(refused) = refuse_origin(&state.limits, &headers) {
+        return refused;
+    }
     let Some(room) = state.lobby.get(&id) else {
         return (StatusCode::NOT_FOUND, Json(serde_json::json!({ "error": format!("no room {id}") }))).into_response();
     };
@@ -122,5 +212,8 @@ async fn room_socket(State(state): State<AppState>, Path(id): Path<String>, ws: 
         .max_frame_size(protocol::MAX_FRAME)
         .read_buffer_size(4 * 1024)
         .write_buffer_size(4 * 1024)
-        .on_upgrade(move |socket| conn::serve_socket(socket, room, state.rate_limit))
+        .on_upgrade(move |socket| {
+            let limits = conn::ConnLimits { rate: state.rate_limit, queue_bytes: state.limits.queue_bytes };
+            conn::serve_socket(socket, room, limits)
+        })
 }

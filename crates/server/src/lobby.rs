@@ -3,7 +3,6 @@
 
 use crate::adapter::GameAdapter;
 use crate::room::{Room, RoomHandle, RoomOptions, RoomSummary};
-use engine::MatchRng;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
@@ -35,7 +34,6 @@ macro_rules! with_adapter {
 pub struct Lobby {
     rooms: Mutex<BTreeMap<String, RoomHandle>>,
     store: store::Store,
-    rng: Mutex<MatchRng>,
 }
 
 fn spawn<A: GameAdapter>(room: Room<A>, rx: tokio::sync::mpsc::Receiver<crate::room::RoomCmd>) {
@@ -45,11 +43,7 @@ fn spawn<A: GameAdapter>(room: Room<A>, rx: tokio::sync::mpsc::Receiver<crate::r
 impl Lobby {
     /// A lobby with every room the store remembers, each back in its task.
     pub async fn restore(store: store::Store) -> Result<Lobby, String> {
-        let lobby = Lobby {
-            rooms: Mutex::new(BTreeMap::new()),
-            store: store.clone(),
-            rng: Mutex::new(MatchRng::new(crate::room::now_ms() ^ u64::from(std::process::id()))),
-        };
+        let lobby = Lobby { rooms: Mutex::new(BTreeMap::new()), store: store.clone() };
         for stored in store.load_rooms().await? {
             // A room that cannot be rebuilt stays in the database for a person to look at; it
             // does not keep the server, or the other rooms, from starting.
@@ -58,7 +52,13 @@ impl Lobby {
                 continue;
             }
             let handle = with_adapter!(stored.game.as_str(), A => {
-                match Room::<A>::restore(&stored, store.clone()) {
+                // Rebuilding replays the match through the game's rules; a panic there is a
+                // bug, but it costs this room only, never the server (nor a restart loop).
+                let rebuilt = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    Room::<A>::restore(&stored, store.clone())
+                }))
+                .unwrap_or_else(|_| Err(format!("room {}: rebuilding it panicked", stored.id)));
+                match rebuilt {
                     Ok((room, handle, rx)) => {
                         spawn(room, rx);
                         handle
@@ -81,10 +81,10 @@ impl Lobby {
     fn new_id(&self) -> String {
         const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
         loop {
-            let id: String = {
-                let mut rng = self.rng.lock().expect("rng lock");
-                (0..6).map(|_| ALPHABET[rng.index(ALPHABET.len())] as char).collect()
-            };
+            // From the operating system, so nobody can list the rooms' ids from the clock.
+            let mut bytes = [0u8; 6];
+            getrandom::fill(&mut bytes).expect("the operating system's random source works");
+            let id: String = bytes.iter().map(|&b| ALPHABET[usize::from(b) % ALPHABET.len()] as char).collect();
             if !self.rooms.lock().expect("lobby lock").contains_key(&id) {
                 return id;
             }
@@ -93,8 +93,13 @@ impl Lobby {
 
     /// Creates a room for `game`, stores it, starts its task, and returns its id.
     pub async fn create(&self, game: &str, options: RoomOptions) -> Result<String, String> {
+        options.check()?;
         let id = self.new_id();
         let handle = with_adapter!(game, A => {
+            // The game's own options, as a match of any size would read them.
+            if let Err(e) = (A::MIN_PLAYERS..=A::MAX_PLAYERS).try_for_each(|n| A::config(n, &options.game_options).map(drop)) {
+                return Err(format!("gameOptions: {e}"));
+            }
             let (room, handle, rx) = Room::<A>::create(id.clone(), options, self.store.clone());
             room.persist_new().await?;
             spawn(room, rx);

@@ -26,7 +26,10 @@ pub type ConnId = u64;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct RoomOptions {
-    /// The first match's seed (later matches derive theirs from it). Default: random.
+    /// The first match's seed (later matches derive theirs from it). Default: random. It
+    /// stays on the server: anyone who knew it could replay the deal and see every hidden
+    /// card, so it is never sent to a client (see [`RoomOptions::public`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
     /// How long a dropped player keeps their seat during a game.
     pub hold_seconds: u64,
@@ -34,14 +37,65 @@ pub struct RoomOptions {
     pub turn_seconds: u64,
     /// How long bots wait before acting, so people can follow.
     pub bot_delay_ms: u64,
+    /// How many members beyond the game's seats may watch: a join past it is refused
+    /// (`room_full`).
+    pub max_spectators: u64,
     /// Game-specific options, passed to the game's adapter.
     pub game_options: Value,
 }
 
 impl Default for RoomOptions {
     fn default() -> Self {
-        RoomOptions { seed: None, hold_seconds: 60, turn_seconds: 30, bot_delay_ms: 700, game_options: Value::Null }
+        RoomOptions {
+            seed: None,
+            hold_seconds: 60,
+            turn_seconds: 30,
+            bot_delay_ms: 700,
+            max_spectators: 64,
+            game_options: Value::Null,
+        }
     }
+}
+
+/// The ranges of the room options (inclusive), checked at creation and again on restore.
+pub const MAX_HOLD_SECONDS: u64 = 86_400;
+pub const MAX_TURN_SECONDS: u64 = 86_400;
+pub const MAX_BOT_DELAY_MS: u64 = 60_000;
+pub const MAX_SPECTATORS: u64 = 256;
+/// `gameOptions` serialized: every sync carries the options, so they stay small.
+pub const MAX_GAME_OPTIONS_BYTES: usize = 4 * 1024;
+
+impl RoomOptions {
+    /// The options as clients see them: all but the seed.
+    pub fn public(&self) -> RoomOptions {
+        RoomOptions { seed: None, ..self.clone() }
+    }
+
+    /// Whether every option is in its range; if not, a reason naming the option.
+    pub fn check(&self) -> Result<(), String> {
+        for (name, value, max) in [
+            ("holdSeconds", self.hold_seconds, MAX_HOLD_SECONDS),
+            ("turnSeconds", self.turn_seconds, MAX_TURN_SECONDS),
+            ("botDelayMs", self.bot_delay_ms, MAX_BOT_DELAY_MS),
+            ("maxSpectators", self.max_spectators, MAX_SPECTATORS),
+        ] {
+            if value > max {
+                return Err(format!("{name} is at most {max}, not {value}"));
+            }
+        }
+        let size = serde_json::to_string(&self.game_options).map_or(usize::MAX, |s| s.len());
+        if size > MAX_GAME_OPTIONS_BYTES {
+            return Err(format!("gameOptions take at most {MAX_GAME_OPTIONS_BYTES} bytes of JSON, not {size}"));
+        }
+        Ok(())
+    }
+}
+
+/// `t + d`, saturating: options are range-checked, but no clock of any length may make a
+/// room panic (an `Instant` overflowing), so a sum past the representable means "never".
+fn later(t: Instant, d: Duration) -> Instant {
+    const NEVER: Duration = Duration::from_secs(100 * 365 * 86_400);
+    t.checked_add(d).or_else(|| t.checked_add(NEVER)).unwrap_or(t)
 }
 
 /// What the lobby lists about a room.
@@ -189,6 +243,18 @@ pub struct Room<A: GameAdapter> {
     _adapter: std::marker::PhantomData<A>,
 }
 
+/// The most characters of an `ActionFailed` reason, and of a packet's `type` quoted in one.
+const MAX_REASON: usize = 256;
+const MAX_QUOTED_TYPE: usize = 64;
+
+/// `s` cut to `max` characters (an ellipsis marks the cut).
+fn clip(s: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    match s.char_indices().nth(max) {
+        None => s.into(),
+        Some((end, _)) => format!("{}…", &s[..end]).into(),
+    }
+}
+
 const CHAT_KEPT: usize = 100;
 const CHAT_SYNCED: usize = 50;
 const BOT_NAMES: [&str; 12] = ["ana", "ben", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon", "kim", "lou"];
@@ -197,8 +263,18 @@ pub fn now_ms() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
 }
 
-fn random_token(rng: &mut MatchRng) -> String {
-    format!("{:016x}{:016x}", rng.next_u64(), rng.next_u64())
+/// 128 bits from the operating system's cryptographic random source, as 32 hex digits: a
+/// reconnect token. Never from a match's generator, the room's seed or the clock, all of
+/// which a client can know or guess.
+fn random_token() -> String {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).expect("the operating system's random source works");
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A random `u64` from the operating system (default seeds, the bots' generator).
+pub fn os_random_u64() -> u64 {
+    getrandom::u64().expect("the operating system's random source works")
 }
 
 fn json<T: Serialize>(v: &T) -> Outbound {
@@ -212,8 +288,8 @@ impl<A: GameAdapter> Room<A> {
         options: RoomOptions,
         store: store::Store,
     ) -> (Self, RoomHandle, mpsc::Receiver<RoomCmd>) {
-        let entropy = now_ms() ^ (u64::from(std::process::id()) << 32);
-        let base_seed = options.seed.unwrap_or_else(|| derive_seed(entropy, id.len() as u64));
+        // A default seed nobody can work out from the clock or the process.
+        let base_seed = options.seed.unwrap_or_else(os_random_u64);
         Self::build(id, options, store, base_seed)
     }
 
@@ -232,7 +308,8 @@ impl<A: GameAdapter> Room<A> {
             spectators: 0,
         }));
         let handle = RoomHandle { id: id.clone(), game: A::name(), tx, summary: summary.clone() };
-        let rng = MatchRng::new(derive_seed(base_seed ^ now_ms(), 0x70C3));
+        // The bots' generator: their choices need no replaying (their moves are stored).
+        let rng = MatchRng::new(os_random_u64());
         let room = Room {
             id,
             options,
@@ -262,6 +339,8 @@ impl<A: GameAdapter> Room<A> {
         store: store::Store,
     ) -> Result<(Self, RoomHandle, mpsc::Receiver<RoomCmd>), String> {
         let snap: Snapshot = serde_json::from_str(&stored.snapshot).map_err(|e| format!("room {}: {e}", stored.id))?;
+        // Stored before the checks, or edited: options out of range are not run.
+        snap.options.check().map_err(|e| format!("room {}: {e}", stored.id))?;
         let (mut room, handle, rx) = Self::build(stored.id.clone(), snap.options, store, snap.base_seed);
         let now = Instant::now();
         room.members = snap
@@ -366,7 +445,14 @@ impl<A: GameAdapter> Room<A> {
     }
 
     fn fail(&self, conn: ConnId, code: &str, reason: &str) {
-        self.send(conn, json(&ServerMsg::ActionFailed { reason: reason.into(), code: code.into() }));
+        // Reasons can quote a packet (a field's name, a value): a client sending a huge one
+        // does not get it echoed back whole.
+        let reason = clip(reason, MAX_REASON).into_owned();
+        self.send(conn, json(&ServerMsg::ActionFailed { reason, code: code.into() }));
+    }
+
+    fn reject(&self, conn: ConnId, code: &str, reason: String) {
+        self.send(conn, json(&ServerMsg::PlayerJoinRejected { reason, code: code.into() }));
     }
 
     fn member_index(&self, username: &str) -> Option<usize> {
@@ -492,7 +578,7 @@ impl<A: GameAdapter> Room<A> {
             .put("lastWinner", &self.last_winner)
             .put("minPlayers", &A::MIN_PLAYERS)
             .put("maxPlayers", &A::MAX_PLAYERS)
-            .put("options", &self.options);
+            .put("options", &self.options.public());
         t
     }
 
@@ -649,6 +735,7 @@ impl<A: GameAdapter> Room<A> {
         } else if A::is_action_packet(&kind) {
             self.on_action_packet(conn, text).await;
         } else {
+            let kind = clip(&kind, MAX_QUOTED_TYPE);
             self.fail(conn, codes::BAD_PACKET, &format!("unknown packet type `{kind}`"));
         }
     }
@@ -691,9 +778,8 @@ impl<A: GameAdapter> Room<A> {
             }
             ClientMsg::SendNewChatMessage { message } => {
                 let Some(i) = me else { return };
-                let len = message.chars().count();
-                if message.trim().is_empty() || len > protocol::MAX_CHAT {
-                    return self.fail(conn, codes::BAD_MESSAGE, "a chat message has 1 to 500 characters");
+                if let Err(reason) = protocol::check_chat(&message) {
+                    return self.fail(conn, codes::BAD_MESSAGE, &reason);
                 }
                 let player = self.player_json(i);
                 let msg = ChatMessage { message, player, timestamp: now_ms() };
@@ -727,7 +813,7 @@ impl<A: GameAdapter> Room<A> {
                 else {
                     return self.fail(conn, codes::TOO_MANY_PLAYERS, "no more bot names");
                 };
-                let token = random_token(&mut self.rng);
+                let token = random_token();
                 self.members.push(Member {
                     username: name,
                     token,
@@ -763,17 +849,34 @@ impl<A: GameAdapter> Room<A> {
     async fn join(&mut self, conn: ConnId, username: String) {
         if let Some(i) = self.conn_member(conn) {
             let reason = format!("you have already joined as {}", self.members[i].username);
-            return self.send(conn, json(&ServerMsg::PlayerJoinRejected { reason }));
+            return self.reject(conn, codes::ALREADY_JOINED, reason);
         }
         if let Err(reason) = protocol::check_username(&username) {
-            return self.send(conn, json(&ServerMsg::PlayerJoinRejected { reason }));
+            return self.reject(conn, codes::BAD_USERNAME, reason);
         }
         if self.member_index(&username).is_some() {
             let reason = format!("the username {username} is taken in this room");
-            return self.send(conn, json(&ServerMsg::PlayerJoinRejected { reason }));
+            return self.reject(conn, codes::USERNAME_TAKEN, reason);
+        }
+        // Seats are found by username: a newcomer with the name of a seat whose player left
+        // (or whose hold ran out) would sit in it, hand and all. Until the game ends the name
+        // stays taken.
+        if let Some(cur) = &self.current
+            && cur.seats.iter().any(|s| s.eq_ignore_ascii_case(&username))
+        {
+            let reason = format!("{username} has a seat in the game being played; choose another username");
+            return self.reject(conn, codes::SEAT_IN_PLAY, reason);
         }
         let spectator = self.current.is_some() || self.players_in_lobby() >= A::MAX_PLAYERS;
-        let token = random_token(&mut self.rng);
+        if spectator && self.members.iter().filter(|m| m.spectator).count() as u64 >= self.options.max_spectators {
+            let reason = format!(
+                "this room is full: {} players and {} watchers at most",
+                A::MAX_PLAYERS,
+                self.options.max_spectators
+            );
+            return self.reject(conn, codes::ROOM_FULL, reason);
+        }
+        let token = random_token();
         self.members.push(Member {
             username: username.clone(),
             token: token.clone(),
@@ -793,30 +896,34 @@ impl<A: GameAdapter> Room<A> {
         self.save().await;
         self.send(conn, json(&ServerMsg::Joined { username: username.clone(), token }));
         let idx = self.members.len() - 1;
+        // The others get the newcomer's `players` entry, not a sync listing everyone: a join
+        // costs each member one small packet, not a table (quadratic in a crowded room).
         self.broadcast(&ServerMsg::PlayerJoined { player: self.player_json(idx) });
         if new_host {
             self.broadcast(&ServerMsg::HostSet { username: self.host.clone() });
         }
-        self.sync_all();
+        self.sync(conn);
     }
 
     async fn reconnect(&mut self, conn: ConnId, token: &str) {
         let Some(i) = self.members.iter().position(|m| m.bot.is_none() && m.token == token) else {
             let reason = "unknown or expired token: join with a username".to_string();
-            return self.send(conn, json(&ServerMsg::PlayerJoinRejected { reason }));
+            return self.reject(conn, codes::UNKNOWN_TOKEN, reason);
         };
+        // One membership per connection: a member taking another's seat would leave their own
+        // member behind, neither connected nor dropped (and, were it the host, host for ever).
+        if let Some(j) = self.conn_member(conn)
+            && j != i
+        {
+            let reason = format!("you have already joined as {}; leave first", self.members[j].username);
+            return self.reject(conn, codes::ALREADY_JOINED, reason);
+        }
         if let Some(old) = self.members[i].conn.replace(conn)
             && old != conn
             && let Some(c) = self.conns.get_mut(&old)
         {
             // The newer connection wins; the old one stays open as an anonymous watcher.
             c.member = None;
-        }
-        if let Some(prev) = self.conns.get(&conn).and_then(|c| c.member.clone())
-            && prev != self.members[i].username
-            && let Some(j) = self.member_index(&prev)
-        {
-            self.members[j].conn = None;
         }
         self.members[i].dropped_at = None;
         let username = self.members[i].username.clone();
@@ -1095,18 +1202,18 @@ impl<A: GameAdapter> Room<A> {
     fn seat_deadline(&self, cur: &Match<A::G>, seat: Seat, since: Instant) -> Option<(Instant, bool)> {
         if cur.bots[seat.index()].is_some() || cur.stand_in.contains(seat) {
             let from = since.max(self.last_move_at);
-            return Some((from + Duration::from_millis(self.options.bot_delay_ms), true));
+            return Some((later(from, Duration::from_millis(self.options.bot_delay_ms)), true));
         }
         let name = &cur.seats[seat.index()];
         let member = self.members.iter().find(|m| &m.username == name);
         match member {
-            Some(m) if m.conn.is_some() => A::decision_timeout(&cur.game, seat).map(|d| (since + d, false)),
+            Some(m) if m.conn.is_some() => A::decision_timeout(&cur.game, seat).map(|d| (later(since, d), false)),
             Some(m) => {
                 let from = m.dropped_at.map_or(since, |d| d.max(since));
-                Some((from + Duration::from_secs(self.options.turn_seconds), false))
+                Some((later(from, Duration::from_secs(self.options.turn_seconds)), false))
             }
             // Left the room: the game has eliminated or replaced them; nothing to wait for.
-            None => Some((since + Duration::from_secs(self.options.turn_seconds), false)),
+            None => Some((later(since, Duration::from_secs(self.options.turn_seconds)), false)),
         }
     }
 
@@ -1116,7 +1223,8 @@ impl<A: GameAdapter> Room<A> {
         let hold = Duration::from_secs(self.options.hold_seconds);
         for m in &self.members {
             if let Some(at) = m.dropped_at {
-                best = Some(best.map_or(at + hold, |b| b.min(at + hold)));
+                let until = later(at, hold);
+                best = Some(best.map_or(until, |b| b.min(until)));
             }
         }
         if let Some(cur) = &self.current {
@@ -1146,7 +1254,7 @@ impl<A: GameAdapter> Room<A> {
     async fn on_timer(&mut self) {
         let now = Instant::now();
         let hold = Duration::from_secs(self.options.hold_seconds);
-        if let Some(i) = self.members.iter().position(|m| m.dropped_at.is_some_and(|at| at + hold <= now)) {
+        if let Some(i) = self.members.iter().position(|m| m.dropped_at.is_some_and(|at| later(at, hold) <= now)) {
             return self.leave(i).await;
         }
         let Some(cur) = self.current.as_ref() else { return };

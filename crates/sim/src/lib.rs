@@ -8,17 +8,12 @@
 //! The bot line-up rotates with the game index (game `i` puts bot `j` in seat `(j + i) mod n`)
 //! so that no bot keeps a seat's advantage; wins are reported per seat and per bot.
 
-use engine::{Bot, Game, MatchRng, derive_seed, play_out};
+use engine::{Bot, MatchRng, derive_seed, play_out};
 use rayon::prelude::*;
+use registry::Entry;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::time::Instant;
-
-/// Makes a bot from its name.
-pub type BotFactory<G> = fn(&str) -> Option<Box<dyn Bot<G>>>;
-
-/// Named per-game statistics a game may add to the report (summed, then averaged per game).
-pub type Metrics<G> = fn(&G) -> Vec<(&'static str, u64)>;
 
 #[derive(Clone, Debug)]
 pub struct SimOptions {
@@ -87,13 +82,12 @@ fn merge(a: &mut Vec<u64>, b: &[u64]) {
 
 const BLOCK: u64 = 256;
 
-/// Plays the batch. `progress` is called with the number of games finished so far (from
-/// worker threads, in no particular order).
-pub fn run<G: Game>(
+/// Plays the batch. Bots are the game's, by name, through its registry [`Entry`], which also
+/// names the game-specific figures to average ([`Entry::metrics`]). `progress` is called with
+/// the number of games finished so far (from worker threads, in no particular order).
+pub fn run<G: Entry>(
     config: &G::Config,
     opts: &SimOptions,
-    make_bot: BotFactory<G>,
-    metrics: Metrics<G>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<SimReport, String> {
     let probe = G::new(config, opts.seed).map_err(|e| e.to_string())?;
@@ -103,11 +97,7 @@ pub fn run<G: Game>(
         return Err(format!("{} bots for {n} seats", names.len()));
     }
     names.resize(n, "random".to_string());
-    for name in &names {
-        if make_bot(name).is_none() {
-            return Err(format!("unknown bot `{name}`"));
-        }
-    }
+    registry::bots::<G>(&names).map_err(|e| e.to_string())?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(opts.threads.max(1)).build().map_err(|e| e.to_string())?;
     let done = std::sync::atomic::AtomicU64::new(0);
     let start = Instant::now();
@@ -118,7 +108,7 @@ pub fn run<G: Game>(
             .map(|b| {
                 let mut t = Totals { wins: vec![0; n], wins_by_bot: vec![0; n], ..Totals::default() };
                 for i in b * BLOCK..((b + 1) * BLOCK).min(opts.games) {
-                    play_one::<G>(config, opts.seed, i, &names, make_bot, metrics, &mut t);
+                    play_one::<G>(config, opts.seed, i, &names, &mut t);
                 }
                 let finished = done.fetch_add(t.games, std::sync::atomic::Ordering::Relaxed) + t.games;
                 progress(finished);
@@ -148,22 +138,14 @@ pub fn run<G: Game>(
     })
 }
 
-fn play_one<G: Game>(
-    config: &G::Config,
-    seed: u64,
-    i: u64,
-    names: &[String],
-    make_bot: BotFactory<G>,
-    metrics: Metrics<G>,
-    t: &mut Totals,
-) {
+fn play_one<G: Entry>(config: &G::Config, seed: u64, i: u64, names: &[String], t: &mut Totals) {
     let n = names.len();
     let game_seed = derive_seed(seed, i);
     let game = G::new(config, game_seed).expect("the probe game set up");
     let shift = (i % n as u64) as usize;
     // Seat s is played by line-up entry (s - shift) mod n.
     let entry = |s: usize| (s + n - shift) % n;
-    let mut bots: Vec<Box<dyn Bot<G>>> = (0..n).map(|s| make_bot(&names[entry(s)]).expect("checked")).collect();
+    let mut bots: Vec<Box<dyn Bot<G>>> = (0..n).map(|s| G::make_bot(&names[entry(s)]).expect("checked")).collect();
     let mut rng = MatchRng::new(derive_seed(game_seed, 0xB07));
     t.games += 1;
     match play_out(game, &mut bots, &mut rng, None) {
@@ -176,7 +158,7 @@ fn play_one<G: Game>(
                 t.wins[w.index()] += 1;
                 t.wins_by_bot[entry(w.index())] += 1;
             }
-            for (k, v) in metrics(&result.final_state) {
+            for (k, v) in result.final_state.metrics() {
                 *t.metrics.entry(k).or_default() += v;
             }
         }
@@ -191,8 +173,7 @@ mod tests {
 
     fn sim(threads: usize, seed: u64) -> SimReport {
         let opts = SimOptions { games: 3_000, seed, threads, bots: vec!["heuristic".into()] };
-        run::<Buckshot>(&Config::players(4), &opts, buckshot::bot, |g| vec![("rounds", u64::from(g.round()))], &|_| {})
-            .unwrap()
+        run::<Buckshot>(&Config::players(4), &opts, &|_| {}).unwrap()
     }
 
     #[test]
@@ -214,7 +195,7 @@ mod tests {
     #[test]
     fn unknown_bot_is_an_error() {
         let opts = SimOptions { games: 1, seed: 0, threads: 1, bots: vec!["nobody".into()] };
-        let e = run::<Buckshot>(&Config::players(2), &opts, buckshot::bot, |_| vec![], &|_| {}).unwrap_err();
-        assert!(e.contains("nobody"));
+        let e = run::<Buckshot>(&Config::players(2), &opts, &|_| {}).unwrap_err();
+        assert_eq!(e, "Buckshot has no bot called `nobody` (its bots: random, heuristic)");
     }
 }

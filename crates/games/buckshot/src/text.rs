@@ -2,7 +2,7 @@
 //! Pure functions over strings; the IO loop lives in the `cli` crate.
 
 use crate::{Action, Event, Item, ItemUse, Quickshot, Shell, View};
-use engine::Seat;
+use engine::{Seat, Viewer};
 use std::fmt::Write;
 
 /// A parsed terminal command.
@@ -94,45 +94,98 @@ pub fn render_view(v: &View, names: &[String]) -> String {
     s
 }
 
-/// One line describing an event, as the viewer saw it (`None` for events not worth a line).
-pub fn describe_event(e: &Event, names: &[String]) -> Option<String> {
-    let n = |s: Seat| names[s.index()].as_str();
+/// Names seats in a line of narration: the viewer's own seat is "You" (with the verb to
+/// match), anyone else by name.
+struct Who<'a> {
+    viewer: Viewer,
+    names: &'a [String],
+}
+
+impl Who<'_> {
+    fn you(&self, s: Seat) -> bool {
+        self.viewer.is(s)
+    }
+    /// As the subject of a sentence.
+    fn subj(&self, s: Seat) -> &str {
+        if self.you(s) { "You" } else { self.name(s) }
+    }
+    /// As an object.
+    fn obj(&self, s: Seat) -> &str {
+        if self.you(s) { "you" } else { self.name(s) }
+    }
+    fn poss(&self, s: Seat) -> String {
+        if self.you(s) { "your".into() } else { format!("{}'s", self.name(s)) }
+    }
+    fn name(&self, s: Seat) -> &str {
+        self.names.get(s.index()).map_or("?", String::as_str)
+    }
+    /// `verb` ("shoots") after the subject `s`: "You shoot", "ana shoots".
+    fn does(&self, s: Seat, verb: &str) -> String {
+        let v = if !self.you(s) {
+            verb.to_string()
+        } else if let Some(stem) = verb.strip_suffix("ies") {
+            format!("{stem}y")
+        } else {
+            verb.strip_suffix('s').unwrap_or(verb).to_string()
+        };
+        format!("{} {v}", self.subj(s))
+    }
+}
+
+/// One line about an event as `viewer` received it, with `names` by seat (`None` for events
+/// not worth a line). The one narration of Buckshot: terminal play and `cardtable replay`.
+pub fn describe_event(e: &Event, viewer: Viewer, names: &[String]) -> Option<String> {
+    let w = Who { viewer, names };
     Some(match e {
         Event::RoundStarted { round, live, blank, .. } => {
             format!("Round {round}: the chamber is loaded with {live} live and {blank} blank. Items are dealt.")
         }
-        Event::TurnStarted { seat, .. } => format!("It is {}'s turn.", n(*seat)),
+        Event::TurnStarted { seat, .. } => format!("It is {} turn.", w.poss(*seat)),
         Event::TurnEnded { .. } => return None,
-        Event::TurnSkipped { seat } => format!("{}'s turn is skipped.", n(*seat)),
+        Event::TurnSkipped { seat } if w.you(*seat) => "Your turn is skipped.".to_string(),
+        Event::TurnSkipped { seat } => format!("{} turn is skipped.", w.poss(*seat)),
         Event::Shot { by, target, shell, damage } => {
-            let whom = if by == target { "themself".to_string() } else { n(*target).to_string() };
+            let whom = match (by == target, w.you(*by)) {
+                (true, true) => "yourself",
+                (true, false) => "themself",
+                (false, _) => w.obj(*target),
+            };
             match shell {
-                Shell::Live => format!("{} shoots {whom}: LIVE! {} loses {damage}.", n(*by), n(*target)),
-                Shell::Blank => format!("{} shoots {whom}: blank.", n(*by)),
+                Shell::Live => {
+                    format!("{} {whom}: LIVE! {} {damage}.", w.does(*by, "shoots"), w.does(*target, "loses"))
+                }
+                Shell::Blank => format!("{} {whom}: blank.", w.does(*by, "shoots")),
             }
         }
         Event::ChamberChecked { by, shell: Some(s) } => {
-            format!("{} checks the chamber: the next shell is {}.", n(*by), shell_name(*s))
+            format!("{} the chamber: the next shell is {}.", w.does(*by, "checks"), shell_name(*s))
         }
-        Event::ChamberChecked { by, shell: None } => format!("{} checks the chamber.", n(*by)),
-        Event::SkipUsed { by, target } => format!("{} skips {}'s next turn.", n(*by), n(*target)),
-        Event::DoubleDamageUsed { by } => format!("{} readies Double Damage.", n(*by)),
+        Event::ChamberChecked { by, shell: None } => format!("{} the chamber.", w.does(*by, "checks")),
+        Event::SkipUsed { by, target } => format!("{} {} next turn.", w.does(*by, "skips"), w.poss(*target)),
+        Event::DoubleDamageUsed { by } => format!("{} Double Damage.", w.does(*by, "readies")),
         Event::Rebalanced { by, kind, added, live, blank } => format!(
-            "{} uses a Rebalancer: +{added} {}. The chamber now holds {live} live, {blank} blank.",
-            n(*by),
+            "{} a Rebalancer: +{added} {}. The chamber now holds {live} live, {blank} blank.",
+            w.does(*by, "uses"),
             if *kind == Shell::Live { "live" } else { "blank" }
         ),
-        Event::QuickshotUsed { by } => format!("{} uses Quickshot: two shots this turn.", n(*by)),
-        Event::LifeAdded { by, lives } => format!("{} gains a life ({lives}).", n(*by)),
-        Event::AirShot { by, shell } => format!("{} fires into the air: {}.", n(*by), shell_name(*shell)),
-        Event::Stole { by, from, item } => format!("{} steals {} from {}.", n(*by), item.name(), n(*from)),
-        Event::Eliminated { seat, by: Some(k), items } if k != seat && items.total() > 0 => {
-            format!("{} is out! {} takes their items.", n(*seat), n(*k))
+        Event::QuickshotUsed { by } => format!("{} Quickshot: two shots this turn.", w.does(*by, "uses")),
+        Event::LifeAdded { by, lives } => format!("{} a life ({lives}).", w.does(*by, "gains")),
+        Event::AirShot { by, shell } => format!("{} into the air: {}.", w.does(*by, "fires"), shell_name(*shell)),
+        Event::Stole { by, from, item } => {
+            format!("{} {} from {}.", w.does(*by, "steals"), item.name(), w.obj(*from))
         }
-        Event::Eliminated { seat, .. } => format!("{} is out!", n(*seat)),
-        Event::Left { seat } => format!("{} left the game.", n(*seat)),
-        Event::GameOver { winner } => format!("{} wins the game!", n(*winner)),
+        Event::Eliminated { seat, by: Some(k), items } if k != seat && items.total() > 0 => {
+            let theirs = if w.you(*seat) { "your" } else { "their" };
+            format!("{} out! {} {theirs} items.", out_subject(&w, *seat), w.does(*k, "takes"))
+        }
+        Event::Eliminated { seat, .. } => format!("{} out!", out_subject(&w, *seat)),
+        Event::Left { seat } => format!("{} left the game.", w.subj(*seat)),
+        Event::GameOver { winner } => format!("{} the game!", w.does(*winner, "wins")),
     })
+}
+
+fn out_subject(w: &Who<'_>, s: Seat) -> String {
+    if w.you(s) { "You are".into() } else { format!("{} is", w.name(s)) }
 }
 
 fn parse_seat(word: &str, me: Option<Seat>, names: &[String]) -> Result<Seat, String> {
@@ -222,5 +275,31 @@ mod tests {
         assert!(parse_command("dance", me, &names()).unwrap_err().contains("unknown command"));
         assert!(parse_command("", me, &names()).is_err());
         assert!(parse_command("shoot 9", me, &names()).is_err());
+    }
+
+    #[test]
+    fn narration_speaks_to_the_viewer() {
+        let me = Viewer::seat(Seat(0));
+        let shot = Event::Shot { by: Seat(0), target: Seat(1), shell: Shell::Live, damage: 1 };
+        assert_eq!(describe_event(&shot, me, &names()).unwrap(), "You shoot ana: LIVE! ana loses 1.");
+        let shot = Event::Shot { by: Seat(1), target: Seat(0), shell: Shell::Live, damage: 2 };
+        assert_eq!(describe_event(&shot, me, &names()).unwrap(), "ana shoots you: LIVE! You lose 2.");
+        let own = Event::Shot { by: Seat(0), target: Seat(0), shell: Shell::Blank, damage: 0 };
+        assert_eq!(describe_event(&own, me, &names()).unwrap(), "You shoot yourself: blank.");
+        assert_eq!(
+            describe_event(&own, Viewer::Spectator, &names()).unwrap(),
+            "you shoots themself: blank.",
+            "a spectator reads every seat by name"
+        );
+        let turn = Event::TurnSkipped { seat: Seat(0) };
+        assert_eq!(describe_event(&turn, me, &names()).unwrap(), "Your turn is skipped.");
+        let ready = Event::DoubleDamageUsed { by: Seat(0) };
+        assert_eq!(describe_event(&ready, me, &names()).unwrap(), "You ready Double Damage.");
+        assert_eq!(describe_event(&Event::GameOver { winner: Seat(0) }, me, &names()).unwrap(), "You win the game!");
+        assert_eq!(
+            describe_event(&Event::Eliminated { seat: Seat(0), by: None, items: Default::default() }, me, &names())
+                .unwrap(),
+            "You are out!"
+        );
     }
 }

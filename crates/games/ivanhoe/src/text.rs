@@ -22,7 +22,17 @@ pub enum Command {
     Quit,
 }
 
-pub const HELP: &str = "\
+/// The commands, for a game of `players` players.
+pub fn help(players: usize) -> String {
+    HELP.replace("P1..P5", &players_range(players))
+}
+
+/// `P1..P3` for three players.
+fn players_range(players: usize) -> String {
+    format!("P1..P{players}")
+}
+
+const HELP: &str = "\
 Commands (players are P1..P5; cards by code like R3 Sq2 Md6 DODGE, by name, or by hand number):
   start <colour> <card>      open a tournament (start R3, start green Sq2)
   play <card> [choices]      add a card, or play an action card; `play` may be left out:
@@ -124,9 +134,10 @@ fn parse_start(view: &View, words: &[&str]) -> Result<Action, String> {
     Ok(Action::Start { colour, card })
 }
 
-fn player(words: &[&str], i: usize) -> Result<Seat, String> {
-    let w = words.get(i).ok_or("name a player (P1..P5)")?;
-    parse_seat(w).ok_or_else(|| format!("`{w}` is not a player (P1..P5)"))
+fn player(view: &View, words: &[&str], i: usize) -> Result<Seat, String> {
+    let range = players_range(view.players.len());
+    let w = words.get(i).ok_or_else(|| format!("name a player ({range})"))?;
+    parse_seat(w).filter(|s| s.index() < view.players.len()).ok_or_else(|| format!("`{w}` is not a player ({range})"))
 }
 
 fn colour_arg(words: &[&str]) -> Result<Colour, String> {
@@ -171,25 +182,25 @@ fn parse_card_play(view: &View, words: &[&str]) -> Result<Action, String> {
         Card::Unhorse => Action::Unhorse { colour: colour_arg(args)? },
         Card::ChangeWeapon => Action::ChangeWeapon { colour: colour_arg(args)? },
         Card::DropWeapon => Action::DropWeapon,
-        Card::BreakLance => Action::BreakLance { target: player(args, 0)? },
-        Card::Riposte => Action::Riposte { target: player(args, 0)? },
+        Card::BreakLance => Action::BreakLance { target: player(view, args, 0)? },
+        Card::Riposte => Action::Riposte { target: player(view, args, 0)? },
         Card::Dodge => {
-            let target = player(args, 0)?;
+            let target = player(view, args, 0)?;
             Action::Dodge { target, pos: display_pos(view, target, args.get(1))? }
         }
         Card::Retreat => Action::Retreat { pos: display_pos(view, me, args.first())? },
-        Card::KnockDown => Action::KnockDown { target: player(args, 0)? },
+        Card::KnockDown => Action::KnockDown { target: player(view, args, 0)? },
         Card::Outmaneuver => Action::Outmaneuver,
         Card::Charge => Action::Charge,
         Card::Countercharge => Action::Countercharge,
         Card::Disgrace => Action::Disgrace,
         Card::Adapt => Action::Adapt,
         Card::Outwit => {
-            let target = player(args, 1)?;
+            let target = player(view, args, 1)?;
             Action::Outwit { give: slot(view, me, args.first())?, target, take: slot(view, target, args.get(2))? }
         }
         Card::Shield => Action::Shield,
-        Card::Stunned => Action::Stunned { target: player(args, 0)? },
+        Card::Stunned => Action::Stunned { target: player(view, args, 0)? },
         Card::Ivanhoe => Action::Ivanhoe,
         _ => Action::Play { card },
     })
@@ -205,26 +216,24 @@ fn cards(cs: &[Card]) -> String {
     if cs.is_empty() { "-".into() } else { cs.iter().map(|c| c.code()).collect::<Vec<_>>().join(" ") }
 }
 
-/// An action card with its choices, as a sentence fragment.
-pub fn describe_action(a: &Action) -> String {
+/// An action card with its choices, as a sentence fragment; `who` names a seat it targets.
+pub fn describe_action(a: &Action, who: &dyn Fn(Seat) -> String) -> String {
     let name = a.action_card().map_or("", Card::name);
+    let slot = |x: Slot| match x {
+        Slot::Display { pos } => format!("display card {}", pos + 1),
+        Slot::Shield => "Shield".into(),
+        Slot::Stunned => "Stunned".into(),
+    };
     match *a {
-        Action::Unhorse { colour } | Action::ChangeWeapon { colour } => format!("{name} to {colour}"),
+        Action::Unhorse { colour } | Action::ChangeWeapon { colour } => format!("{name} (to {colour})"),
         Action::BreakLance { target }
         | Action::Riposte { target }
         | Action::KnockDown { target }
-        | Action::Stunned { target } => {
-            format!("{name} on {}", seat_name(target))
-        }
-        Action::Dodge { target, pos } => format!("{name} on {}'s card {}", seat_name(target), pos + 1),
-        Action::Retreat { pos } => format!("{name} (card {})", pos + 1),
+        | Action::Stunned { target } => format!("{name} on {}", who(target)),
+        Action::Dodge { target, pos } => format!("{name} on {}'s display card {}", who(target), pos + 1),
+        Action::Retreat { pos } => format!("{name} (display card {})", pos + 1),
         Action::Outwit { give, target, take } => {
-            let s = |x: Slot| match x {
-                Slot::Display { pos } => format!("card {}", pos + 1),
-                Slot::Shield => "Shield".into(),
-                Slot::Stunned => "Stunned".into(),
-            };
-            format!("{name}: their {} for {}'s {}", s(give), seat_name(target), s(take))
+            format!("{name}: their {} for {}'s {}", slot(give), who(target), slot(take))
         }
         Action::Start { colour, card } => format!("start {colour} with {card}"),
         Action::Play { card } => format!("play {card}"),
@@ -232,46 +241,66 @@ pub fn describe_action(a: &Action) -> String {
     }
 }
 
-/// One line about an event (as the viewer received it).
-pub fn describe(e: &Event) -> String {
-    let p = |s: Seat| seat_name(s);
-    match e {
+/// One line about an event as `viewer` received it, with `names` by seat; the viewer's own
+/// seat is "You". The one narration of Ivanhoe: the web log, terminal play and `replay` (it
+/// always has a line, hence always `Some`).
+pub fn describe_event(e: &Event, viewer: Viewer, names: &[String]) -> Option<String> {
+    let n = |s: Seat| {
+        if viewer.is(s) {
+            "You".to_string()
+        } else {
+            names.get(s.index()).cloned().unwrap_or_else(|| format!("seat {}", s.0))
+        }
+    };
+    // The viewer as an object ("from you") and a possessive ("your hand").
+    let o = |s: Seat| if viewer.is(s) { "you".to_string() } else { n(s) };
+    let poss = |s: Seat| if viewer.is(s) { "your".to_string() } else { format!("{}'s", n(s)) };
+    let their = |s: Seat| if viewer.is(s) { "your" } else { "their" };
+    Some(match e {
         Event::FirstPlayer { seat, draws } => format!(
-            "Token draw: {}. {} drew purple and starts.",
+            "Token draw: {}. {} drew purple and start{} the first tournament.",
             draws.iter().map(|c| c.name()).collect::<Vec<_>>().join(", "),
-            p(*seat)
+            n(*seat),
+            if viewer.is(*seat) { "" } else { "s" }
         ),
-        Event::Drew { seat, card: Some(c) } => format!("{} draws {c}.", p(*seat)),
-        Event::Drew { seat, card: None } => format!("{} draws a card.", p(*seat)),
-        Event::NothingToDraw { seat } => format!("{}: nothing left to draw.", p(*seat)),
+        Event::Drew { seat, card: Some(c) } => format!("{} drew {}.", n(*seat), c.name()),
+        Event::Drew { seat, card: None } => format!("{} drew a card.", n(*seat)),
+        Event::NothingToDraw { seat } => format!("{}: nothing left to draw.", n(*seat)),
         Event::Reshuffled { cards } => format!("The discard pile ({cards} cards) is shuffled into a new draw pile."),
-        Event::CannotStart { seat, hand } => {
-            format!("{} cannot start a tournament; their hand: {}.", p(*seat), self::cards(hand))
-        }
-        Event::TournamentStarted { seat, colour } => format!("{} starts a {colour} tournament.", p(*seat)),
-        Event::Played { seat, card } => format!("{} plays {card}.", p(*seat)),
-        Event::Declared { seat, action } => format!("{} plays {}.", p(*seat), describe_action(action)),
-        Event::Passed { seat } => format!("{} lets it be.", p(*seat)),
-        Event::Cancelled { seat, card } => format!("{} plays IVANHOE: {} is cancelled.", p(*seat), card.name()),
+        Event::CannotStart { seat, hand } => format!(
+            "{} cannot start a tournament; {} hand: {}.",
+            n(*seat),
+            their(*seat),
+            if hand.is_empty() { "empty".into() } else { hand.iter().map(|c| c.name()).collect::<Vec<_>>().join(", ") }
+        ),
+        Event::TournamentStarted { seat, colour } => format!("{} started a {colour} tournament.", n(*seat)),
+        Event::Played { seat, card } => format!("{} played {}.", n(*seat), card.name()),
+        Event::Declared { seat, action } => format!("{} played {}.", n(*seat), describe_action(action, &o)),
+        Event::Passed { seat } => format!("{} let it be.", n(*seat)),
+        Event::Cancelled { seat, card } => format!("{} played IVANHOE: {} is cancelled!", n(*seat), card.name()),
         Event::ColourChanged { colour } => format!("The tournament is now {colour}."),
-        Event::Discarded { seat, card } => format!("{} loses {card}.", p(*seat)),
-        Event::Moved { from, to, card } => format!("{card} moves from {} to {}.", p(*from), p(*to)),
-        Event::Retreated { seat, card } => format!("{} takes {card} back.", p(*seat)),
-        Event::Took { seat, from, card: Some(c) } => format!("{} takes {c} from {}'s hand.", p(*seat), p(*from)),
-        Event::Took { seat, from, card: None } => format!("{} takes a card from {}'s hand.", p(*seat), p(*from)),
-        Event::Swapped { seat, target, gave, took } => {
-            format!("{} gives {gave} to {} and takes {took}.", p(*seat), p(*target))
+        Event::Discarded { seat, card } => format!("{} lost {}.", n(*seat), card.name()),
+        Event::Moved { from, to, card } => format!("{} moved from {} to {}.", card.name(), o(*from), o(*to)),
+        Event::Retreated { seat, card } => {
+            format!("{} took {} back into {} hand.", n(*seat), card.name(), their(*seat))
         }
-        Event::Placed { seat, card } => format!("{} now lies in front of {}.", card.name(), p(*seat)),
-        Event::Kept { seat, card } => format!("{} keeps {card}.", p(*seat)),
-        Event::Stayed { seat } => format!("{} stays in.", p(*seat)),
-        Event::Withdrew { seat } => format!("{} withdraws.", p(*seat)),
-        Event::TokenReturned { seat, colour } => format!("{} gives back a {colour} token (maiden).", p(*seat)),
-        Event::TournamentWon { seat, colour } => format!("{} wins the {colour} tournament!", p(*seat)),
-        Event::TokenGained { seat, colour } => format!("{} takes a {colour} token.", p(*seat)),
-        Event::GameWon { seat } => format!("{} wins the game!", p(*seat)),
+        Event::Took { seat, from, card: Some(c) } => {
+            format!("{} took {} from {} hand.", n(*seat), c.name(), poss(*from))
+        }
+        Event::Took { seat, from, card: None } => format!("{} took a card from {} hand.", n(*seat), poss(*from)),
+        Event::Swapped { seat, target, gave, took } => {
+            format!("{} gave {} to {} and took {}.", n(*seat), gave.name(), o(*target), took.name())
+        }
+        Event::Placed { seat, card } => format!("{} now lies in front of {}.", card.name(), o(*seat)),
+        Event::Kept { seat, card } => format!("{} kept {}.", n(*seat), card.name()),
+        Event::Stayed { seat } => format!("{} stayed in.", n(*seat)),
+        Event::Withdrew { seat } => format!("{} withdrew.", n(*seat)),
+        Event::TokenReturned { seat, colour } => format!("{} gave back a {colour} token (maiden).", n(*seat)),
+        Event::TournamentWon { seat, colour } => format!("{} won the {colour} tournament!", n(*seat)),
+        Event::TokenGained { seat, colour } => format!("{} took a {colour} token.", n(*seat)),
+        Event::GameWon { seat } => format!("{} won the game!", n(*seat)),
         Event::Stalled => "Nobody can start and nothing is left to draw: the game ends unwon.".into(),
-    }
+    })
 }
 
 /// The table as text for the viewer.
@@ -279,12 +308,17 @@ pub fn render(view: &View) -> String {
     let mut s = String::new();
     let colour = view.colour.map_or("(not chosen)".to_string(), |c| c.name().to_ascii_uppercase());
     let previous = view.previous.map_or("-", Colour::name);
-    let _ = writeln!(
-        s,
-        "Tournament {} | colour {colour} | previous {previous} | {} colours win",
-        view.tournaments + 1,
-        view.tokens_to_win
-    );
+    if matches!(view.phase, PhaseView::Over { .. }) {
+        // No tournament is under way: the table as the game left it.
+        let _ = writeln!(s, "Final table after {} tournaments | {} colours win", view.tournaments, view.tokens_to_win);
+    } else {
+        let _ = writeln!(
+            s,
+            "Tournament {} | colour {colour} | previous {previous} | {} colours win",
+            view.tournaments + 1,
+            view.tokens_to_win
+        );
+    }
     for p in &view.players {
         let marker = if p.seat == view.active { ">" } else { " " };
         let you = if view.me() == Some(p.seat) { " (you)" } else { "" };
@@ -334,7 +368,12 @@ pub fn render(view: &View) -> String {
             let names: Vec<String> = waiting.iter().map(|s| seat_name(*s)).collect();
             let ask =
                 if me.is_some_and(|m| waiting.contains(&m)) { " Answer `ivanhoe` to cancel it or `pass`." } else { "" };
-            format!("{} plays {}; waiting on {}.{ask}", seat_name(*seat), describe_action(action), names.join(", "))
+            format!(
+                "{} plays {}; waiting on {}.{ask}",
+                seat_name(*seat),
+                describe_action(action, &seat_name),
+                names.join(", ")
+            )
         }
         PhaseView::Adapt { seat, value } => format!(
             "Adapt: {} keeps one card of value {value}{}",
@@ -365,6 +404,8 @@ pub fn render(view: &View) -> String {
 pub struct Session {
     game: Ivanhoe,
     human: Seat,
+    /// `P1`.. by seat: the names the commands use.
+    names: Vec<String>,
     bots: Vec<Option<Box<dyn Bot<Ivanhoe>>>>,
     rng: MatchRng,
 }
@@ -378,11 +419,7 @@ impl Session {
         }
         let session = Session::with_game(game, human, bot_names, seed)?;
         let mut out = String::new();
-        for e in &events {
-            if let Some(seen) = session.game.view_event(e, Viewer::seat(human)) {
-                let _ = writeln!(out, "  {}", describe(&seen));
-            }
-        }
+        session.log(&events, &mut out);
         Ok((session, out))
     }
 
@@ -403,7 +440,8 @@ impl Session {
                 bots::bot(&last).ok_or_else(|| format!("unknown bot `{last}` (known: {})", bots::BOTS.join(", ")))?,
             ));
         }
-        Ok(Session { game, human, bots: bots_v, rng: MatchRng::new(seed ^ 0xB0B5) })
+        let names = Seat::all(game.num_players()).map(seat_name).collect();
+        Ok(Session { game, human, names, bots: bots_v, rng: MatchRng::new(seed ^ 0xB0B5) })
     }
 
     pub fn game(&self) -> &Ivanhoe {
@@ -421,8 +459,11 @@ impl Session {
 
     fn log(&self, events: &[Event], out: &mut String) {
         for e in events {
-            if let Some(seen) = self.game.view_event(e, Viewer::seat(self.human)) {
-                let _ = writeln!(out, "  {}", describe(&seen));
+            let viewer = Viewer::seat(self.human);
+            if let Some(line) =
+                self.game.view_event(e, viewer).and_then(|seen| describe_event(&seen, viewer, &self.names))
+            {
+                let _ = writeln!(out, "  {line}");
             }
         }
     }
@@ -471,7 +512,7 @@ impl Session {
         }
         let view = self.game.view(Viewer::seat(self.human));
         match parse_command(&view, line) {
-            Ok(Command::Help) => (format!("{HELP}\n"), false),
+            Ok(Command::Help) => (format!("{}\n", help(self.game.num_players())), false),
             Ok(Command::Quit) => ("Bye.\n".into(), true),
             Err(e) => (format!("? {e}\n"), false),
             Ok(Command::Act(action)) => {

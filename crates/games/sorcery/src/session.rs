@@ -1,6 +1,7 @@
 //! The terminal game of the spec (section 5), as a pure line-in, text-out state machine: the
-//! `cardtable sorcery` driver reads the files and the lines and prints what comes back, and
-//! the golden transcript tests feed it the same way.
+//! `cardtable sorcery` driver (in the `cli` crate: its arguments, files and exit codes) reads
+//! the files and the lines and prints what comes back, and the golden transcript tests (also
+//! in the `cli` crate) feed it the same way.
 //!
 //! Product decisions recorded here (rules reference, section 3):
 //! - nothing is printed automatically at the start of a turn except one line naming the
@@ -11,59 +12,23 @@
 //!   human would have typed;
 //! - the end of input ends the game with no winner, as `quit` does.
 
-use crate::action::{Action, DrawReason, Event, MinionRef, Target, TargetRef};
-use crate::cards::{CardId, Modifier};
+use crate::action::{Action, Event, Target};
+use crate::cards::CardId;
 use crate::state::{Config, Sorcery, Status};
 use crate::text::{self, Style};
 use engine::{Bot, Game, MatchRng, Observation, Seat, SetupError, Viewer};
 use std::fmt::Write as _;
 
-/// The command-line options of `cardtable sorcery` (spec 5.2, plus ours).
+/// How a session is played: the parts of `cardtable sorcery`'s command line the game itself
+/// needs (the command line, its files and its exit codes are the `cli` crate's).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Args {
-    pub deck1: Option<String>,
-    pub deck2: Option<String>,
-    pub init: Option<String>,
+pub struct Options {
+    /// The spec's `-testing` mode (see [`Config::terminal`]).
     pub testing: bool,
-    pub graphics: bool,
+    /// Draw cards and the board with Unicode box drawing.
     pub unicode: bool,
-    pub seed: Option<u64>,
+    /// The bot playing each seat, by name (`None`: a person types its commands).
     pub bots: [Option<String>; 2],
-}
-
-pub const USAGE: &str = "usage: cardtable sorcery [-deck1 FILE] [-deck2 FILE] [-init FILE] [-testing] [-graphics] \
-[-seed N] [-unicode] [-bot1 NAME] [-bot2 NAME]   (bots: random, heuristic)";
-
-/// Parses the arguments after `cardtable sorcery`, in any order. Flags are spelled as in the
-/// spec, with one dash (two are accepted too).
-pub fn parse_args(args: &[String]) -> Result<Args, String> {
-    let mut a = Args::default();
-    let mut it = args.iter();
-    while let Some(flag) = it.next() {
-        let name = flag.strip_prefix("--").or_else(|| flag.strip_prefix('-')).unwrap_or("");
-        let mut value = |what: &str| it.next().cloned().ok_or_else(|| format!("{flag} needs {what}"));
-        match name {
-            "deck1" => a.deck1 = Some(value("a file name")?),
-            "deck2" => a.deck2 = Some(value("a file name")?),
-            "init" => a.init = Some(value("a file name")?),
-            "testing" => a.testing = true,
-            "graphics" => a.graphics = true,
-            "unicode" | "fancy" => a.unicode = true,
-            "seed" => {
-                let v = value("a number")?;
-                a.seed = Some(v.parse().map_err(|_| format!("-seed needs a whole number, not \"{v}\""))?);
-            }
-            "bot1" | "bot2" => {
-                let v = value("a bot name (random or heuristic)")?;
-                if !crate::BOTS.contains(&v.as_str()) {
-                    return Err(format!("unknown bot \"{v}\" (choose from: {})", crate::BOTS.join(", ")));
-                }
-                a.bots[usize::from(name == "bot2")] = Some(v);
-            }
-            _ => return Err(format!("unknown argument \"{flag}\"")),
-        }
-    }
-    Ok(a)
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,7 +51,7 @@ pub struct Session {
 
 impl Session {
     /// Sets the game up and returns the first prompt.
-    pub fn new(args: &Args, decks: [Vec<CardId>; 2], seed: u64) -> Result<(Session, String), SetupError> {
+    pub fn new(args: &Options, decks: [Vec<CardId>; 2], seed: u64) -> Result<(Session, String), SetupError> {
         let bots = [0, 1].map(|i| args.bots[i].as_deref().and_then(crate::bot));
         let mut config = Config::terminal(decks, args.testing);
         if bots.iter().all(Option::is_some) {
@@ -161,6 +126,13 @@ impl Session {
                 let name = line.trim();
                 if name.is_empty() {
                     let _ = writeln!(out, "Enter the name of player {}:", i + 1);
+                } else if matches!(name, "help" | "quit") {
+                    // A command typed before the game starts is not a name.
+                    let _ = writeln!(
+                        out,
+                        "First the players' names; `{name}` works once the game starts.\nEnter the name of player {}:",
+                        i + 1
+                    );
                 } else {
                     self.names[i as usize] = name.to_string();
                     self.phase = if i == 0 { Phase::AskName(1) } else { Phase::Playing };
@@ -184,10 +156,6 @@ impl Session {
         }
         self.phase = Phase::Over;
         "End of input: the game ends with no winner.\n".to_string()
-    }
-
-    fn name(&self, seat: Seat) -> &str {
-        &self.names[seat.index()]
     }
 
     /// Whose eyes the narration is for: the one human against a bot; everyone (no redaction)
@@ -328,214 +296,14 @@ impl Session {
         }
     }
 
-    fn minion(&self, m: MinionRef) -> String {
-        format!("{}'s {}", self.name(m.player), m.card.name())
-    }
-
-    fn target(&self, t: TargetRef) -> String {
-        match t {
-            TargetRef::Minion { minion } => self.minion(minion),
-            TargetRef::Ritual { player, card } => format!("{}'s {}", self.name(player), card.name()),
-        }
-    }
-
-    /// One line per event (some routine ones print nothing).
+    /// One line per event (some routine ones print nothing), in the game's one narration.
     fn narrate(&self, e: &Event, out: &mut String) {
-        let line = match *e {
-            Event::TurnStarted { player, turn, magic } => {
-                format!("Turn {turn}: {} to play (magic {magic}).", self.name(player))
-            }
-            Event::MagicGained { player, amount, magic } => {
-                format!("{} gains {amount} magic (now {magic}).", self.name(player))
-            }
-            Event::CardDrawn { player, card } => match card {
-                Some(c) => format!("{} draws {}.", self.name(player), c.name()),
-                None => format!("{} draws a card.", self.name(player)),
-            },
-            Event::CardPlayed { player, card, target, .. } => match target {
-                Some(t) => format!("{} plays {} on {}.", self.name(player), card.name(), self.target(t)),
-                None => format!("{} plays {}.", self.name(player), card.name()),
-            },
-            Event::AbilityUsed { minion, target, .. } => match target {
-                Some(t) => format!("{} uses its ability on {}.", self.minion(minion), self.target(t)),
-                None => format!("{} uses its ability.", self.minion(minion)),
-            },
-            Event::MinionEntered { minion, attack, defence } => {
-                format!("{} enters play ({attack}/{defence}).", self.minion(minion))
-            }
-            Event::AttackedPlayer { minion, player, amount, life } => {
-                format!("{} attacks {} for {amount} ({life} life left).", self.minion(minion), self.name(player))
-            }
-            Event::AttackedMinion { minion, target } => {
-                format!("{} attacks {}.", self.minion(minion), self.minion(target))
-            }
-            Event::MinionDamaged { minion, amount, attack, defence } => {
-                format!("{} takes {amount} damage ({attack}/{defence}).", self.minion(minion))
-            }
-            Event::MinionBuffed { minion, attack, defence } => {
-                format!("{} is now {attack}/{defence}.", self.minion(minion))
-            }
-            // Only enchantments that change attack and defence get a line of their own.
-            Event::MinionEnchanted { minion, enchantment, attack, defence } => match enchantment.def().modifier {
-                Some(Modifier::Add(..) | Modifier::Multiply(..)) => {
-                    format!("{} is now {attack}/{defence}.", self.minion(minion))
-                }
-                _ => return,
-            },
-            Event::MinionDied { minion } => format!("{} dies.", self.minion(minion)),
-            Event::MinionReturned { minion } => {
-                format!("{} returns to {}'s hand.", self.minion(minion), self.name(minion.player))
-            }
-            Event::EnchantmentRemoved { minion, enchantment, attack, defence } => {
-                format!("{} is removed from {} ({attack}/{defence}).", enchantment.name(), self.minion(minion))
-            }
-            Event::RitualPlaced { player, replaced: Some(old), .. } => {
-                format!("{}'s {} is removed from the game.", self.name(player), old.name())
-            }
-            Event::RitualDestroyed { player, card } => format!("{}'s {} is destroyed.", self.name(player), card.name()),
-            Event::ChargesChanged { player, card, charges } => {
-                let s = if charges == 1 { "" } else { "s" };
-                format!("{}'s {} has {charges} charge{s} left.", self.name(player), card.name())
-            }
-            Event::Discarded { player, card } => format!("{} discards {}.", self.name(player), card.name()),
-            Event::GameWon { winner } => format!("{} wins!", self.name(winner)),
-            Event::GameDrawn { reason } => match reason {
-                DrawReason::TurnLimit => "The turn limit is reached: the game is a draw.".to_string(),
-                DrawReason::NoDamagePossible => "Neither player can win any more: the game is a draw.".to_string(),
-            },
-            Event::Conceded { player } => format!("{} concedes.", self.name(player)),
-            Event::RitualPlaced { replaced: None, .. } | Event::TurnEnded { .. } => return,
-        };
-        out.push_str(&line);
-        out.push('\n');
-    }
-}
-
-/// What the driver needs from the outside world. The binary passes the file system,
-/// stdout and stderr; tests pass a directory of test data and buffers.
-pub struct Io<'a> {
-    /// Reads a file named on the command line (or `default.deck`).
-    pub read_file: &'a mut dyn FnMut(&str) -> Result<String, String>,
-    /// Standard output (flushed by the caller after each call, for interactive play).
-    pub out: &'a mut dyn FnMut(&str),
-    /// Standard error: notices and warnings that are not part of the game.
-    pub err: &'a mut dyn FnMut(&str),
-    /// Whether lines from standard input are echoed (as `> line`) before their output, as
-    /// the init file's always are: true when input is not typed at a terminal, so that a
-    /// transcript reads as commands and answers.
-    pub echo_input: bool,
-}
-
-/// Reads a deck named on the command line, or `default.deck`, or falls back to the built-in
-/// default deck with a notice. Unknown card names are skipped with a warning.
-fn load_deck(which: usize, path: Option<&str>, io: &mut Io<'_>) -> Result<Vec<CardId>, String> {
-    let (source, text) = match path {
-        Some(p) => {
-            (p, (io.read_file)(p).map_err(|e| format!("cannot read the deck file for player {}: {e}", which + 1))?)
-        }
-        None => match (io.read_file)("default.deck") {
-            Ok(text) => ("default.deck", text),
-            Err(_) => {
-                (io.err)(&format!(
-                    "No default.deck in the current directory: player {} uses the built-in default deck.\n",
-                    which + 1
-                ));
-                return Ok(crate::cards::DEFAULT_DECK.to_vec());
-            }
-        },
-    };
-    let deck = crate::deck::parse_deck(source, &text);
-    for p in &deck.problems {
-        (io.err)(&format!("Warning: {p}\n"));
-    }
-    Ok(deck.cards)
-}
-
-/// Runs `cardtable sorcery ARGS`: the whole terminal game. `input` yields the lines of
-/// standard input (read lazily, so play is interactive). Returns the exit code: 0 when the
-/// game ran (whatever its end), 1 when a file could not be read, 2 for bad arguments.
-pub fn drive(args: &[String], default_seed: u64, input: &mut dyn Iterator<Item = String>, io: Io<'_>) -> u8 {
-    drive_watched(args, default_seed, input, io, None)
-}
-
-/// [`drive`], with a `display` that is shown the session once it is set up and again after
-/// every line of input: the `-graphics` display. Without one, `-graphics` prints a notice and
-/// the text game goes on alone. The text output is the same either way.
-pub fn drive_watched(
-    args: &[String],
-    default_seed: u64,
-    input: &mut dyn Iterator<Item = String>,
-    mut io: Io<'_>,
-    mut display: Option<&mut dyn FnMut(&Session)>,
-) -> u8 {
-    if args.iter().any(|a| matches!(a.as_str(), "-h" | "-help" | "--help")) {
-        (io.out)(&format!("{USAGE}\n\n{}\n", text::HELP));
-        return 0;
-    }
-    let args = match parse_args(args) {
-        Ok(a) => a,
-        Err(e) => {
-            (io.err)(&format!("cardtable sorcery: {e}\n{USAGE}\n"));
-            return 2;
-        }
-    };
-    if args.graphics && display.is_none() {
-        (io.err)("-graphics: no graphical display could be started; playing with the text display only.\n");
-    }
-    let mut decks = [Vec::new(), Vec::new()];
-    for (i, path) in [args.deck1.as_deref(), args.deck2.as_deref()].into_iter().enumerate() {
-        match load_deck(i, path, &mut io) {
-            Ok(d) => decks[i] = d,
-            Err(e) => {
-                (io.err)(&format!("cardtable sorcery: {e}\n"));
-                return 1;
-            }
+        let viewer = self.audience().unwrap_or(Viewer::Spectator);
+        if let Some(line) = text::describe_event(e, viewer, &self.names) {
+            out.push_str(&line);
+            out.push('\n');
         }
     }
-    let init: Vec<String> = match &args.init {
-        None => Vec::new(),
-        Some(p) => match (io.read_file)(p) {
-            Ok(text) => text.lines().map(str::to_string).collect(),
-            Err(e) => {
-                (io.err)(&format!("cardtable sorcery: cannot read the init file: {e}\n"));
-                return 1;
-            }
-        },
-    };
-    let seed = args.seed.unwrap_or(default_seed);
-    if args.seed.is_none() && !args.testing {
-        (io.err)(&format!("Seed {seed} (play this deal again with -seed {seed}).\n"));
-    }
-    let (mut session, first) = match Session::new(&args, decks, seed) {
-        Ok(s) => s,
-        Err(e) => {
-            (io.err)(&format!("cardtable sorcery: {e}\n"));
-            return 1;
-        }
-    };
-    (io.out)(&first);
-    if let Some(show) = display.as_mut() {
-        show(&session);
-    }
-    let echo_input = io.echo_input;
-    let lines = init.into_iter().map(|l| (l, true)).chain(input.map(|l| (l, echo_input)));
-    for (line, echo) in lines {
-        if session.is_over() {
-            break;
-        }
-        if echo {
-            (io.out)(&format!("{}\n", format!("> {line}").trim_end()));
-        }
-        (io.out)(&session.feed(&line));
-        if let Some(show) = display.as_mut() {
-            show(&session);
-        }
-    }
-    (io.out)(&session.finish());
-    if let Some(show) = display.as_mut() {
-        show(&session);
-    }
-    0
 }
 
 /// Parses one of the commands that are moves (`end`, `attack`, `play`, `use`, `draw`,
@@ -606,23 +374,13 @@ pub fn command_text(action: Action) -> String {
 mod tests {
     use super::*;
 
-    fn s(v: &[&str]) -> Vec<String> {
-        v.iter().map(|x| x.to_string()).collect()
-    }
-
     #[test]
-    fn arguments_in_any_order() {
-        let a = parse_args(&s(&["-testing", "-init", "i.txt", "-deck2", "b.deck", "-seed", "7", "-bot1", "random"]))
-            .unwrap();
-        assert_eq!(a.init.as_deref(), Some("i.txt"));
-        assert_eq!(a.deck2.as_deref(), Some("b.deck"));
-        assert!(a.testing && !a.graphics);
-        assert_eq!(a.seed, Some(7));
-        assert_eq!(a.bots, [Some("random".into()), None]);
-        assert!(parse_args(&s(&["-deck1"])).is_err());
-        assert!(parse_args(&s(&["-bot2", "clever"])).is_err());
-        assert!(parse_args(&s(&["-frobnicate"])).is_err());
-        assert!(parse_args(&s(&["-seed", "x"])).is_err());
+    fn commands_are_not_names() {
+        let (mut s, first) = Session::new(&Options::default(), [Vec::new(), Vec::new()], 1).unwrap();
+        assert_eq!(first, "Enter the name of player 1:\n");
+        assert!(s.feed("help").ends_with("Enter the name of player 1:\n"));
+        assert_eq!(s.feed("Ann"), "Enter the name of player 2:\n");
+        assert_eq!(s.names(), ["Ann", ""]);
     }
 
     #[test]

@@ -1,11 +1,12 @@
 //! The exact text layouts of the rules reference (section 2): cards of 11 lines × 33 columns,
 //! hands, `inspect`, and the 56 × 167 board, in the simple (ASCII) or fancy (Unicode) style.
-//! Pure functions returning lines; no IO.
+//! Pure functions returning lines; no IO. Also the game's narration, [`describe_event`].
 
+use crate::action::{DrawReason, Event, MinionRef, TargetRef};
 use crate::cards::{CardId, Kind, Modifier};
 use crate::state::{Card, Ritual};
 use crate::view::{MinionView, PlayerView, View};
-use engine::Seat;
+use engine::{Seat, Viewer};
 
 pub const CARD_HEIGHT: usize = 11;
 pub const CARD_WIDTH: usize = 33;
@@ -401,6 +402,66 @@ Cards and minions are numbered from 1, left to right; target-player is 1 or 2; t
 a minion number or r for the player's ritual.
 Options: -deck1 FILE, -deck2 FILE, -init FILE, -testing, -seed N, -unicode (fancy drawing),
          -bot1 NAME, -bot2 NAME: the computer plays seat 1 or 2 (NAME: random or heuristic).";
+
+/// One line about an event (as `viewer` received it: a card drawn by the other seat has no
+/// name), with `names` by seat; `None` for the routine events that need no line (a turn's
+/// end, a ritual placed where there was none). The one narration of Sorcery: the terminal
+/// game, the web log and `cardtable replay`. Players are named the same for every viewer.
+pub fn describe_event(event: &Event, viewer: Viewer, names: &[String]) -> Option<String> {
+    let _ = viewer;
+    let n = |s: Seat| names.get(s.index()).cloned().unwrap_or_else(|| format!("Player {}", s.0 + 1));
+    let m = |r: MinionRef| format!("{}'s {}", n(r.player), r.card.name());
+    let t = |t: TargetRef| match t {
+        TargetRef::Minion { minion } => m(minion),
+        TargetRef::Ritual { player, card } => format!("{}'s {}", n(player), card.name()),
+    };
+    Some(match *event {
+        Event::TurnStarted { player, turn, magic } => format!("Turn {turn}: {} to play (magic {magic}).", n(player)),
+        Event::MagicGained { player, amount, magic } => format!("{} gains {amount} magic (now {magic}).", n(player)),
+        Event::CardDrawn { player, card: Some(c) } => format!("{} draws {}.", n(player), c.name()),
+        Event::CardDrawn { player, card: None } => format!("{} draws a card.", n(player)),
+        Event::CardPlayed { player, card, target: Some(x), .. } => {
+            format!("{} plays {} on {}.", n(player), card.name(), t(x))
+        }
+        Event::CardPlayed { player, card, target: None, .. } => format!("{} plays {}.", n(player), card.name()),
+        Event::AbilityUsed { minion, target: Some(x), .. } => format!("{} uses its ability on {}.", m(minion), t(x)),
+        Event::AbilityUsed { minion, target: None, .. } => format!("{} uses its ability.", m(minion)),
+        Event::MinionEntered { minion, attack, defence } => format!("{} enters play ({attack}/{defence}).", m(minion)),
+        Event::AttackedPlayer { minion, player, amount, life } => {
+            format!("{} attacks {} for {amount} ({life} life left).", m(minion), n(player))
+        }
+        Event::AttackedMinion { minion, target } => format!("{} attacks {}.", m(minion), m(target)),
+        Event::MinionDamaged { minion, amount, attack, defence } => {
+            format!("{} takes {amount} damage ({attack}/{defence}).", m(minion))
+        }
+        Event::MinionBuffed { minion, attack, defence } => format!("{} is now {attack}/{defence}.", m(minion)),
+        // Only enchantments that change attack and defence get a line of their own.
+        Event::MinionEnchanted { minion, enchantment, attack, defence } => match enchantment.def().modifier {
+            Some(Modifier::Add(..) | Modifier::Multiply(..)) => format!("{} is now {attack}/{defence}.", m(minion)),
+            _ => return None,
+        },
+        Event::MinionDied { minion } => format!("{} dies.", m(minion)),
+        Event::MinionReturned { minion } => format!("{} returns to {}'s hand.", m(minion), n(minion.player)),
+        Event::EnchantmentRemoved { minion, enchantment, attack, defence } => {
+            format!("{} is removed from {} ({attack}/{defence}).", enchantment.name(), m(minion))
+        }
+        Event::RitualPlaced { player, replaced: Some(old), .. } => {
+            format!("{}'s {} is removed from the game.", n(player), old.name())
+        }
+        Event::RitualDestroyed { player, card } => format!("{}'s {} is destroyed.", n(player), card.name()),
+        Event::ChargesChanged { player, card, charges } => {
+            format!("{}'s {} has {charges} charge{} left.", n(player), card.name(), if charges == 1 { "" } else { "s" })
+        }
+        Event::Discarded { player, card } => format!("{} discards {}.", n(player), card.name()),
+        Event::GameWon { winner } => format!("{} wins!", n(winner)),
+        Event::GameDrawn { reason: DrawReason::TurnLimit } => "The turn limit is reached: the game is a draw.".into(),
+        Event::GameDrawn { reason: DrawReason::NoDamagePossible } => {
+            "Neither player can win any more: the game is a draw.".into()
+        }
+        Event::Conceded { player } => format!("{} concedes.", n(player)),
+        Event::TurnEnded { .. } | Event::RitualPlaced { replaced: None, .. } => return None,
+    })
+}
 
 #[cfg(test)]
 mod tests {

@@ -3,7 +3,7 @@
 
 use engine::Game;
 use proptest::prelude::*;
-use sorcery::session::{Session, parse_args};
+use sorcery::session::{Options, Session};
 use sorcery::{CardId, DEFAULT_DECK};
 
 fn word() -> impl Strategy<Value = String> {
@@ -50,7 +50,7 @@ proptest! {
         testing in any::<bool>(),
         all_cards in any::<bool>(),
     ) {
-        let args = parse_args(&if testing { vec!["-testing".to_string()] } else { vec![] }).unwrap();
+        let args = Options { testing, ..Options::default() };
         let deck = if all_cards { every_card() } else { DEFAULT_DECK.to_vec() };
         let (mut s, _) = Session::new(&args, [deck.clone(), deck], 5).unwrap();
         s.feed("A");

@@ -13,7 +13,7 @@
 
 use crate::adapter::{Fields, GameAdapter, PacketError};
 use engine::{Bot, Game, Seat, Viewer};
-use ivanhoe::{Action, Card, Config, Event, Ivanhoe, PhaseView, Slot};
+use ivanhoe::{Action, Config, Event, Ivanhoe, PhaseView};
 use protocol::ServerMsg;
 use serde_json::Value;
 use std::time::Duration;
@@ -31,85 +31,6 @@ fn bad(reason: impl Into<String>) -> PacketError {
 
 fn to_json<T: serde::Serialize>(v: &T) -> Value {
     serde_json::to_value(v).expect("packets serialize")
-}
-
-/// An action card with its choices, for the log.
-fn describe_action(a: &Action, n: &dyn Fn(Seat) -> String) -> String {
-    let name = a.action_card().map_or("", Card::name);
-    let slot = |x: Slot| match x {
-        Slot::Display { pos } => format!("display card {}", pos + 1),
-        Slot::Shield => "Shield".into(),
-        Slot::Stunned => "Stunned".into(),
-    };
-    match *a {
-        Action::Unhorse { colour } | Action::ChangeWeapon { colour } => format!("{name} (to {colour})"),
-        Action::BreakLance { target }
-        | Action::Riposte { target }
-        | Action::KnockDown { target }
-        | Action::Stunned { target } => format!("{name} on {}", n(target)),
-        Action::Dodge { target, pos } => format!("{name} on {}'s display card {}", n(target), pos + 1),
-        Action::Retreat { pos } => format!("{name} (display card {})", pos + 1),
-        Action::Outwit { give, target, take } => {
-            format!("{name}: their {} for {}'s {}", slot(give), n(target), slot(take))
-        }
-        _ => name.to_string(),
-    }
-}
-
-/// One log line about `e` (already redacted for `viewer`).
-pub fn describe(e: &Event, viewer: Viewer, names: &[String]) -> String {
-    let n = |s: Seat| {
-        if viewer.is(s) {
-            "You".to_string()
-        } else {
-            names.get(s.index()).cloned().unwrap_or_else(|| format!("seat {}", s.0))
-        }
-    };
-    match e {
-        Event::FirstPlayer { seat, draws } => format!(
-            "Token draw: {}. {} drew purple and start{} the first tournament.",
-            draws.iter().map(|c| c.name()).collect::<Vec<_>>().join(", "),
-            n(*seat),
-            if viewer.is(*seat) { "" } else { "s" }
-        ),
-        Event::Drew { seat, card: Some(c) } => format!("{} drew {}.", n(*seat), c.name()),
-        Event::Drew { seat, card: None } => format!("{} drew a card.", n(*seat)),
-        Event::NothingToDraw { seat } => format!("{}: nothing left to draw.", n(*seat)),
-        Event::Reshuffled { cards } => format!("The discard pile ({cards} cards) is shuffled into a new draw pile."),
-        Event::CannotStart { seat, hand } => format!(
-            "{} cannot start a tournament; their hand: {}.",
-            n(*seat),
-            if hand.is_empty() { "empty".into() } else { hand.iter().map(|c| c.name()).collect::<Vec<_>>().join(", ") }
-        ),
-        Event::TournamentStarted { seat, colour } => format!("{} started a {colour} tournament.", n(*seat)),
-        Event::Played { seat, card } => format!("{} played {}.", n(*seat), card.name()),
-        Event::Declared { seat, action } => {
-            let obj = |s: Seat| if viewer.is(s) { "you".to_string() } else { n(s) };
-            format!("{} played {}.", n(*seat), describe_action(action, &obj))
-        }
-        Event::Passed { seat } => format!("{} let it be.", n(*seat)),
-        Event::Cancelled { seat, card } => format!("{} played IVANHOE: {} is cancelled!", n(*seat), card.name()),
-        Event::ColourChanged { colour } => format!("The tournament is now {colour}."),
-        Event::Discarded { seat, card } => format!("{} lost {}.", n(*seat), card.name()),
-        Event::Moved { from, to, card } => format!("{} moved from {} to {}.", card.name(), n(*from), n(*to)),
-        Event::Retreated { seat, card } => format!("{} took {} back into their hand.", n(*seat), card.name()),
-        Event::Took { seat, from, card: Some(c) } => {
-            format!("{} took {} from {}'s hand.", n(*seat), c.name(), n(*from))
-        }
-        Event::Took { seat, from, card: None } => format!("{} took a card from {}'s hand.", n(*seat), n(*from)),
-        Event::Swapped { seat, target, gave, took } => {
-            format!("{} gave {} to {} and took {}.", n(*seat), gave.name(), n(*target), took.name())
-        }
-        Event::Placed { seat, card } => format!("{} now lies in front of {}.", card.name(), n(*seat)),
-        Event::Kept { seat, card } => format!("{} kept {}.", n(*seat), card.name()),
-        Event::Stayed { seat } => format!("{} stayed in.", n(*seat)),
-        Event::Withdrew { seat } => format!("{} withdrew.", n(*seat)),
-        Event::TokenReturned { seat, colour } => format!("{} gave back a {colour} token (maiden).", n(*seat)),
-        Event::TournamentWon { seat, colour } => format!("{} won the {colour} tournament!", n(*seat)),
-        Event::TokenGained { seat, colour } => format!("{} took a {colour} token.", n(*seat)),
-        Event::GameWon { seat } => format!("{} won the game!", n(*seat)),
-        Event::Stalled => "Nobody can start and nothing is left to draw: the game ends unwon.".into(),
-    }
 }
 
 /// Every seat an action names, so a packet naming a seat that does not exist is refused
@@ -198,7 +119,8 @@ impl GameAdapter for IvanhoeAdapter {
         }
         let mut ev = to_json(event);
         if let Value::Object(m) = &mut ev {
-            m.insert("text".into(), Value::String(describe(event, viewer, names)));
+            let text = ivanhoe::text::describe_event(event, viewer, names).unwrap_or_default();
+            m.insert("text".into(), Value::String(text));
         }
         out.push(serde_json::to_string(&ServerMsg::GameEvent { event: ev }).expect("packets serialize"));
         if let Event::Stayed { seat } | Event::Withdrew { seat } | Event::CannotStart { seat, .. } = event {
@@ -238,7 +160,7 @@ impl GameAdapter for IvanhoeAdapter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ivanhoe::Colour;
+    use ivanhoe::{Card, Colour};
     use serde_json::json;
 
     fn names() -> Vec<String> {

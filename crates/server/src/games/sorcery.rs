@@ -17,7 +17,6 @@ use crate::adapter::{Fields, GameAdapter, PacketError};
 use engine::{Bot, Game, Seat, Viewer};
 use protocol::ServerMsg;
 use serde_json::{Map, Value, json};
-use sorcery::action::{DrawReason, MinionRef, TargetRef};
 use sorcery::cards::{CardId, Modifier, Targeting};
 use sorcery::{Action, Config, DEFAULT_DECK, Event, Sorcery, Status};
 
@@ -74,60 +73,13 @@ pub fn card_table() -> Value {
     Value::Object(table)
 }
 
-/// One readable line for an event (`None` for the routine ones the log can do without).
-pub fn describe(event: &Event, names: &[String]) -> Option<String> {
-    let n = |s: Seat| names.get(s.index()).cloned().unwrap_or_else(|| format!("Player {}", s.0 + 1));
-    let m = |r: MinionRef| format!("{}'s {}", n(r.player), r.card.name());
-    let t = |t: TargetRef| match t {
-        TargetRef::Minion { minion } => m(minion),
-        TargetRef::Ritual { player, card } => format!("{}'s {}", n(player), card.name()),
-    };
-    Some(match *event {
-        Event::TurnStarted { player, turn, magic } => format!("Turn {turn}: {} to play (magic {magic}).", n(player)),
-        Event::MagicGained { player, amount, magic } => format!("{} gains {amount} magic (now {magic}).", n(player)),
-        Event::CardDrawn { player, card: Some(c) } => format!("{} draws {}.", n(player), c.name()),
-        Event::CardDrawn { player, card: None } => format!("{} draws a card.", n(player)),
-        Event::CardPlayed { player, card, target: Some(x), .. } => {
-            format!("{} plays {} on {}.", n(player), card.name(), t(x))
-        }
-        Event::CardPlayed { player, card, target: None, .. } => format!("{} plays {}.", n(player), card.name()),
-        Event::AbilityUsed { minion, target: Some(x), .. } => format!("{} uses its ability on {}.", m(minion), t(x)),
-        Event::AbilityUsed { minion, target: None, .. } => format!("{} uses its ability.", m(minion)),
-        Event::MinionEntered { minion, attack, defence } => format!("{} enters play ({attack}/{defence}).", m(minion)),
-        Event::AttackedPlayer { minion, player, amount, life } => {
-            format!("{} attacks {} for {amount} ({life} life left).", m(minion), n(player))
-        }
-        Event::AttackedMinion { minion, target } => format!("{} attacks {}.", m(minion), m(target)),
-        Event::MinionDamaged { minion, amount, attack, defence } => {
-            format!("{} takes {amount} damage ({attack}/{defence}).", m(minion))
-        }
-        Event::MinionBuffed { minion, attack, defence } => format!("{} is now {attack}/{defence}.", m(minion)),
-        // Only enchantments that change attack and defence get a line of their own.
-        Event::MinionEnchanted { minion, enchantment, attack, defence } => match enchantment.def().modifier {
-            Some(Modifier::Add(..) | Modifier::Multiply(..)) => format!("{} is now {attack}/{defence}.", m(minion)),
-            _ => return None,
-        },
-        Event::MinionDied { minion } => format!("{} dies.", m(minion)),
-        Event::MinionReturned { minion } => format!("{} returns to {}'s hand.", m(minion), n(minion.player)),
-        Event::EnchantmentRemoved { minion, enchantment, attack, defence } => {
-            format!("{} is removed from {} ({attack}/{defence}).", enchantment.name(), m(minion))
-        }
-        Event::RitualPlaced { player, replaced: Some(old), .. } => {
-            format!("{}'s {} is removed from the game.", n(player), old.name())
-        }
-        Event::RitualDestroyed { player, card } => format!("{}'s {} is destroyed.", n(player), card.name()),
-        Event::ChargesChanged { player, card, charges } => {
-            format!("{}'s {} has {charges} charge{} left.", n(player), card.name(), if charges == 1 { "" } else { "s" })
-        }
-        Event::Discarded { player, card } => format!("{} discards {}.", n(player), card.name()),
-        Event::GameDrawn { reason: DrawReason::TurnLimit } => "The turn limit is reached: the game is a draw.".into(),
-        Event::GameDrawn { reason: DrawReason::NoDamagePossible } => {
-            "Neither player can win any more: the game is a draw.".into()
-        }
-        Event::Conceded { player } => format!("{} concedes.", n(player)),
-        // The room announces the winner (GameEnded); turn ends need no line.
-        Event::GameWon { .. } | Event::TurnEnded { .. } | Event::RitualPlaced { replaced: None, .. } => return None,
-    })
+/// One readable line for an event: the game's one narration (`sorcery::text::describe_event`),
+/// except the win, which the room announces itself (`GameEnded`).
+pub fn describe(event: &Event, viewer: Viewer, names: &[String]) -> Option<String> {
+    match event {
+        Event::GameWon { .. } => None,
+        _ => sorcery::text::describe_event(event, viewer, names),
+    }
 }
 
 impl GameAdapter for SorceryAdapter {
@@ -175,9 +127,9 @@ impl GameAdapter for SorceryAdapter {
         })
     }
 
-    fn event_packets(event: &Event, _viewer: Viewer, names: &[String], out: &mut Vec<String>) {
+    fn event_packets(event: &Event, viewer: Viewer, names: &[String], out: &mut Vec<String>) {
         let mut value = serde_json::to_value(event).expect("events serialize");
-        if let (Some(obj), Some(text)) = (value.as_object_mut(), describe(event, names)) {
+        if let (Some(obj), Some(text)) = (value.as_object_mut(), describe(event, viewer, names)) {
             obj.insert("text".into(), Value::String(text));
         }
         out.push(to_json(&ServerMsg::GameEvent { event: value }));

@@ -22,7 +22,7 @@ impl Server {
 
     /// A server with a rate limit that clients answering at machine speed stay under.
     pub async fn fast(store: store::Store) -> Server {
-        Server::start_with(server::ServerConfig { store, rate_limit: 10_000.0 }).await
+        Server::start_with(server::ServerConfig { rate_limit: 10_000.0, ..server::ServerConfig::new(store) }).await
     }
 
     pub async fn start_with(config: server::ServerConfig) -> Server {

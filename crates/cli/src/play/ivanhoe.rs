@@ -2,9 +2,8 @@
 //! parser and the match loop are pure and live in `ivanhoe::text`; this file moves lines
 //! between them and the terminal.
 
+use super::{PlayArgs, Table};
 use crate::input::Lines;
-use crate::play_buckshot::{PlayArgs, seed_or_clock};
-use anyhow::bail;
 use engine::Seat;
 use ivanhoe::text::Session;
 use std::io::{IsTerminal, Write};
@@ -13,22 +12,21 @@ use std::process::ExitCode;
 /// The game loop over any input and output (tests drive it in memory). Commands from `--init`,
 /// and from standard input when it is not a terminal, are echoed after the prompt so the
 /// output reads like a session.
-pub fn play(args: &PlayArgs, mut input: Lines, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
+/// `cardtable play ivanhoe` on standard input.
+pub fn play(args: &PlayArgs, table: &Table, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
+    game(args, table, super::stdin_lines(args)?, out)
+}
+
+pub fn game(args: &PlayArgs, table: &Table, mut input: Lines, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     let mut echo_init = match &args.init {
         Some(path) => std::fs::read_to_string(path).map_or(0, |t| t.lines().count()),
         None => 0,
     };
     let echo_rest = !std::io::stdin().is_terminal();
-    let players = args.players.unwrap_or(3);
-    if !(2..=5).contains(&players) {
-        bail!("Ivanhoe is for 2 to 5 players, not {players}");
-    }
-    if args.seat >= players {
-        bail!("--seat {} is not a seat of a {players}-player game (0..{})", args.seat, players - 1);
-    }
-    let seed = seed_or_clock(args.seed);
+    let players = table.players;
+    let seed = super::seed_or_clock(args.seed);
     let me = Seat(args.seat);
-    let (mut session, opening) = Session::new(players, seed, me, &args.bots).map_err(anyhow::Error::msg)?;
+    let (mut session, opening) = Session::new(players, seed, me, &table.bots).map_err(anyhow::Error::msg)?;
     writeln!(
         out,
         "Ivanhoe, {players} players, seed {seed}. You are P{} (seat {}). Type `help` for commands.",
@@ -55,31 +53,26 @@ pub fn play(args: &PlayArgs, mut input: Lines, out: &mut dyn Write) -> anyhow::R
             break;
         }
     }
+    if session.is_over() {
+        writeln!(out, "(replay: seed {seed})")?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use registry::GameKind;
 
     fn run_text(script: &str, seed: u64, players: u8, seat: u8) -> String {
-        let args = PlayArgs {
-            game: "ivanhoe".into(),
-            players: Some(players),
-            seat,
-            bots: vec!["heuristic".into(), "random".into()],
-            seed: Some(seed),
-            init: None,
-        };
-        let input = Lines::new(None, Box::new(std::io::Cursor::new(script.to_string()))).unwrap();
-        let mut out = Vec::new();
-        play(&args, input, &mut out).unwrap();
-        String::from_utf8(out).unwrap()
+        super::super::run_script(game, GameKind::Ivanhoe, players, seat, &["heuristic", "random"], seed, script)
     }
 
     #[test]
     fn bad_commands_change_nothing_and_end_of_input_is_clean() {
-        let out = run_text("dance\nplay\nriposte P9\nhelp\n", 5, 3, 0);
+        let out = run_text("dance\nplay\nriposte P9\nknock down P4\nhelp\n", 5, 3, 0);
+        assert!(out.contains("`P4` is not a player (P1..P3)"), "a 3-player game has no P4: {out}");
+        assert!(out.contains("players are P1..P3;"), "{out}");
         assert!(out.contains("? unknown command or card `dance`"), "{out}");
         assert!(out.contains("? play which card?"), "{out}");
         assert!(out.contains("knock down <P>"), "{out}");
@@ -100,13 +93,28 @@ mod tests {
         let script = cycle.repeat(300);
         let out = run_text(&script, 11, 3, 1);
         assert!(out.contains("Game over:"), "{out}");
+        let end = out.rfind("Game over:").unwrap();
+        assert!(out[..end].ends_with('\n') && out.contains("Final table after "), "{out}");
+        assert!(out.contains("(replay: seed 11)"), "{out}");
     }
 
     #[test]
     fn rejects_bad_options() {
-        let args =
-            PlayArgs { game: "ivanhoe".into(), players: Some(6), seat: 0, bots: vec![], seed: Some(1), init: None };
-        let input = Lines::new(None, Box::new(std::io::empty())).unwrap();
-        assert!(play(&args, input, &mut Vec::new()).is_err());
+        let args = |players, seat, bots: &[&str]| PlayArgs {
+            game: GameKind::Ivanhoe,
+            players: Some(players),
+            seat,
+            bots: bots.iter().map(|b| b.to_string()).collect(),
+            seed: Some(1),
+            init: None,
+        };
+        let check = |a: &PlayArgs| GameKind::Ivanhoe.visit(super::super::Check(a)).map_err(|e| e.to_string());
+        assert_eq!(check(&args(6, 0, &[])).unwrap_err(), "Ivanhoe is for 2 to 5 players, not 6");
+        assert!(check(&args(3, 3, &[])).unwrap_err().contains("--seat 3"));
+        assert_eq!(
+            check(&args(3, 0, &["clever"])).unwrap_err(),
+            "Ivanhoe has no bot called `clever` (its bots: random, heuristic)"
+        );
+        assert_eq!(check(&args(3, 0, &["random"])).unwrap().bots, ["random", "heuristic"]);
     }
 }

@@ -1,4 +1,4 @@
-//! Golden transcripts of the terminal game: each `tests/transcripts/**/NAME.args` holds the
+//! Golden transcripts of the terminal game: each `tests/sorcery_transcripts/**/NAME.args` holds the
 //! command-line arguments (one line, as after `cardtable sorcery`); files it names (`-init`,
 //! `-deck1`, `-deck2`, `default.deck`) are read from the same directory; `NAME.stdin`, if
 //! present, is standard input. The expected standard output is `NAME.out`, the expected
@@ -9,7 +9,7 @@
 //! reference; the comments in each init file say what to look for. To rewrite them after an
 //! intended change, run with `UPDATE_TRANSCRIPTS=1` and review the diff line by line.
 
-use sorcery::session::{Io, drive};
+use super::{Io, drive};
 use std::path::{Path, PathBuf};
 
 fn find(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -48,7 +48,7 @@ fn run(args_file: &Path) -> (String, String, u8) {
 
 #[test]
 fn golden_transcripts() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/transcripts");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sorcery_transcripts");
     let mut files = Vec::new();
     find(&root, &mut files);
     files.sort();

@@ -1,84 +1,31 @@
-//! `cardtable play GAME`: a terminal game against bots. Buckshot lives here; other games'
-//! terminal drivers are dispatched from `run`.
+//! `cardtable play buckshot`: Buckshot in the terminal against bots. Rendering, narration and
+//! the command parser are pure and live in `buckshot::text`; this file runs the match loop and
+//! moves lines between it and the terminal.
 
+use super::{PlayArgs, Table};
 use crate::input::Lines;
-use anyhow::bail;
 use buckshot::text::{Command, HELP, describe_event, parse_command, render_view};
 use buckshot::{Buckshot, Config};
-use clap::Args;
 use engine::{Bot, Game, MatchRng, Observation, Replay, Seat, Viewer};
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
-#[derive(Args, Clone, Debug)]
-pub struct PlayArgs {
-    #[arg(value_name = "GAME", help = format!("The game to play: {}", crate::GAMES))]
-    pub game: String,
-    /// Number of players, you included.
-    #[arg(long)]
-    pub players: Option<u8>,
-    /// Your seat (0 = first).
-    #[arg(long, default_value_t = 0)]
-    pub seat: u8,
-    /// Bots for the other seats in order, comma-separated (default: heuristic).
-    #[arg(long, value_delimiter = ',')]
-    pub bots: Vec<String>,
-    /// Seed for the deal (default: from the clock; printed so a game can be replayed).
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// A file of commands to run before reading standard input.
-    #[arg(long)]
-    pub init: Option<PathBuf>,
+/// `cardtable play buckshot` on standard input.
+pub fn play(args: &PlayArgs, table: &Table, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
+    game(args, table, super::stdin_lines(args)?, out)
 }
 
-pub fn seed_or_clock(seed: Option<u64>) -> u64 {
-    seed.unwrap_or_else(|| {
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
-    })
-}
-
-pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
-    match args.game.as_str() {
-        "buckshot" => {
-            let lines = Lines::new(args.init.as_deref(), Box::new(std::io::stdin()))?;
-            play(&args, lines, &mut std::io::stdout().lock())
-        }
-        "ivanhoe" => {
-            let lines = Lines::new(args.init.as_deref(), Box::new(std::io::stdin()))?;
-            crate::ivanhoe_cli::play(&args, lines, &mut std::io::stdout().lock())
-        }
-        "sorcery" => {
-            // Sorcery has the command-line interface of its specification; translate.
-            let mut spec_args = Vec::new();
-            if let Some(seed) = args.seed {
-                spec_args.extend(["-seed".to_string(), seed.to_string()]);
-            }
-            if let Some(init) = &args.init {
-                spec_args.extend(["-init".to_string(), init.display().to_string()]);
-            }
-            let bot = args.bots.first().map_or("heuristic", String::as_str);
-            let seat_flag = if args.seat == 0 { "-bot2" } else { "-bot1" };
-            spec_args.extend([seat_flag.to_string(), bot.to_string()]);
-            crate::sorcery_cli::run(&spec_args)
-        }
-        other => bail!("unknown game `{other}` (known: {})", crate::GAMES),
-    }
-}
-
+/// The names of the bots' seats, in seat order.
 const BOT_NAMES: [&str; 8] = ["ana", "ben", "cat", "dan", "eve", "fay", "gus", "hal"];
 
 /// The game loop, over any input and output (tests drive it in memory).
-pub fn play(args: &PlayArgs, mut input: Lines, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
-    let players = args.players.unwrap_or(4);
+pub fn game(args: &PlayArgs, table: &Table, mut input: Lines, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
+    let players = table.players;
     let config = Config::players(players);
-    let seed = seed_or_clock(args.seed);
+    let seed = super::seed_or_clock(args.seed);
     let mut game = Buckshot::new(&config, seed).map_err(|e| anyhow::anyhow!("{e}"))?;
     let me = Seat(args.seat);
-    if usize::from(args.seat) >= game.num_seats() {
-        bail!("--seat {} is not a seat of a {players}-player game (0..{})", args.seat, players - 1);
-    }
-    let mut bot_names = args.bots.iter();
+    let mut bot_names = table.bots.iter();
     let mut names = Vec::new();
     let mut bots: Vec<Option<Box<dyn Bot<Buckshot>>>> = Vec::new();
     let mut others = BOT_NAMES.iter();
@@ -87,9 +34,8 @@ pub fn play(args: &PlayArgs, mut input: Lines, out: &mut dyn Write) -> anyhow::R
             names.push("you".to_string());
             bots.push(None);
         } else {
-            let kind = bot_names.next().map_or("heuristic", String::as_str);
-            let bot = buckshot::bot(kind)
-                .ok_or_else(|| anyhow::anyhow!("unknown bot `{kind}` (known: {:?})", buckshot::BOTS))?;
+            let kind = bot_names.next().expect("the registry named a bot for every other seat");
+            let bot = registry::bot::<Buckshot>(kind)?;
             names.push(others.next().expect("8 names for 8 seats").to_string());
             bots.push(Some(bot));
         }
@@ -99,7 +45,7 @@ pub fn play(args: &PlayArgs, mut input: Lines, out: &mut dyn Write) -> anyhow::R
     let mut replay = Replay::new(config, seed);
     writeln!(out, "Buckshot, {players} players, seed {seed}. You are seat {}. Type `help` for commands.", me.0)?;
     for e in game.start_events() {
-        if let Some(line) = game.view_event(&e, viewer).and_then(|e| describe_event(&e, &names)) {
+        if let Some(line) = game.view_event(&e, viewer).and_then(|e| describe_event(&e, viewer, &names)) {
             writeln!(out, "{line}")?;
         }
     }
@@ -146,7 +92,7 @@ pub fn play(args: &PlayArgs, mut input: Lines, out: &mut dyn Write) -> anyhow::R
             Ok(()) => {
                 replay.push(seat, action);
                 for e in &events {
-                    if let Some(line) = game.view_event(e, viewer).and_then(|e| describe_event(&e, &names)) {
+                    if let Some(line) = game.view_event(e, viewer).and_then(|e| describe_event(&e, viewer, &names)) {
                         writeln!(out, "{line}")?;
                     }
                 }
@@ -160,20 +106,17 @@ pub fn play(args: &PlayArgs, mut input: Lines, out: &mut dyn Write) -> anyhow::R
     if winner == Some(me) {
         writeln!(out, "You win!")?;
     }
+    writeln!(out, "(replay: seed {seed}, {} moves)", replay.moves.len())?;
     Ok(ExitCode::SUCCESS)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use registry::GameKind;
 
     fn run_text(script: &str, seed: u64) -> String {
-        let args =
-            PlayArgs { game: "buckshot".into(), players: Some(3), seat: 0, bots: vec![], seed: Some(seed), init: None };
-        let input = Lines::new(None, Box::new(std::io::Cursor::new(script.to_string()))).unwrap();
-        let mut out = Vec::new();
-        play(&args, input, &mut out).unwrap();
-        String::from_utf8(out).unwrap()
+        super::super::run_script(game, GameKind::Buckshot, 3, 0, &[], seed, script)
     }
 
     #[test]
@@ -191,6 +134,7 @@ mod tests {
         // Shooting yourself every turn: the game still ends (someone wins).
         let script = "shoot me\n".repeat(200);
         let out = run_text(&script, 11);
-        assert!(out.contains("wins the game!"), "{out}");
+        assert!(out.contains(" the game!"), "{out}");
+        assert!(out.contains("(replay: seed 11, "), "{out}");
     }
 }

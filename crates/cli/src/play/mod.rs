@@ -1,0 +1,135 @@
+//! `cardtable play GAME`: a game in the terminal against bots. The checks every game shares
+//! (the game's name, the player count, the seat, the bots' names) are made here through the
+//! registry; each game's terminal driver is its own module.
+
+mod buckshot;
+mod ivanhoe;
+pub mod sorcery;
+
+use crate::input::Lines;
+use anyhow::bail;
+use clap::Args;
+use registry::{Entry, GameKind, GameVisitor};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Args, Clone, Debug)]
+pub struct PlayArgs {
+    #[arg(value_name = "GAME", help = format!("The game to play: {}", GameKind::names()))]
+    pub game: GameKind,
+    /// Number of players, you included (default: the game's usual count).
+    #[arg(long)]
+    pub players: Option<u8>,
+    /// Your seat (0 = first).
+    #[arg(long, default_value_t = 0)]
+    pub seat: u8,
+    /// Bots for the other seats in order, comma-separated (default: heuristic). `cardtable
+    /// sim --help` lists each game's bots.
+    #[arg(long, value_delimiter = ',')]
+    pub bots: Vec<String>,
+    /// Seed for the deal (default: from the clock; printed so a game can be replayed).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// A file of commands to run before reading standard input.
+    #[arg(long)]
+    pub init: Option<PathBuf>,
+}
+
+/// `seed`, or one from the clock.
+pub fn seed_or_clock(seed: Option<u64>) -> u64 {
+    seed.unwrap_or_else(|| {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
+    })
+}
+
+/// A game's terminal game on standard input and `out`. `table` is what the registry checked:
+/// the player count, and one bot name for each other seat.
+type Driver = fn(&PlayArgs, &Table, &mut dyn Write) -> anyhow::Result<ExitCode>;
+
+/// The lines a driver reads: the `--init` file's, then standard input's.
+fn stdin_lines(args: &PlayArgs) -> anyhow::Result<Lines> {
+    Lines::new(args.init.as_deref(), Box::new(std::io::stdin()))
+}
+
+/// What `play` settled before handing over to a game's driver.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Table {
+    pub players: u8,
+    /// The bot of each seat other than the player's, in seat order.
+    pub bots: Vec<String>,
+}
+
+/// The games that can be played in the terminal. A game without a driver is played in the
+/// browser (`cardtable serve`); adding one is a module here and a line below.
+fn driver(kind: GameKind) -> Option<Driver> {
+    #[allow(unreachable_patterns, reason = "the registry may list games with no terminal driver yet")]
+    match kind {
+        GameKind::Buckshot => Some(buckshot::play),
+        GameKind::Ivanhoe => Some(ivanhoe::play),
+        GameKind::Sorcery => Some(sorcery::play),
+        _ => None,
+    }
+}
+
+/// Checks the player count, the seat and the bots against the game's entry.
+struct Check<'a>(&'a PlayArgs);
+
+impl GameVisitor for Check<'_> {
+    type Out = anyhow::Result<Table>;
+    fn visit<G: Entry>(self) -> anyhow::Result<Table> {
+        let args = self.0;
+        let players = args.players.unwrap_or(G::DEFAULT_PLAYERS);
+        G::check_players(players).map_err(anyhow::Error::msg)?;
+        if args.seat >= players {
+            bail!("--seat {} is not a seat of a {players}-player game (0..{})", args.seat, players - 1);
+        }
+        let others = usize::from(players - 1);
+        if args.bots.len() > others {
+            bail!("{} bots named for {others} other seat{}", args.bots.len(), if others == 1 { "" } else { "s" });
+        }
+        let mut bots = args.bots.clone();
+        bots.resize(others, G::DEFAULT_BOT.to_string());
+        registry::bots::<G>(&bots)?;
+        Ok(Table { players, bots })
+    }
+}
+
+pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
+    let table = args.game.visit(Check(&args))?;
+    let Some(play) = driver(args.game) else {
+        bail!("{} has no terminal game yet: play it in the browser (`cardtable serve`)", args.game.title());
+    };
+    play(&args, &table, &mut std::io::stdout().lock())
+}
+
+/// A game's loop over in-memory input and output.
+#[cfg(test)]
+type Loop = fn(&PlayArgs, &Table, Lines, &mut dyn Write) -> anyhow::Result<ExitCode>;
+
+/// Plays `script` through `game_loop` in memory, for a game of `players` with the player in
+/// `seat` (tests). The options are checked as `cardtable play` checks them.
+#[cfg(test)]
+fn run_script(
+    game_loop: Loop,
+    game: GameKind,
+    players: u8,
+    seat: u8,
+    bots: &[&str],
+    seed: u64,
+    script: &str,
+) -> String {
+    let args = PlayArgs {
+        game,
+        players: Some(players),
+        seat,
+        bots: bots.iter().map(|b| b.to_string()).collect(),
+        seed: Some(seed),
+        init: None,
+    };
+    let table = game.visit(Check(&args)).expect("valid options");
+    let input = Lines::new(None, Box::new(std::io::Cursor::new(script.to_string()))).expect("in memory");
+    let mut out = Vec::new();
+    game_loop(&args, &table, input, &mut out).expect("the game runs");
+    String::from_utf8(out).expect("text")
+}

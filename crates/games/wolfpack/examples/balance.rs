@@ -1,0 +1,70 @@
+//! The balance table: the pilots' win rate for every pilot count (1-5), Ace tier and pilot bot.
+//! `cargo run --release -p wolfpack --example balance -- [GAMES] [ACE_GAMES]` (defaults 2,000
+//! games a cell, 100 for the searching `ace` tier). Fight `i` of a cell is
+//! `wolfpack::sim::play_one(config, bots, pilots, i)`, so the table is reproducible.
+//! `balance tune GAMES` bisects the Ace health at which random pilots beat the rookie Ace
+//! about half the time, for each pilot count and number of Ace plays.
+
+use wolfpack::sim::run_batch;
+use wolfpack::{AceTier, Config};
+
+fn main() {
+    let mut args = std::env::args().skip(1).peekable();
+    if args.peek().map(String::as_str) == Some("tune") {
+        args.next();
+        let games: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(2_000);
+        return tune(games);
+    }
+    if args.peek().map(String::as_str) == Some("cell") {
+        // `balance cell PILOTS TIER BOT GAMES`: one cell of the table.
+        args.next();
+        let pilots: u8 = args.next().and_then(|a| a.parse().ok()).expect("PILOTS");
+        let tier = args.next().and_then(|a| AceTier::parse(&a)).expect("TIER");
+        let bot = args.next().expect("BOT");
+        let games: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(100);
+        let r = run_batch(&Config::pilots(pilots).with_tier(tier), &[&bot], u64::from(pilots), games).expect("valid");
+        println!("{pilots} pilots, {} Ace, {bot} pilots: {:.1}% of {games}", tier.name(), 100.0 * r.win_rate());
+        return;
+    }
+    let games: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(2_000);
+    let ace_games: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(100);
+    println!("| pilots | Ace health, plays | Ace tier | pilot bots | games | pilots win | mean turns |");
+    println!("| --- | --- | --- | --- | --- | --- | --- |");
+    for pilots in 1..=5u8 {
+        for tier in AceTier::ALL {
+            for bot in wolfpack::PILOT_BOTS {
+                let n = if tier == AceTier::Ace { ace_games } else { games };
+                if n == 0 {
+                    continue;
+                }
+                let config = Config::pilots(pilots).with_tier(tier);
+                let r = run_batch(&config, &[bot], u64::from(pilots), n).expect("valid");
+                println!(
+                    "| {pilots} | {}, {} | {} | {bot} | {n} | {:.1}% | {:.1} |",
+                    config.ace_health,
+                    config.ace_plays,
+                    tier.name(),
+                    100.0 * r.win_rate(),
+                    r.mean_turns
+                );
+            }
+        }
+    }
+}
+
+fn tune(games: u64) {
+    for pilots in 1..=5u8 {
+        for plays in 1..=4u8 {
+            let (mut lo, mut hi) = (1, 1_000);
+            while hi - lo > 2 {
+                let mid = (lo + hi) / 2;
+                let mut c = Config::pilots(pilots);
+                c.ace_health = mid;
+                c.ace_plays = plays;
+                let r = run_batch(&c, &["random"], u64::from(pilots), games).expect("valid");
+                if r.pilot_wins * 2 > games { lo = mid } else { hi = mid }
+            }
+            println!("{pilots} pilots, {plays} plays: health {lo}");
+        }
+    }
+}

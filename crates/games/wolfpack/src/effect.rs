@@ -1,0 +1,249 @@
+//! The seed's effect model, as plain data that clones and serializes.
+//!
+//! - An [`Effect`] is what a played card leaves behind: its card, its user, its target and
+//!   its own counters. `Setup` files it in the [`EffectFile`] and places its triggers;
+//!   `Complete` removes the triggers and takes it out of the file.
+//! - A [`Trigger`] is an effect's entry in a [`Delegate`]: one of a player's hooks
+//!   (OnDamaged, OnDeath, OnCardDraw, OnSelect, OnTarget, OnTargeted, and OnAct, the
+//!   per-action hook Suppression needs) or one of the state machine's transition hooks.
+//! - Firing a delegate runs, in EffectFile order, what each effect placed there does — a
+//!   `match` on the effect's kind in `rules.rs`, not a stored closure.
+//!
+//! Which triggers each card places is [`Effect::initial_triggers`]; the later ones (Pulling
+//! G's and Into the Fog restrict targets only once the opposing Selection begins) are placed
+//! by their own transition triggers.
+
+use crate::card::{Card, Side};
+use crate::phase::{Stage, Transition};
+use engine::Seat;
+use serde::{Deserialize, Serialize};
+
+pub type EffectId = u32;
+
+/// A player's delegates (the seed's six, and OnAct).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Hook {
+    /// `int OnDamaged(int damage)`: may change the damage about to be taken.
+    OnDamaged,
+    /// `void OnDeath()`: the player was shot down.
+    OnDeath,
+    /// `void OnCardDraw()`: the player drew a card.
+    OnCardDraw,
+    /// `Card OnSelect(Card card)`: the player's selection became final.
+    OnSelect,
+    /// `Player OnTarget(Player target)`: the player picks a target (a refusal forbids it).
+    OnTarget,
+    /// `void OnTargeted(Player origin)`: a card aimed at the player resolves.
+    OnTargeted,
+    /// The player's selected card is about to resolve (one "action"): Suppression's hook.
+    OnAct,
+}
+
+/// Where a trigger sits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "type")]
+pub enum Delegate {
+    Player { seat: Seat, hook: Hook },
+    Fsm { transition: Transition, stage: Stage },
+}
+
+impl Delegate {
+    pub const fn player(seat: Seat, hook: Hook) -> Delegate {
+        Delegate::Player { seat, hook }
+    }
+
+    pub const fn exit(transition: Transition) -> Delegate {
+        Delegate::Fsm { transition, stage: Stage::Exit }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Trigger {
+    pub effect: EffectId,
+    pub at: Delegate,
+}
+
+/// An effect's own state: which card made it and its counters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "type")]
+pub enum Kind {
+    /// Negates the next Open Fire or Sweeping Fire hit on its target.
+    DodgeRoll,
+    /// 2 damage to its target before each of its next `actions` plays; gone after `turns` of
+    /// the target's turns, whichever runs out first.
+    Suppression { actions: u8, turns: u8 },
+    /// Its target may not target its user.
+    PullingGs,
+    /// The Ace plays one card fewer.
+    CoverFire,
+    /// Pilots may not target each other.
+    IntoTheFog,
+}
+
+pub const SUPPRESSION_ACTIONS: u8 = 4;
+pub const SUPPRESSION_TURNS: u8 = 2;
+pub const SUPPRESSION_DAMAGE: i32 = 2;
+
+/// A live effect in the EffectFile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Effect {
+    pub id: EffectId,
+    pub card: Card,
+    pub user: Seat,
+    pub user_side: Side,
+    pub target: Option<Seat>,
+    pub kind: Kind,
+}
+
+impl Effect {
+    /// The lasting effect of `card`, if it has one.
+    pub fn lasting(id: EffectId, card: Card, user: Seat, user_side: Side, target: Option<Seat>) -> Option<Effect> {
+        let kind = match card {
+            Card::DodgeRoll => Kind::DodgeRoll,
+            Card::Suppression => Kind::Suppression { actions: SUPPRESSION_ACTIONS, turns: SUPPRESSION_TURNS },
+            Card::PullingGs => Kind::PullingGs,
+            Card::CoverFire => Kind::CoverFire,
+            Card::IntoTheFog => Kind::IntoTheFog,
+            _ => return None,
+        };
+        Some(Effect { id, card, user, user_side, target, kind })
+    }
+
+    /// `PlaceTriggers()` at Setup. Every effect ends with its user's and its target's death
+    /// (rules decision 9); "next turn" effects complete on entry to the opposing side's
+    /// Confirm (decision 5), Suppression counts its target's turns there instead.
+    pub fn initial_triggers(&self, mut place: impl FnMut(Delegate)) {
+        let opposing = self.user_side.other();
+        if self.user_side == Side::Pilots {
+            place(Delegate::player(self.user, Hook::OnDeath));
+        }
+        if let Some(t) = self.target
+            && t != self.user
+        {
+            place(Delegate::player(t, Hook::OnDeath));
+        }
+        match self.kind {
+            Kind::DodgeRoll => {
+                place(Delegate::player(self.target.expect("aimed"), Hook::OnDamaged));
+                place(Delegate::exit(Transition::into_confirm(opposing)));
+            }
+            Kind::Suppression { .. } => {
+                place(Delegate::player(self.target.expect("aimed"), Hook::OnAct));
+                place(Delegate::exit(Transition::into_confirm(opposing)));
+            }
+            Kind::PullingGs => {
+                place(Delegate::exit(Transition::into_selection(opposing)));
+                place(Delegate::exit(Transition::into_confirm(opposing)));
+            }
+            Kind::CoverFire => {
+                place(Delegate::exit(Transition::BossDrawToBossSelection));
+                place(Delegate::exit(Transition::BossActionToBossPhaseConfirm));
+            }
+            Kind::IntoTheFog => {
+                place(Delegate::exit(Transition::DrawToSelection));
+                place(Delegate::exit(Transition::ActionToConfirm));
+            }
+        }
+    }
+
+    /// A short account for people: "Suppression on seat 5 (3 actions, 2 turns left)".
+    pub fn describe(&self) -> String {
+        let on = self.target.map(|t| format!(" on {t}")).unwrap_or_default();
+        match self.kind {
+            Kind::Suppression { actions, turns } => {
+                format!("{}{on} ({actions} actions, {turns} turns left)", self.card.name())
+            }
+            _ => format!("{}{on} (from {})", self.card.name(), self.user),
+        }
+    }
+}
+
+/// The ordered list of live effects the state machine holds, and every trigger they placed.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EffectFile {
+    /// Oldest first: the order in which delegates run their triggers.
+    pub effects: Vec<Effect>,
+    pub triggers: Vec<Trigger>,
+    pub next_id: EffectId,
+}
+
+/// The most triggers one delegate may hold at once (a fight has far fewer live effects).
+pub const FIRE_MAX: usize = 64;
+
+/// The effects whose triggers sit at one delegate when it fires, copied out so that the
+/// handlers may complete effects (and so edit the trigger list) while they run.
+pub struct Fired {
+    ids: [EffectId; FIRE_MAX],
+    len: usize,
+}
+
+impl Fired {
+    pub fn iter(&self) -> impl Iterator<Item = EffectId> + '_ {
+        self.ids[..self.len].iter().copied()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+impl EffectFile {
+    /// `Setup()`: files the effect and places its initial triggers.
+    pub fn setup(&mut self, mut effect: Effect) -> Effect {
+        effect.id = self.next_id;
+        self.next_id += 1;
+        self.effects.push(effect);
+        let triggers = &mut self.triggers;
+        effect.initial_triggers(|at| triggers.push(Trigger { effect: effect.id, at }));
+        effect
+    }
+
+    pub fn place(&mut self, effect: EffectId, at: Delegate) {
+        self.triggers.push(Trigger { effect, at });
+    }
+
+    /// `Complete()`: removes the effect's triggers (`RemoveTriggers()`) and the effect. Returns
+    /// it, or `None` if it had already completed.
+    pub fn complete(&mut self, id: EffectId) -> Option<Effect> {
+        let i = self.effects.iter().position(|e| e.id == id)?;
+        self.triggers.retain(|t| t.effect != id);
+        Some(self.effects.remove(i))
+    }
+
+    pub fn get(&self, id: EffectId) -> Option<&Effect> {
+        self.effects.iter().find(|e| e.id == id)
+    }
+
+    pub fn get_mut(&mut self, id: EffectId) -> Option<&mut Effect> {
+        self.effects.iter_mut().find(|e| e.id == id)
+    }
+
+    /// The effects with a trigger at `at`, in the order they were placed (ids only grow, so
+    /// trigger order within one delegate is EffectFile order).
+    pub fn at(&self, at: Delegate) -> Fired {
+        let mut f = Fired { ids: [0; FIRE_MAX], len: 0 };
+        for t in &self.triggers {
+            if t.at == at {
+                assert!(f.len < FIRE_MAX, "more than {FIRE_MAX} triggers on one delegate");
+                f.ids[f.len] = t.effect;
+                f.len += 1;
+            }
+        }
+        f
+    }
+
+    /// Whether any trigger sits at `at` (cheap test before firing).
+    pub fn any_at(&self, at: Delegate) -> bool {
+        self.triggers.iter().any(|t| t.at == at)
+    }
+
+    /// Removes every trigger a player's delegates hold (a shot-down pilot's).
+    pub fn clear_player(&mut self, seat: Seat) {
+        self.triggers.retain(|t| !matches!(t.at, Delegate::Player { seat: s, .. } if s == seat));
+    }
+
+    /// Live effects of a kind aimed at `target`.
+    pub fn on(&self, target: Seat) -> impl Iterator<Item = &Effect> {
+        self.effects.iter().filter(move |e| e.target == Some(target))
+    }
+}

@@ -1,0 +1,88 @@
+//! The turn state machine as data: its states, its transitions, and the two hook points of
+//! every transition (Enter runs before the transition's logic, Exit right after it, on entry
+//! to the new state).
+
+use crate::card::Side;
+use serde::{Deserialize, Serialize};
+
+/// The states of a turn, in the seed's order. `Over` is where a finished fight rests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Phase {
+    Draw,
+    Selection,
+    Action,
+    Confirm,
+    BossDraw,
+    BossSelection,
+    BossAction,
+    BossPhaseConfirm,
+    Over,
+}
+
+impl Phase {
+    /// Whose turn the state belongs to.
+    pub const fn side(self) -> Side {
+        match self {
+            Phase::Draw | Phase::Selection | Phase::Action | Phase::Confirm | Phase::Over => Side::Pilots,
+            _ => Side::Ace,
+        }
+    }
+}
+
+/// Every transition of the machine (`AToB` in the seed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Transition {
+    /// Starts the fight: the first Draw.
+    Start,
+    DrawToSelection,
+    SelectionToAction,
+    ActionToAction,
+    ActionToConfirm,
+    ConfirmToBossDraw,
+    BossDrawToBossSelection,
+    BossSelectionToBossSelection,
+    BossSelectionToBossAction,
+    BossActionToBossAction,
+    BossActionToBossPhaseConfirm,
+    BossPhaseConfirmToDraw,
+}
+
+impl Transition {
+    pub const fn to(self) -> Phase {
+        match self {
+            Transition::Start | Transition::BossPhaseConfirmToDraw => Phase::Draw,
+            Transition::DrawToSelection => Phase::Selection,
+            Transition::SelectionToAction | Transition::ActionToAction => Phase::Action,
+            Transition::ActionToConfirm => Phase::Confirm,
+            Transition::ConfirmToBossDraw => Phase::BossDraw,
+            Transition::BossDrawToBossSelection | Transition::BossSelectionToBossSelection => Phase::BossSelection,
+            Transition::BossSelectionToBossAction | Transition::BossActionToBossAction => Phase::BossAction,
+            Transition::BossActionToBossPhaseConfirm => Phase::BossPhaseConfirm,
+        }
+    }
+
+    /// The transition into `side`'s Selection (where "selection" effects proc).
+    pub const fn into_selection(side: Side) -> Transition {
+        match side {
+            Side::Pilots => Transition::DrawToSelection,
+            Side::Ace => Transition::BossDrawToBossSelection,
+        }
+    }
+
+    /// The transition into `side`'s Confirm (where its turn's end-of-turn effects proc).
+    pub const fn into_confirm(side: Side) -> Transition {
+        match side {
+            Side::Pilots => Transition::ActionToConfirm,
+            Side::Ace => Transition::BossActionToBossPhaseConfirm,
+        }
+    }
+}
+
+/// The two delegates of a transition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Stage {
+    /// `OnAToBEnter`: before the transition's logic, still in state A.
+    Enter,
+    /// `OnAToBExit`: after it, on entry to state B.
+    Exit,
+}

@@ -1,0 +1,753 @@
+//! The rules: setup, legality, and the state machine worked to the next decision.
+
+use crate::action::{Action, Choice, Event, Revealed};
+use crate::card::{Aim, Card, Side};
+use crate::config::Config;
+use crate::effect::{Delegate, Effect, Hook, Kind, SUPPRESSION_DAMAGE};
+use crate::phase::{Phase, Stage, Transition};
+use crate::state::{Ace, Deck, Pilot, Queued, WolfPack};
+use engine::{MatchRng, RuleError, Seat, SeatSet, SetupError};
+
+/// Healing of Mid-Air Regroup.
+pub const REGROUP_HEAL: i32 = 10;
+
+fn refuse(code: &'static str, message: &'static str) -> Result<(), RuleError> {
+    Err(RuleError::new(code, message))
+}
+
+impl WolfPack {
+    /// A new fight: both decks shuffled, then the first Draw (events go to `out`).
+    pub(crate) fn setup(config: &Config, seed: u64, out: &mut Vec<Event>) -> Result<WolfPack, SetupError> {
+        config.validate()?;
+        let mut rng = MatchRng::new(seed);
+        let mut pilot_deck = config.pilot_deck.cards();
+        let mut ace_deck = config.ace_deck.cards();
+        rng.shuffle(&mut pilot_deck);
+        rng.shuffle(&mut ace_deck);
+        let hand = usize::from(config.pilot_hand);
+        let mut game = WolfPack {
+            config: *config,
+            pilots: (0..config.pilots)
+                .map(|_| Pilot {
+                    health: config.pilot_health,
+                    hand: Vec::with_capacity(hand),
+                    debt: 0,
+                    choice: None,
+                    confirmed: false,
+                })
+                .collect(),
+            ace: Ace {
+                health: config.ace_health,
+                hand: Vec::with_capacity(usize::from(config.ace_hand)),
+                picks_left: 0,
+            },
+            decks: [Deck { draw: pilot_deck, discard: Vec::new() }, Deck { draw: ace_deck, discard: Vec::new() }],
+            phase: Phase::Draw,
+            turn: 1,
+            queue: Vec::with_capacity(8),
+            file: Default::default(),
+            winner: None,
+            serial: Default::default(),
+            rng,
+        };
+        game.transition(Transition::Start, out);
+        game.run(out);
+        Ok(game)
+    }
+
+    // ---- who acts, and what is legal ------------------------------------------------------
+
+    pub(crate) fn acting(&self) -> SeatSet {
+        match self.phase {
+            Phase::Selection => self
+                .pilots
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| self.must_select(p))
+                .map(|(i, _)| Seat(i as u8))
+                .collect(),
+            Phase::BossSelection => SeatSet::one(self.ace_seat()),
+            Phase::Confirm | Phase::BossPhaseConfirm => self.host().map_or(SeatSet::EMPTY, SeatSet::one),
+            _ => SeatSet::EMPTY,
+        }
+    }
+
+    /// The seats `origin`'s OnTarget delegate refuses as targets (Pulling G's: its user; Into
+    /// the Fog: every other pilot). One pass over the triggers.
+    pub(crate) fn forbidden_targets(&self, origin: Seat) -> SeatSet {
+        let mut forbidden = SeatSet::EMPTY;
+        let at = Delegate::player(origin, Hook::OnTarget);
+        for t in &self.file.triggers {
+            if t.at != at {
+                continue;
+            }
+            let Some(e) = self.file.get(t.effect) else { continue };
+            match e.kind {
+                Kind::PullingGs => forbidden.insert(e.user),
+                Kind::IntoTheFog => {
+                    let others = ((1u32 << self.pilots.len()) - 1) & !(1 << origin.0);
+                    forbidden = SeatSet::from_bits(forbidden.bits() | others);
+                }
+                _ => {}
+            }
+        }
+        forbidden
+    }
+
+    /// Calls `f` with each target `origin` may give `card` now (`None` for untargeted cards).
+    pub(crate) fn for_targets(&self, origin: Seat, card: Card, f: impl FnMut(Option<Seat>)) {
+        self.for_targets_with(origin, card, self.forbidden_targets(origin), f);
+    }
+
+    /// `for_targets` with the origin's forbidden targets already worked out.
+    fn for_targets_with(&self, origin: Seat, card: Card, forbidden: SeatSet, mut f: impl FnMut(Option<Seat>)) {
+        let ace = self.ace_seat();
+        let from_ace = origin == ace;
+        match (card.aim(), from_ace) {
+            (Aim::Untargeted, _) => f(None),
+            (Aim::Enemy, false) | (Aim::Friend, true) => {
+                if !forbidden.contains(ace) {
+                    f(Some(ace));
+                }
+            }
+            (Aim::Enemy, true) | (Aim::Friend, false) => {
+                for (i, p) in self.pilots.iter().enumerate() {
+                    let s = Seat(i as u8);
+                    if p.alive() && !forbidden.contains(s) {
+                        f(Some(s));
+                    }
+                }
+            }
+        }
+    }
+
+    pub(crate) fn target_ok(&self, origin: Seat, card: Card, target: Option<Seat>) -> bool {
+        let mut ok = false;
+        self.for_targets(origin, card, |t| ok |= t == target);
+        ok
+    }
+
+    /// Whether the Ace has a card it can play.
+    pub(crate) fn ace_can_play(&self) -> bool {
+        let ace = self.ace_seat();
+        let forbidden = self.forbidden_targets(ace);
+        self.ace.hand.iter().any(|&c| {
+            let mut any = false;
+            self.for_targets_with(ace, c, forbidden, |_| any = true);
+            any
+        })
+    }
+
+    pub(crate) fn legal_into(&self, seat: Seat, out: &mut Vec<Action>) {
+        if self.winner.is_some() {
+            return;
+        }
+        match self.phase {
+            Phase::Selection => {
+                let Some(p) = self.pilot(seat) else { return };
+                if !self.must_select(p) {
+                    return;
+                }
+                let forbidden = self.forbidden_targets(seat);
+                for (i, &card) in p.hand.iter().enumerate() {
+                    self.for_targets_with(seat, card, forbidden, |target| {
+                        for confirm in [false, true] {
+                            out.push(Action::Select { card: i as u8, target, confirm });
+                        }
+                    });
+                }
+                for cards in 1..(1u8 << p.hand.len()) {
+                    for confirm in [false, true] {
+                        out.push(Action::Discard { cards, confirm });
+                    }
+                }
+                if p.choice.is_some() {
+                    out.push(Action::Confirm);
+                }
+            }
+            Phase::BossSelection if self.is_ace(seat) => {
+                let before = out.len();
+                let forbidden = self.forbidden_targets(seat);
+                for (i, &card) in self.ace.hand.iter().enumerate() {
+                    self.for_targets_with(seat, card, forbidden, |target| {
+                        out.push(Action::Play { card: i as u8, target });
+                    });
+                }
+                if out.len() == before {
+                    out.push(Action::Pass);
+                }
+            }
+            Phase::Confirm | Phase::BossPhaseConfirm if self.host() == Some(seat) => out.push(Action::Proceed),
+            _ => {}
+        }
+    }
+
+    fn selecting(&self, seat: Seat) -> Result<&Pilot, RuleError> {
+        if self.phase != Phase::Selection {
+            return Err(RuleError::new("not_selection", "cards are chosen in Selection only"));
+        }
+        let Some(p) = self.pilot(seat) else {
+            return Err(RuleError::new("not_a_pilot", "only pilots choose in Selection"));
+        };
+        if !p.alive() {
+            return Err(RuleError::new("shot_down", "a shot-down pilot is out of the fight"));
+        }
+        if p.confirmed {
+            return Err(RuleError::new("already_confirmed", "your choice is already locked in"));
+        }
+        if p.hand.is_empty() {
+            return Err(RuleError::new("empty_hand", "you have no cards"));
+        }
+        Ok(p)
+    }
+
+    fn ace_selecting(&self, seat: Seat) -> Result<(), RuleError> {
+        if self.phase != Phase::BossSelection || !self.is_ace(seat) {
+            return Err(RuleError::new("not_ace_selection", "only the Ace plays, in BossSelection"));
+        }
+        Ok(())
+    }
+
+    /// Why `apply` would refuse `action` (or `Ok` if it would not).
+    pub(crate) fn check(&self, seat: Seat, action: &Action) -> Result<(), RuleError> {
+        if self.winner.is_some() {
+            return Err(RuleError::game_over());
+        }
+        match *action {
+            Action::Select { card, target, .. } => {
+                let p = self.selecting(seat)?;
+                let Some(&c) = p.hand.get(usize::from(card)) else {
+                    return refuse("no_such_card", "there is no such card in your hand");
+                };
+                if !self.target_ok(seat, c, target) {
+                    return refuse("invalid_target", "that card cannot target that now");
+                }
+            }
+            Action::Discard { cards, .. } => {
+                let p = self.selecting(seat)?;
+                if cards == 0 || u32::from(cards) >> p.hand.len() != 0 {
+                    return refuse("bad_discard", "discard one or more cards of your hand");
+                }
+            }
+            Action::Confirm => {
+                if self.selecting(seat)?.choice.is_none() {
+                    return refuse("nothing_to_confirm", "choose a card or a discard first");
+                }
+            }
+            Action::Play { card, target } => {
+                self.ace_selecting(seat)?;
+                let Some(&c) = self.ace.hand.get(usize::from(card)) else {
+                    return refuse("no_such_card", "there is no such card in the Ace's hand");
+                };
+                if !self.target_ok(seat, c, target) {
+                    return refuse("invalid_target", "that card cannot target that now");
+                }
+            }
+            Action::Pass => {
+                self.ace_selecting(seat)?;
+                if self.ace_can_play() {
+                    return refuse("must_play", "the Ace passes only with no playable card");
+                }
+            }
+            Action::Proceed => {
+                if !matches!(self.phase, Phase::Confirm | Phase::BossPhaseConfirm) {
+                    return refuse("not_confirm", "the turn is handed over in Confirm only");
+                }
+                if self.host() != Some(seat) {
+                    return refuse("not_host", "only the host hands the turn over");
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn apply_checked(&mut self, seat: Seat, action: Action, out: &mut Vec<Event>) -> Result<(), RuleError> {
+        self.check(seat, &action)?;
+        match action {
+            Action::Select { card, target, confirm } => self.choose(seat, Choice::Play { card, target }, confirm, out),
+            Action::Discard { cards, confirm } => self.choose(seat, Choice::Discard { cards }, confirm, out),
+            Action::Confirm => self.confirm(seat, out),
+            Action::Play { card, target } => {
+                let c = self.ace.hand.remove(usize::from(card));
+                let index = self.queue.len() as u8;
+                self.queue.push(Queued { seat, card: c, target });
+                out.push(Event::AcePicked { index, card: Some(c), target });
+                self.fire_player(seat, Hook::OnSelect, out);
+                self.ace_picked(out);
+            }
+            Action::Pass => {
+                out.push(Event::AcePassed);
+                self.ace_picked(out);
+            }
+            Action::Proceed => {
+                out.push(Event::Proceeded { seat });
+                let t = if self.phase == Phase::Confirm {
+                    Transition::ConfirmToBossDraw
+                } else {
+                    Transition::BossPhaseConfirmToDraw
+                };
+                self.transition(t, out);
+            }
+        }
+        self.run(out);
+        Ok(())
+    }
+
+    fn choose(&mut self, seat: Seat, choice: Choice, confirm: bool, out: &mut Vec<Event>) {
+        self.pilots[seat.index()].choice = Some(choice);
+        out.push(Event::Chose { seat, choice: Some(choice) });
+        if confirm {
+            self.confirm(seat, out);
+        }
+    }
+
+    fn confirm(&mut self, seat: Seat, out: &mut Vec<Event>) {
+        self.pilots[seat.index()].confirmed = true;
+        out.push(Event::Confirmed { seat });
+    }
+
+    fn ace_picked(&mut self, out: &mut Vec<Event>) {
+        self.ace.picks_left -= 1;
+        let t = if self.ace.picks_left > 0 {
+            Transition::BossSelectionToBossSelection
+        } else {
+            Transition::BossSelectionToBossAction
+        };
+        self.transition(t, out);
+    }
+
+    // ---- the state machine ----------------------------------------------------------------
+
+    /// `AToB()`: the Enter hook, the transition's logic, the Exit hook.
+    pub(crate) fn transition(&mut self, t: Transition, out: &mut Vec<Event>) {
+        self.fire_fsm(t, Stage::Enter, out);
+        if self.winner.is_some() {
+            return;
+        }
+        if t == Transition::BossPhaseConfirmToDraw {
+            self.turn += 1;
+        }
+        self.phase = t.to();
+        if matches!(self.phase, Phase::Selection | Phase::BossSelection | Phase::Confirm | Phase::BossPhaseConfirm) {
+            self.serial.bump();
+        }
+        out.push(Event::Transition { transition: t, phase: self.phase, turn: self.turn });
+        match t {
+            Transition::SelectionToAction => self.reveal(out),
+            Transition::BossDrawToBossSelection => self.ace.picks_left = self.config.ace_plays,
+            _ => {}
+        }
+        self.fire_fsm(t, Stage::Exit, out);
+        if t == Transition::BossDrawToBossSelection {
+            out.push(Event::AcePlays { count: self.ace.picks_left });
+        }
+    }
+
+    /// Works the automatic states (draws, resolutions) until a seat must decide or the fight
+    /// is over.
+    pub(crate) fn run(&mut self, out: &mut Vec<Event>) {
+        loop {
+            if self.winner.is_some() {
+                self.phase = Phase::Over;
+                return;
+            }
+            match self.phase {
+                Phase::Draw => {
+                    self.draw_pilots(out);
+                    self.transition(Transition::DrawToSelection, out);
+                }
+                Phase::Selection => {
+                    if self.pilots.iter().any(|p| self.must_select(p)) {
+                        return;
+                    }
+                    self.transition(Transition::SelectionToAction, out);
+                }
+                Phase::Action | Phase::BossAction => {
+                    let boss = self.phase == Phase::BossAction;
+                    if !self.queue.is_empty() {
+                        let q = self.queue.remove(0);
+                        self.resolve(q, out);
+                        if self.winner.is_some() {
+                            continue;
+                        }
+                    }
+                    let t = match (boss, self.queue.is_empty()) {
+                        (false, false) => Transition::ActionToAction,
+                        (false, true) => Transition::ActionToConfirm,
+                        (true, false) => Transition::BossActionToBossAction,
+                        (true, true) => Transition::BossActionToBossPhaseConfirm,
+                    };
+                    self.transition(t, out);
+                }
+                Phase::BossDraw => {
+                    self.draw_ace(out);
+                    self.transition(Transition::BossDrawToBossSelection, out);
+                }
+                Phase::BossSelection => {
+                    if self.ace.picks_left > 0 {
+                        return;
+                    }
+                    self.transition(Transition::BossSelectionToBossAction, out);
+                }
+                Phase::Confirm | Phase::BossPhaseConfirm => return,
+                Phase::Over => return,
+            }
+        }
+    }
+
+    /// SelectionToAction's logic: every choice is revealed, discards go to the pile (with
+    /// their draw debt), plays join the Action queue in seat order.
+    fn reveal(&mut self, out: &mut Vec<Event>) {
+        for i in 0..self.pilots.len() {
+            let seat = Seat(i as u8);
+            let p = &mut self.pilots[i];
+            p.confirmed = false;
+            let Some(choice) = p.choice.take() else { continue };
+            match choice {
+                Choice::Play { card, target } => {
+                    let c = p.hand.remove(usize::from(card));
+                    out.push(Event::Revealed { seat, choice: Revealed::Play { card: c, target } });
+                    self.queue.push(Queued { seat, card: c, target });
+                    self.fire_player(seat, Hook::OnSelect, out);
+                }
+                Choice::Discard { cards } => {
+                    let count = cards.count_ones() as u8;
+                    p.debt = count - 1;
+                    out.push(Event::Revealed { seat, choice: Revealed::Discard { count } });
+                    // Highest index first so the lower indices stay valid.
+                    for k in (0..p.hand.len()).rev() {
+                        if cards & (1 << k) != 0 {
+                            let c = p.hand.remove(k);
+                            self.decks[Side::Pilots as usize].discard.push(c);
+                            out.push(Event::Discarded { seat, card: c });
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn draw_card(&mut self, side: Side, out: &mut Vec<Event>) -> Option<Card> {
+        let deck = &mut self.decks[side as usize];
+        if deck.draw.is_empty() {
+            if deck.discard.is_empty() {
+                return None;
+            }
+            std::mem::swap(&mut deck.draw, &mut deck.discard);
+            self.rng.shuffle(&mut deck.draw);
+            out.push(Event::Reshuffled { side, cards: deck.draw.len() as u32 });
+        }
+        deck.draw.pop()
+    }
+
+    /// Draw: every living pilot draws up to its hand size, less its debt (which clears).
+    fn draw_pilots(&mut self, out: &mut Vec<Event>) {
+        for i in 0..self.pilots.len() {
+            let p = &mut self.pilots[i];
+            if !p.alive() {
+                continue;
+            }
+            let n = usize::from(self.config.pilot_hand).saturating_sub(p.hand.len() + usize::from(p.debt));
+            p.debt = 0;
+            let seat = Seat(i as u8);
+            for _ in 0..n {
+                let Some(c) = self.draw_card(Side::Pilots, out) else { break };
+                self.pilots[i].hand.push(c);
+                out.push(Event::Drew { seat, card: Some(c) });
+                self.fire_player(seat, Hook::OnCardDraw, out);
+            }
+        }
+    }
+
+    /// BossDraw: the Ace draws up to its hand size.
+    fn draw_ace(&mut self, out: &mut Vec<Event>) {
+        let seat = self.ace_seat();
+        while self.ace.hand.len() < usize::from(self.config.ace_hand) {
+            let Some(c) = self.draw_card(Side::Ace, out) else { break };
+            self.ace.hand.push(c);
+            out.push(Event::Drew { seat, card: Some(c) });
+            self.fire_player(seat, Hook::OnCardDraw, out);
+        }
+    }
+
+    // ---- resolution -----------------------------------------------------------------------
+
+    /// One Action state: `q` resolves. Its card goes to the discard pile as it does.
+    fn resolve(&mut self, q: Queued, out: &mut Vec<Event>) {
+        let side = self.side_of(q.seat);
+        self.deck_mut(side).discard.push(q.card);
+        out.push(Event::Resolving { seat: q.seat, card: q.card, target: q.target });
+        // One action of the user: Suppression ticks first (rules decision 6).
+        self.fire_player(q.seat, Hook::OnAct, out);
+        if self.winner.is_some() {
+            return;
+        }
+        if !self.alive(q.seat) || q.target.is_some_and(|t| !self.alive(t)) {
+            out.push(Event::Fizzled { seat: q.seat, card: q.card });
+            return;
+        }
+        if let Some(t) = q.target {
+            self.fire_player(t, Hook::OnTargeted, out);
+        }
+        let damage = q.card.def().damage;
+        match q.card {
+            Card::OpenFire | Card::Sidewinder | Card::AirToAirBarrage => {
+                self.damage(q.target.expect("aimed"), damage, q.card, out);
+            }
+            Card::SweepingFire => {
+                for i in 0..self.pilots.len() {
+                    let s = Seat(i as u8);
+                    if !self.pilots[i].alive() {
+                        continue;
+                    }
+                    if let Some(by) = self.protection(q.seat, s) {
+                        // Pulling G's forbids the Ace to aim at its user: Sweeping Fire too.
+                        out.push(Event::Spared { seat: s, by });
+                        continue;
+                    }
+                    self.fire_player(s, Hook::OnTargeted, out);
+                    self.damage(s, damage, q.card, out);
+                    if self.winner.is_some() {
+                        return;
+                    }
+                }
+            }
+            Card::MidAirRegroup => {
+                let t = q.target.expect("aimed");
+                let p = &mut self.pilots[t.index()];
+                let amount = REGROUP_HEAL.min(self.config.pilot_health - p.health);
+                p.health += amount;
+                out.push(Event::Healed { seat: t, amount, health: p.health });
+            }
+            _ => {
+                let effect = Effect::lasting(0, q.card, q.seat, side, q.target).expect("a lasting card");
+                let effect = self.file.setup(effect);
+                out.push(Event::EffectPlaced { effect });
+            }
+        }
+    }
+
+    /// The Pulling G's that forbids `origin` to aim at `target`, if any (Sweeping Fire skips
+    /// a pilot it protects: rules decision 7).
+    fn protection(&self, origin: Seat, target: Seat) -> Option<u32> {
+        self.file.triggers.iter().find_map(|t| {
+            let e = self.file.get(t.effect)?;
+            (t.at == Delegate::player(origin, Hook::OnTarget) && e.kind == Kind::PullingGs && e.user == target)
+                .then_some(e.id)
+        })
+    }
+
+    /// `seat` takes `amount` from `source`, after its OnDamaged delegate had its say.
+    pub(crate) fn damage(&mut self, seat: Seat, amount: i32, source: Card, out: &mut Vec<Event>) {
+        let mut amount = amount;
+        let at = Delegate::player(seat, Hook::OnDamaged);
+        if self.file.any_at(at) {
+            for id in self.file.at(at).iter() {
+                let Some(e) = self.file.get(id) else { continue };
+                // Dodge Roll: one Open Fire or Sweeping Fire hit, in the opposing turn only.
+                if e.kind == Kind::DodgeRoll
+                    && amount > 0
+                    && source.dodgeable()
+                    && self.phase.side() == e.user_side.other()
+                {
+                    amount = 0;
+                    out.push(Event::Negated { seat, source, by: id });
+                    self.complete(id, out);
+                }
+            }
+        }
+        if amount == 0 {
+            return;
+        }
+        let health = if let Some(p) = self.pilots.get_mut(seat.index()) {
+            p.health = (p.health - amount).max(0);
+            p.health
+        } else {
+            self.ace.health = (self.ace.health - amount).max(0);
+            self.ace.health
+        };
+        out.push(Event::Damaged { seat, amount, source, health });
+        if health == 0 {
+            self.shoot_down(seat, out);
+        }
+    }
+
+    /// A side at 0 ends the fight at once (rules decision 10); a pilot at 0 leaves it, with
+    /// its effects, its hand and its unresolved card (decision 9).
+    fn shoot_down(&mut self, seat: Seat, out: &mut Vec<Event>) {
+        out.push(Event::ShotDown { seat });
+        if self.is_ace(seat) {
+            self.end(Side::Pilots, out);
+            return;
+        }
+        self.fire_player(seat, Hook::OnDeath, out);
+        self.file.clear_player(seat);
+        let p = &mut self.pilots[seat.index()];
+        p.choice = None;
+        p.confirmed = false;
+        p.debt = 0;
+        let hand = std::mem::take(&mut p.hand);
+        let pile = &mut self.decks[Side::Pilots as usize].discard;
+        pile.extend(hand);
+        self.queue.retain(|q| {
+            if q.seat == seat {
+                pile.push(q.card);
+            }
+            q.seat != seat
+        });
+        if self.living_pilots().next().is_none() {
+            self.end(Side::Ace, out);
+        }
+    }
+
+    fn end(&mut self, winner: Side, out: &mut Vec<Event>) {
+        self.winner = Some(winner);
+        self.serial.bump();
+        self.phase = Phase::Over;
+        out.push(Event::FightOver { winner });
+    }
+
+    fn complete(&mut self, id: u32, out: &mut Vec<Event>) {
+        if self.file.complete(id).is_some() {
+            out.push(Event::EffectCompleted { id });
+        }
+    }
+
+    // ---- delegates ------------------------------------------------------------------------
+
+    /// Fires one of a player's delegates (OnDamaged has its own path, as it returns a value).
+    fn fire_player(&mut self, seat: Seat, hook: Hook, out: &mut Vec<Event>) {
+        let at = Delegate::player(seat, hook);
+        if !self.file.any_at(at) {
+            return;
+        }
+        for id in self.file.at(at).iter() {
+            if self.winner.is_some() {
+                return;
+            }
+            let Some(e) = self.file.get(id).copied() else { continue };
+            match (hook, e.kind) {
+                (Hook::OnDeath, _) => self.complete(id, out),
+                (Hook::OnAct, Kind::Suppression { actions, turns }) => {
+                    let actions = actions - 1;
+                    if actions == 0 {
+                        self.complete(id, out);
+                    } else {
+                        let effect = self.file.get_mut(id).expect("live");
+                        effect.kind = Kind::Suppression { actions, turns };
+                        out.push(Event::EffectCounted { effect: *effect });
+                    }
+                    self.damage(seat, SUPPRESSION_DAMAGE, Card::Suppression, out);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Fires a transition's Enter or Exit delegate.
+    fn fire_fsm(&mut self, t: Transition, stage: Stage, out: &mut Vec<Event>) {
+        let at = Delegate::Fsm { transition: t, stage };
+        if !self.file.any_at(at) {
+            return;
+        }
+        for id in self.file.at(at).iter() {
+            let Some(e) = self.file.get(id).copied() else { continue };
+            let opposing = e.user_side.other();
+            match e.kind {
+                Kind::Suppression { actions, turns } => {
+                    let turns = turns - 1;
+                    if turns == 0 {
+                        self.complete(id, out);
+                    } else {
+                        let effect = self.file.get_mut(id).expect("live");
+                        effect.kind = Kind::Suppression { actions, turns };
+                        out.push(Event::EffectCounted { effect: *effect });
+                    }
+                }
+                // "Selection" effects proc at the beginning of the opposing Selection: the
+                // restriction goes into the OnTarget delegates of those it binds.
+                Kind::PullingGs if t == Transition::into_selection(opposing) => {
+                    self.file.place(id, Delegate::player(e.target.expect("aimed"), Hook::OnTarget));
+                }
+                Kind::IntoTheFog if t == Transition::DrawToSelection => {
+                    for i in 0..self.pilots.len() {
+                        if self.pilots[i].alive() {
+                            self.file.place(id, Delegate::player(Seat(i as u8), Hook::OnTarget));
+                        }
+                    }
+                }
+                Kind::CoverFire if t == Transition::BossDrawToBossSelection => {
+                    self.ace.picks_left = self.ace.picks_left.min(self.config.ace_plays - 1);
+                }
+                // Every other transition trigger is the end of the effect's "next turn".
+                _ => self.complete(id, out),
+            }
+        }
+    }
+
+    // ---- invariants -----------------------------------------------------------------------
+
+    pub(crate) fn invariants(&self) -> Result<(), String> {
+        let queued = |side: Side| self.queue.iter().filter(|q| self.side_of(q.seat) == side).count();
+        let pilots_cards = self.decks[0].draw.len()
+            + self.decks[0].discard.len()
+            + self.pilots.iter().map(|p| p.hand.len()).sum::<usize>()
+            + queued(Side::Pilots);
+        if pilots_cards != self.config.pilot_deck.total() {
+            return Err(format!("pilots' cards: {pilots_cards}, deck has {}", self.config.pilot_deck.total()));
+        }
+        let ace_cards =
+            self.decks[1].draw.len() + self.decks[1].discard.len() + self.ace.hand.len() + queued(Side::Ace);
+        if ace_cards != self.config.ace_deck.total() {
+            return Err(format!("Ace's cards: {ace_cards}, deck has {}", self.config.ace_deck.total()));
+        }
+        for (i, p) in self.pilots.iter().enumerate() {
+            if !(0..=self.config.pilot_health).contains(&p.health) {
+                return Err(format!("pilot {i} health {}", p.health));
+            }
+            if p.hand.len() > usize::from(self.config.pilot_hand) {
+                return Err(format!("pilot {i} holds {} cards", p.hand.len()));
+            }
+            if !p.alive() && (!p.hand.is_empty() || p.choice.is_some() || p.confirmed) {
+                return Err(format!("shot-down pilot {i} still holds cards or a choice"));
+            }
+            if p.confirmed && p.choice.is_none() {
+                return Err(format!("pilot {i} confirmed nothing"));
+            }
+            if self.phase != Phase::Selection && (p.choice.is_some() || p.confirmed) {
+                return Err(format!("pilot {i} has a choice outside Selection"));
+            }
+        }
+        if !(0..=self.config.ace_health).contains(&self.ace.health) {
+            return Err(format!("Ace health {}", self.ace.health));
+        }
+        if self.ace.hand.len() > usize::from(self.config.ace_hand) {
+            return Err("the Ace holds too many cards".into());
+        }
+        for t in &self.file.triggers {
+            if self.file.get(t.effect).is_none() {
+                return Err(format!("trigger of a completed effect: {t:?}"));
+            }
+        }
+        for e in &self.file.effects {
+            let dead = |s: Seat| !self.is_ace(s) && !self.alive(s);
+            if (e.user_side == Side::Pilots && dead(e.user)) || e.target.is_some_and(dead) {
+                return Err(format!("effect {e:?} outlived a shot-down pilot"));
+            }
+        }
+        let over = self.winner.is_some();
+        if over != (self.phase == Phase::Over) {
+            return Err("phase Over and a winner go together".into());
+        }
+        if !over && (self.ace.health == 0 || self.living_pilots().next().is_none()) {
+            return Err("a side is at 0 but the fight goes on".into());
+        }
+        if !over && !matches!(self.phase, Phase::Action | Phase::BossAction | Phase::BossSelection | Phase::Selection) {
+            // Between steps the queue is empty except while cards wait to resolve.
+            if !self.queue.is_empty() {
+                return Err(format!("queue not empty in {:?}", self.phase));
+            }
+        }
+        Ok(())
+    }
+}

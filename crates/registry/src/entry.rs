@@ -1,0 +1,90 @@
+//! What a game offers besides its rules: everything the tools need to list it, seat it, fill
+//! its seats with bots and narrate it.
+
+use crate::GameKind;
+use engine::{Bot, Game, Viewer};
+use std::fmt;
+use std::ops::RangeInclusive;
+
+/// A game as the tools see it. Implemented once per game, in `games/<game>.rs`.
+pub trait Entry: Game {
+    /// This game's variant of [`GameKind`].
+    const KIND: GameKind;
+    /// The name people read (`"Buckshot"`); [`Game::NAME`] is the one they type.
+    const TITLE: &'static str;
+    /// One line for lists (`cardtable --help`, the lobby).
+    const DESCRIPTION: &'static str;
+    /// How many players a match may have.
+    const SEATS: RangeInclusive<u8>;
+    /// The player count when none is asked for.
+    const DEFAULT_PLAYERS: u8;
+
+    /// The names of the bots.
+    fn bot_names() -> &'static [&'static str];
+
+    /// The bot that fills a seat nobody named one for in terminal play.
+    const DEFAULT_BOT: &'static str = "heuristic";
+
+    /// The bot called `name`, if there is one (use [`bot`] for an error that lists them).
+    fn make_bot(name: &str) -> Option<Box<dyn Bot<Self>>>;
+
+    /// The config of a match of `players` players; refuses a count outside [`Self::SEATS`].
+    fn config(players: u8) -> Result<Self::Config, String>;
+
+    /// One line of narration for `event`, for `viewer` ("You" where the game says so), with
+    /// `names` by seat. `None` for events not worth a line. The game crate writes this once
+    /// (`text::describe_event`); terminal play, the web log and `replay` all call it.
+    fn describe_event(event: &Self::Event, viewer: Viewer, names: &[String]) -> Option<String>;
+
+    /// Game-specific figures of a finished match, averaged by `cardtable sim`.
+    fn metrics(&self) -> Vec<(&'static str, u64)> {
+        Vec::new()
+    }
+
+    /// The config of a match of [`Self::DEFAULT_PLAYERS`] players.
+    fn default_config() -> Self::Config {
+        Self::config(Self::DEFAULT_PLAYERS).expect("the default player count is in range")
+    }
+
+    /// Checks `players` against [`Self::SEATS`], with a message naming the game.
+    fn check_players(players: u8) -> Result<(), String> {
+        if Self::SEATS.contains(&players) {
+            Ok(())
+        } else if Self::SEATS.start() == Self::SEATS.end() {
+            Err(format!("{} is for exactly {} players, not {players}", Self::TITLE, Self::SEATS.start()))
+        } else {
+            Err(format!(
+                "{} is for {} to {} players, not {players}",
+                Self::TITLE,
+                Self::SEATS.start(),
+                Self::SEATS.end()
+            ))
+        }
+    }
+}
+
+/// A bot name the game does not know.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownBot {
+    pub game: &'static str,
+    pub name: String,
+    pub known: &'static [&'static str],
+}
+
+impl fmt::Display for UnknownBot {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} has no bot called `{}` (its bots: {})", self.game, self.name, self.known.join(", "))
+    }
+}
+
+impl std::error::Error for UnknownBot {}
+
+/// The bot of game `G` called `name`; the error lists the ones there are.
+pub fn bot<G: Entry>(name: &str) -> Result<Box<dyn Bot<G>>, UnknownBot> {
+    G::make_bot(name).ok_or_else(|| UnknownBot { game: G::TITLE, name: name.to_string(), known: G::bot_names() })
+}
+
+/// One bot per name, in order: the whole line-up checked before any is used.
+pub fn bots<G: Entry>(names: &[String]) -> Result<Vec<Box<dyn Bot<G>>>, UnknownBot> {
+    names.iter().map(|n| bot::<G>(n)).collect()
+}

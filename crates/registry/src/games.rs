@@ -1,0 +1,24 @@
+//! One entry per game. A new game adds a file here and a line to `games!` in `kind.rs`.
+
+/// The parts of an [`crate::Entry`] every game crate spells the same way, by the layout all
+/// game crates share: its bots are `<crate>::BOTS` and `<crate>::bot(name)`, its narration is
+/// `<crate>::text::describe_event`. Used inside an `impl Entry`: `by_layout!(buckshot);`.
+macro_rules! by_layout {
+    ($krate:ident) => {
+        fn bot_names() -> &'static [&'static str] {
+            $krate::BOTS
+        }
+
+        fn make_bot(name: &str) -> Option<Box<dyn engine::Bot<Self>>> {
+            $krate::bot(name)
+        }
+
+        fn describe_event(event: &Self::Event, viewer: engine::Viewer, names: &[String]) -> Option<String> {
+            $krate::text::describe_event(event, viewer, names)
+        }
+    };
+}
+
+mod buckshot;
+mod ivanhoe;
+mod sorcery;

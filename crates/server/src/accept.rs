@@ -1,0 +1,312 @@
+//! The accept loop: hyper's HTTP/1 server on each accepted connection, with what
+//! `axum::serve` cannot set: a header read timeout (which also ends kept-alive connections
+//! that sit idle), caps on the connections open from one address and in all, and graceful
+//! shutdown.
+//!
+//! A connection holds its [`Slot`] for as long as its socket lives: the slot travels inside
+//! the socket ([`Counted`]), so a connection upgraded to a WebSocket keeps counting after
+//! hyper hands the socket over. A connection over a cap gets `503` with a JSON reason and is
+//! closed.
+
+use crate::limits::Limits;
+use axum::Router;
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use std::collections::HashMap;
+use std::future::Future;
+use std::io;
+use std::net::{IpAddr, Ipv6Addr};
+use std::pin::{Pin, pin};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+use std::time::Duration;
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::watch;
+
+/// How long a refused connection may take to receive its `503`.
+const REFUSAL: Duration = Duration::from_secs(1);
+/// Refusals in progress at once; past this a refused connection is closed without an answer
+/// (someone opening connections that fast is not reading answers).
+const REFUSALS: usize = 256;
+
+/// Serves `app` on `listener` until `shutdown` resolves, then lets the HTTP requests in
+/// progress finish. (WebSockets are their rooms' business: a room closes its sockets when it
+/// stops.)
+pub async fn serve(
+    listener: TcpListener,
+    app: Router,
+    limits: Arc<Limits>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> io::Result<()> {
+    let counts = Arc::new(Counts::new(&limits));
+    let refusing = Arc::new(AtomicUsize::new(0));
+    let (stop_tx, stop_rx) = watch::channel(false);
+    let mut shutdown = pin!(shutdown);
+    loop {
+        let accepted = tokio::select! {
+            r = listener.accept() => r,
+            () = &mut shutdown => break,
+        };
+        let (tcp, peer) = match accepted {
+            Ok(a) => a,
+            Err(e) if is_connection_error(&e) => continue,
+            Err(e) => {
+                // Out of descriptors, most likely: wait for some to close rather than spin.
+                tracing::error!("accept failed: {e}");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
+            }
+        };
+        // Packets are small and latency matters: no Nagle delay on any connection.
+        let _ = tcp.set_nodelay(true);
+        match counts.admit(peer.ip()) {
+            Ok(slot) => {
+                let conn = serve_connection(Counted { tcp, _slot: slot }, app.clone(), &limits, stop_rx.clone());
+                tokio::spawn(conn);
+            }
+            Err(refusal) => {
+                if refusing.fetch_add(1, Ordering::Relaxed) < REFUSALS {
+                    tracing::debug!(%peer, reason = refusal.reason(), "connection refused");
+                    let refusing = refusing.clone();
+                    tokio::spawn(async move {
+                        refuse(tcp, refusal).await;
+                        refusing.fetch_sub(1, Ordering::Relaxed);
+                    });
+                } else {
+                    refusing.fetch_sub(1, Ordering::Relaxed);
+                }
+            }
+        }
+    }
+    drop(listener);
+    let _ = stop_tx.send(true);
+    drop(stop_rx);
+    // Every connection task holds a receiver: this returns when the last one has finished.
+    stop_tx.closed().await;
+    Ok(())
+}
+
+/// Errors about one incoming connection (it went away before we took it), not the listener.
+fn is_connection_error(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::ConnectionRefused | io::ErrorKind::ConnectionAborted | io::ErrorKind::ConnectionReset
+    )
+}
+
+fn serve_connection(
+    io: Counted,
+    app: Router,
+    limits: &Limits,
+    mut stop: watch::Receiver<bool>,
+) -> impl Future<Output = ()> + Send + 'static {
+    let mut builder = http1::Builder::new();
+    builder.timer(TokioTimer::new()).header_read_timeout(limits.header_timeout);
+    async move {
+        let conn = builder.serve_connection(TokioIo::new(io), TowerToHyperService::new(app)).with_upgrades();
+        let mut conn = pin!(conn);
+        tokio::select! {
+            r = conn.as_mut() => {
+                if let Err(e) = r {
+                    tracing::debug!("connection ended: {e}");
+                }
+            }
+            _ = async { stop.wait_for(|stop| *stop).await.map(|_| ()) } => {
+                conn.as_mut().graceful_shutdown();
+                let _ = conn.await;
+            }
+        }
+    }
+}
+
+/// Why a connection was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// The server holds `Limits::conns` connections.
+    Full,
+    /// The client's address holds `Limits::conns_per_addr` connections.
+    TooManyFromAddress,
+}
+
+impl Refusal {
+    pub fn reason(self) -> &'static str {
+        match self {
+            Refusal::Full => "the server is at its connection limit; try again shortly",
+            Refusal::TooManyFromAddress => "too many connections from your address; close some and try again",
+        }
+    }
+}
+
+/// Answers `503 {"error": reason}` without reading the request, then closes. The client's
+/// request is read and dropped after the answer, so that closing does not reset the
+/// connection (a reset can destroy the answer before the client reads it).
+async fn refuse(mut tcp: TcpStream, refusal: Refusal) {
+    let body = serde_json::json!({ "error": refusal.reason() }).to_string();
+    let mut head = String::from("HTTP/1.1 503 Service Unavailable\r\n");
+    for (name, value) in crate::SECURITY_HEADERS {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    let answer = format!(
+        "{head}content-type: application/json\r\ncontent-length: {}\r\nretry-after: 5\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let _ = tokio::time::timeout(REFUSAL, async {
+        tcp.write_all(answer.as_bytes()).await?;
+        tcp.shutdown().await?;
+        let mut buf = [0u8; 1024];
+        while tcp.read(&mut buf).await? > 0 {}
+        Ok::<_, io::Error>(())
+    })
+    .await;
+}
+
+/// Open connections, in all and per address.
+struct Counts {
+    per_addr: usize,
+    total: usize,
+    loopback_exempt: bool,
+    open: Mutex<(usize, HashMap<IpAddr, usize>)>,
+}
+
+/// One admitted connection's place in [`Counts`], given back when dropped.
+pub struct Slot {
+    counts: Arc<Counts>,
+    /// The address counted against, if any.
+    key: Option<IpAddr>,
+}
+
+impl Counts {
+    fn new(limits: &Limits) -> Self {
+        Counts {
+            per_addr: limits.conns_per_addr,
+            total: limits.conns,
+            loopback_exempt: limits.loopback_exempt,
+            open: Mutex::new((0, HashMap::new())),
+        }
+    }
+
+    fn admit(self: &Arc<Self>, ip: IpAddr) -> Result<Slot, Refusal> {
+        let key = address_key(ip);
+        let capped = self.per_addr != 0 && !(self.loopback_exempt && key.is_loopback());
+        let mut open = self.open.lock().expect("counts lock");
+        if self.total != 0 && open.0 >= self.total {
+            return Err(Refusal::Full);
+        }
+        if capped {
+            let n = open.1.entry(key).or_insert(0);
+            if *n >= self.per_addr {
+                return Err(Refusal::TooManyFromAddress);
+            }
+            *n += 1;
+        }
+        open.0 += 1;
+        Ok(Slot { counts: self.clone(), key: capped.then_some(key) })
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        let mut open = self.counts.open.lock().expect("counts lock");
+        open.0 -= 1;
+        if let Some(key) = self.key
+            && let Some(n) = open.1.get_mut(&key)
+        {
+            *n -= 1;
+            if *n == 0 {
+                open.1.remove(&key);
+            }
+        }
+    }
+}
+
+/// What a per-address cap counts against: the IPv4 address (an IPv4-mapped IPv6 address is
+/// its IPv4 address), or an IPv6 address's /64 (one host commonly has a whole /64).
+fn address_key(ip: IpAddr) -> IpAddr {
+    match ip.to_canonical() {
+        IpAddr::V6(v6) => {
+            let s = v6.segments();
+            IpAddr::V6(Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
+        }
+        v4 => v4,
+    }
+}
+
+/// A socket that holds its connection's [`Slot`] for as long as it lives.
+struct Counted {
+    tcp: TcpStream,
+    _slot: Slot,
+}
+
+impl AsyncRead for Counted {
+    fn poll_read(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().tcp).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for Counted {
+    fn poll_write(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.get_mut().tcp).poll_write(cx, buf)
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.get_mut().tcp).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.tcp.is_write_vectored()
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().tcp).poll_flush(cx)
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().tcp).poll_shutdown(cx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn counts(per_addr: usize, total: usize) -> Arc<Counts> {
+        let limits = Limits { conns_per_addr: per_addr, conns: total, loopback_exempt: true, ..Limits::default() };
+        Arc::new(Counts::new(&limits))
+    }
+
+    #[test]
+    fn caps_per_address_and_in_all_and_slots_come_back() {
+        let c = counts(2, 3);
+        let a: IpAddr = "10.0.0.1".parse().unwrap();
+        let b: IpAddr = "10.0.0.2".parse().unwrap();
+        let s1 = c.admit(a).unwrap();
+        let _s2 = c.admit(a).unwrap();
+        assert_eq!(c.admit(a).err(), Some(Refusal::TooManyFromAddress));
+        let _s3 = c.admit(b).unwrap();
+        assert_eq!(c.admit(b).err(), Some(Refusal::Full));
+        drop(s1);
+        let _s4 = c.admit(a).unwrap();
+        // Loopback is exempt from the per-address cap, not from the total.
+        let c = counts(1, 3);
+        let lo: IpAddr = "127.0.0.1".parse().unwrap();
+        let _l: Vec<Slot> = (0..3).map(|_| c.admit(lo).unwrap()).collect();
+        assert_eq!(c.admit(lo).err(), Some(Refusal::Full));
+    }
+
+    #[test]
+    fn ipv6_addresses_count_by_their_64_and_mapped_ipv4_as_ipv4() {
+        let c = counts(1, 0);
+        let _x = c.admit("2001:db8::1".parse().unwrap()).unwrap();
+        assert!(c.admit("2001:db8::2".parse().unwrap()).is_err());
+        let _y = c.admit("2001:db8:0:1::1".parse().unwrap()).unwrap();
+        let _z = c.admit("10.0.0.9".parse().unwrap()).unwrap();
+        assert!(c.admit("::ffff:10.0.0.9".parse().unwrap()).is_err());
+    }
+}
