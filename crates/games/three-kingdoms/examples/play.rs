@@ -4,7 +4,7 @@
 
 use engine::{Game, MatchRng, Observation, Seat, Viewer};
 use std::io::BufRead;
-use three_kingdoms::text::{describe_action, describe_event, parse_command, render_view};
+use three_kingdoms::text::{describe_action, describe_event, names, parse_command, render_view};
 use three_kingdoms::{Config, ThreeKingdoms, bot};
 
 fn main() {
@@ -37,7 +37,7 @@ fn main() {
         };
         for e in g.apply(seat, action).expect("a listed action") {
             if let Some(seen) = g.view_event(&e, Viewer::seat(me))
-                && let Some(line) = describe_event(&g, &seen)
+                && let Some(line) = describe_event(&seen, Viewer::seat(me), &names(&g))
             {
                 println!("{line}");
             }

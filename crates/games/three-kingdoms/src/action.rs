@@ -350,6 +350,8 @@ pub enum Event {
         seat: Seat,
         cards: Vec<CardId>,
         hand: u8,
+        /// The seat's HP (the seed's log prints it).
+        hp: i8,
     },
     /// A card moves between players (`card` is None for viewers who may not see it).
     Moved {
@@ -409,6 +411,9 @@ pub enum Event {
     },
     GameOver {
         winners: Side,
+        /// Every seat's role, revealed.
         roles: Vec<(Seat, Role)>,
+        /// Who is still alive.
+        alive: engine::SeatSet,
     },
 }

@@ -225,7 +225,8 @@ impl ThreeKingdoms {
         }
         self.discard.extend(&cards);
         let hand = self.p(seat).hand.len() as u8;
-        out.push(Event::Discarded { seat, cards, hand });
+        let hp = self.p(seat).hp;
+        out.push(Event::Discarded { seat, cards, hand, hp });
     }
 
     fn unprocess(&mut self, card: CardId) -> bool {
@@ -290,7 +291,8 @@ impl ThreeKingdoms {
             p.revealed = true;
         }
         let roles = Seat::all(self.num_players()).map(|s| (s, self.p(s).role)).collect();
-        out.push(Event::GameOver { winners: side, roles });
+        let alive = Seat::all(self.num_players()).filter(|&s| self.alive(s)).collect();
+        out.push(Event::GameOver { winners: side, roles, alive });
     }
 
     /// Updates the public hostility record from what just happened.

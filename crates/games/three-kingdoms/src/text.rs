@@ -5,12 +5,17 @@ use crate::action::{Event, JudgeFor, Side};
 use crate::cards::{CardId, Kind, Slot};
 use crate::config::Config;
 use crate::state::ThreeKingdoms;
-use engine::{Bot, Game, MatchRng, Observation, Seat};
+use engine::{Bot, Game, MatchRng, Observation, Seat, Viewer};
 use std::fmt::Write;
 
 /// A seat's general name (or "seat N" before generals are chosen).
 pub fn name(g: &ThreeKingdoms, s: Seat) -> String {
     g.general(s).map_or_else(|| format!("seat {}", s.0), |gn| gn.name().to_string())
+}
+
+/// Every seat's name for [`describe_event`]: its general once chosen.
+pub fn names(g: &ThreeKingdoms) -> Vec<String> {
+    Seat::all(g.num_players()).map(|s| name(g, s)).collect()
 }
 
 pub fn card_list(cards: &[CardId]) -> String {
@@ -19,12 +24,16 @@ pub fn card_list(cards: &[CardId]) -> String {
 
 /// One line (or a few) for `e`, told by an all-seeing narrator; `None` for events the log
 /// leaves out.
-pub fn describe_event(g: &ThreeKingdoms, e: &Event) -> Option<String> {
-    let n = |s: Seat| name(g, s);
+///
+/// `e` is already redacted for `viewer` (`Game::view_event`); seats are named through `names`
+/// (general names in the narrative simulation, player names at a table).
+pub fn describe_event(e: &Event, viewer: Viewer, names: &[String]) -> Option<String> {
+    let _ = viewer;
+    let n = |s: Seat| names.get(s.index()).cloned().unwrap_or_else(|| format!("seat {}", s.0));
     Some(match e {
         Event::RolesDealt { lord } => format!("Seat {} is the Lord.", lord.0),
         Event::GeneralChosen { seat, general, hp } => {
-            format!("Seat {} ({}) chooses {general}, HP {hp}.", seat.0, g.p(*seat).role)
+            format!("Seat {} chooses {general}, HP {hp}.", seat.0)
         }
         Event::Dealt { seat, cards, count } => {
             format!("{} draw {} card(s), now has {} card(s). Hand: {}", n(*seat), count, count, card_list(cards))
@@ -114,11 +123,11 @@ pub fn describe_event(g: &ThreeKingdoms, e: &Event) -> Option<String> {
             Some(k) => format!("{} is killed by {}. {} was a {role}.", n(*seat), n(*k), n(*seat)),
             None => format!("{} dies. {} was a {role}.", n(*seat), n(*seat)),
         },
-        Event::Discarded { seat, cards, hand } => {
+        Event::Discarded { seat, cards, hand, hp } => {
             format!(
                 "{} (HP: {}) discarded {} card(s), now has {hand} card(s): {}",
                 n(*seat),
-                g.p(*seat).hp,
+                hp,
                 cards.len(),
                 card_list(cards)
             )
@@ -137,8 +146,7 @@ pub fn describe_event(g: &ThreeKingdoms, e: &Event) -> Option<String> {
                 Kind::ZhugeCrossbow => "[Zhuge Crossbow] Continuous \"Attack\"s enabled.".to_string(),
                 Kind::GreenDragonBlade => "[Green Dragon Blade] \"Attack\" enabled again.".to_string(),
                 Kind::BlueSteelBlade => {
-                    let armour = target.and_then(|t| g.p(t).armour()).map_or("armour".to_string(), |k| k.to_string());
-                    format!("[Blue Steel Blade] {t}'s Defense Card: {armour} is neglected.")
+                    format!("[Blue Steel Blade] {t}'s Defense Card is neglected.")
                 }
                 Kind::KirinBow => format!("[Kirin Bow] {t}'s Horse Card is abandoned."),
                 Kind::YinYangSwords => {
@@ -164,7 +172,7 @@ pub fn describe_event(g: &ThreeKingdoms, e: &Event) -> Option<String> {
             format!("{} killed {}, a Loyalist, and discards every card in hand and equipment!", n(*seat), n(*victim))
         }
         Event::Reshuffled { cards } => format!("The discard pile is shuffled into a new draw pile ({cards} cards)."),
-        Event::GameOver { winners, roles } => {
+        Event::GameOver { winners, roles, alive } => {
             let mut s = match winners {
                 Side::LordAndLoyalists => "The Lord and the Loyalists win!".to_string(),
                 Side::Rebels => "The Rebels win!".to_string(),
@@ -172,7 +180,8 @@ pub fn describe_event(g: &ThreeKingdoms, e: &Event) -> Option<String> {
                 Side::Nobody => "Both piles are empty: nobody wins.".to_string(),
             };
             for (seat, role) in roles {
-                let _ = write!(s, "\n{} was a {role}{}.", n(*seat), if g.alive(*seat) { "" } else { " (dead)" });
+                let dead = if alive.contains(*seat) { "" } else { " (dead)" };
+                let _ = write!(s, "\n{} was a {role}{dead}.", n(*seat));
             }
             s
         }
@@ -187,7 +196,7 @@ pub fn narrate_game(config: &Config, seed: u64, bots: &mut [Box<dyn Bot<ThreeKin
     };
     let mut text = String::new();
     for e in &start {
-        if let Some(line) = describe_event(&game, e) {
+        if let Some(line) = describe_event(e, Viewer::Spectator, &names(&game)) {
             let _ = writeln!(text, "{line}");
         }
     }
@@ -211,7 +220,14 @@ pub fn narrate_game(config: &Config, seed: u64, bots: &mut [Box<dyn Bot<ThreeKin
                 dealt = true;
                 let _ = writeln!(text, "---Distribute Cards for the Starting Hand---");
             }
-            if let Some(line) = describe_event(&game, e) {
+            // The narrator sees everything: the roles as the generals are chosen, too.
+            let line = match e {
+                Event::GeneralChosen { seat, general, hp } => {
+                    Some(format!("Seat {} ({}) chooses {general}, HP {hp}.", seat.0, game.p(*seat).role))
+                }
+                _ => describe_event(e, Viewer::Spectator, &names(&game)),
+            };
+            if let Some(line) = line {
                 let _ = writeln!(text, "{line}");
             }
         }
