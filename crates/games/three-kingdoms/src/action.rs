@@ -137,6 +137,7 @@ pub enum Choice {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "type")]
 pub enum Action {
     /// Setup: pick a general from the offered candidates.
     ChooseGeneral {
@@ -259,6 +260,7 @@ pub enum JudgeFor {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type")]
 pub enum Event {
     /// The roles are dealt; the Lord's is public.
     RolesDealt {

@@ -943,3 +943,14 @@ fn positions_read_from_text() {
         "seat Lord CaoCao | hand: ♠7 Attack\nseat Rebel LvBu | hand: ♠7 Attack\nseat Spy GuanYu\nseat Rebel ZhaoYun";
     assert!(Scenario::parse(twice).unwrap_err().contains("no such card"));
 }
+
+#[test]
+fn actions_and_events_are_tagged_json() {
+    let a = use1("♠7 Attack", Kind::Attack, 1);
+    let json = serde_json::to_string(&a).unwrap();
+    assert_eq!(json, r#"{"type":"Use","card":13,"kind":"Attack","targets":[1]}"#);
+    assert_eq!(serde_json::from_str::<Action>(&json).unwrap(), a);
+    assert_eq!(serde_json::to_string(&Action::Pass).unwrap(), r#"{"type":"Pass"}"#);
+    let e = Event::TurnStarted { seat: Seat(2), turn: 5 };
+    assert_eq!(serde_json::to_string(&e).unwrap(), r#"{"type":"TurnStarted","seat":2,"turn":5}"#);
+}
