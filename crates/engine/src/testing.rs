@@ -5,7 +5,8 @@
 //! - no panic; the game ends within its `step_limit`;
 //! - while running, every seat in `to_act` has a legal action; at the end, nobody has one and
 //!   `outcome` is `Some`;
-//! - `decision().seats == to_act()`;
+//! - `decision().seats == to_act()`, and a decision that keeps its serial keeps its kind and
+//!   gains no seat;
 //! - the game's own `check_invariants` (card conservation and the like).
 //!
 //! Checked on every step of the first `deep_games` games (they are slower):
@@ -70,6 +71,7 @@ pub fn random_play_suite<G: Game>(config: &G::Config, opts: &SuiteOptions) -> Su
         let mut all_events = Vec::new();
         let limit = game.step_limit();
         let mut step = 0usize;
+        let mut previous: Option<crate::Decision> = None;
         loop {
             let ctx = || format!("seed {seed}, step {step}");
             if let Err(e) = game.check_invariants() {
@@ -81,6 +83,16 @@ pub fn random_play_suite<G: Game>(config: &G::Config, opts: &SuiteOptions) -> Su
             let to_act = game.to_act();
             let decision = game.decision();
             assert_eq!(decision.seats, to_act, "{}: decision() disagrees with to_act()", ctx());
+            // The same decision (same serial) may lose seats as they answer, never gain one nor
+            // change kind: a new wait needs a new serial, or a server would keep its old clock.
+            if let Some(p) = previous.filter(|p| p.serial == decision.serial) {
+                assert!(
+                    p.kind == decision.kind && decision.seats.bits() & !p.seats.bits() == 0,
+                    "{}: {decision:?} kept the serial of {p:?}",
+                    ctx()
+                );
+            }
+            previous = Some(decision);
             if let Some(outcome) = game.outcome() {
                 assert!(to_act.is_empty(), "{}: game over but {to_act:?} must act", ctx());
                 for s in Seat::all(game.num_seats()) {

@@ -2,7 +2,7 @@
 //! its seats with bots and narrate it.
 
 use crate::GameKind;
-use engine::{Bot, Game, Viewer};
+use engine::{Bot, Game, Seat, Viewer};
 use std::fmt;
 use std::ops::RangeInclusive;
 
@@ -35,6 +35,14 @@ pub trait Entry: Game {
     /// `names` by seat. `None` for events not worth a line. The game crate writes this once
     /// (`text::describe_event`); terminal play, the web log and `replay` all call it.
     fn describe_event(event: &Self::Event, viewer: Viewer, names: &[String]) -> Option<String>;
+
+    /// The bot of a seat the house always plays, whoever sits at the others (Wolf Pack's Ace):
+    /// tools fill it with this and leave it out of line-ups. `None` (the default) for a seat
+    /// people or named bots play. Decided by the config, so the same in every match of it.
+    fn house_bot(&self, seat: Seat) -> Option<Box<dyn Bot<Self>>> {
+        let _ = seat;
+        None
+    }
 
     /// Game-specific figures of a finished match, averaged by `cardtable sim`.
     fn metrics(&self) -> Vec<(&'static str, u64)> {

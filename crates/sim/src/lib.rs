@@ -6,9 +6,11 @@
 //! whatever the thread count.
 //!
 //! The bot line-up rotates with the game index (game `i` puts bot `j` in seat `(j + i) mod n`)
-//! so that no bot keeps a seat's advantage; wins are reported per seat and per bot.
+//! so that no bot keeps a seat's advantage; wins are reported per seat and per bot. Seats the
+//! house plays ([`Entry::house_bot`], Wolf Pack's Ace) keep their bot and are left out of the
+//! line-up and its rotation.
 
-use engine::{Bot, MatchRng, derive_seed, play_out};
+use engine::{Bot, MatchRng, Seat, derive_seed, play_out};
 use rayon::prelude::*;
 use registry::Entry;
 use serde::Serialize;
@@ -92,11 +94,14 @@ pub fn run<G: Entry>(
 ) -> Result<SimReport, String> {
     let probe = G::new(config, opts.seed).map_err(|e| e.to_string())?;
     let n = probe.num_seats();
+    let house: Vec<bool> = Seat::all(n).map(|s| probe.house_bot(s).is_some()).collect();
+    // The seats the line-up plays.
+    let m = house.iter().filter(|h| !**h).count();
     let mut names = opts.bots.clone();
-    if names.len() > n {
-        return Err(format!("{} bots for {n} seats", names.len()));
+    if names.len() > m {
+        return Err(format!("{} bots for {m} seats", names.len()));
     }
-    names.resize(n, "random".to_string());
+    names.resize(m, "random".to_string());
     registry::bots::<G>(&names).map_err(|e| e.to_string())?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(opts.threads.max(1)).build().map_err(|e| e.to_string())?;
     let done = std::sync::atomic::AtomicU64::new(0);
@@ -106,9 +111,9 @@ pub fn run<G: Entry>(
         (0..blocks)
             .into_par_iter()
             .map(|b| {
-                let mut t = Totals { wins: vec![0; n], wins_by_bot: vec![0; n], ..Totals::default() };
+                let mut t = Totals { wins: vec![0; n], wins_by_bot: vec![0; m], ..Totals::default() };
                 for i in b * BLOCK..((b + 1) * BLOCK).min(opts.games) {
-                    play_one::<G>(config, opts.seed, i, &names, &mut t);
+                    play_one::<G>(config, opts.seed, i, &names, &house, &mut t);
                 }
                 let finished = done.fetch_add(t.games, std::sync::atomic::Ordering::Relaxed) + t.games;
                 progress(finished);
@@ -138,14 +143,35 @@ pub fn run<G: Entry>(
     })
 }
 
-fn play_one<G: Entry>(config: &G::Config, seed: u64, i: u64, names: &[String], t: &mut Totals) {
-    let n = names.len();
+/// Which line-up entry plays each seat in game `i`: `None` for the house's seats; the others,
+/// in seat order, take entries rotated by `i`.
+fn seat_entries(house: &[bool], i: u64) -> Vec<Option<usize>> {
+    let m = house.iter().filter(|h| !**h).count();
+    let shift = if m == 0 { 0 } else { (i % m as u64) as usize };
+    let mut k = 0;
+    house
+        .iter()
+        .map(|&h| {
+            (!h).then(|| {
+                // The k-th line-up seat is played by entry (k - shift) mod m.
+                let entry = (k + m - shift) % m;
+                k += 1;
+                entry
+            })
+        })
+        .collect()
+}
+
+fn play_one<G: Entry>(config: &G::Config, seed: u64, i: u64, names: &[String], house: &[bool], t: &mut Totals) {
     let game_seed = derive_seed(seed, i);
     let game = G::new(config, game_seed).expect("the probe game set up");
-    let shift = (i % n as u64) as usize;
-    // Seat s is played by line-up entry (s - shift) mod n.
-    let entry = |s: usize| (s + n - shift) % n;
-    let mut bots: Vec<Box<dyn Bot<G>>> = (0..n).map(|s| G::make_bot(&names[entry(s)]).expect("checked")).collect();
+    let entries = seat_entries(house, i);
+    let mut bots: Vec<Box<dyn Bot<G>>> = Seat::all(entries.len())
+        .map(|s| match entries[s.index()] {
+            Some(e) => G::make_bot(&names[e]).expect("checked"),
+            None => game.house_bot(s).expect("the house plays the same seats in every match of a config"),
+        })
+        .collect();
     let mut rng = MatchRng::new(derive_seed(game_seed, 0xB07));
     t.games += 1;
     match play_out(game, &mut bots, &mut rng, None) {
@@ -156,7 +182,9 @@ fn play_one<G: Entry>(config: &G::Config, seed: u64, i: u64, names: &[String], t
             }
             for w in result.outcome.winners.iter() {
                 t.wins[w.index()] += 1;
-                t.wins_by_bot[entry(w.index())] += 1;
+                if let Some(e) = entries[w.index()] {
+                    t.wins_by_bot[e] += 1;
+                }
             }
             for (k, v) in result.final_state.metrics() {
                 *t.metrics.entry(k).or_default() += v;
@@ -190,6 +218,19 @@ mod tests {
         let d = sim(2, 6);
         assert_ne!((&a.wins, a.mean_moves), (&d.wins, d.mean_moves), "another seed, other games");
         assert_eq!(a.wins.iter().sum::<u64>(), 3_000);
+    }
+
+    #[test]
+    fn the_line_up_rotates_around_the_house_seats() {
+        // No house seat: game i puts entry j in seat (j + i) mod n, as it always did.
+        assert_eq!(seat_entries(&[false; 3], 0), [Some(0), Some(1), Some(2)]);
+        assert_eq!(seat_entries(&[false; 3], 1), [Some(2), Some(0), Some(1)]);
+        assert_eq!(seat_entries(&[false; 3], 4), [Some(2), Some(0), Some(1)]);
+        // The last seat is the house's: the others rotate among themselves.
+        let house = [false, false, false, true];
+        assert_eq!(seat_entries(&house, 0), [Some(0), Some(1), Some(2), None]);
+        assert_eq!(seat_entries(&house, 2), [Some(1), Some(2), Some(0), None]);
+        assert_eq!(seat_entries(&[true], 5), [None]);
     }
 
     #[test]

@@ -22,6 +22,10 @@ pub struct LoopGuard {
 
 /// The game's side of [`EffectQueue::run`].
 pub trait Resolve<E> {
+    /// The queue being worked, kept in the game's state: it is worked in place, so nothing
+    /// is moved in or out per run.
+    fn queue(&mut self) -> &mut EffectQueue<E>;
+
     /// Resolves one effect. Follow-ups go into `then`, first to resolve first; they resolve
     /// completely before anything queued earlier.
     fn resolve(&mut self, effect: E, then: &mut Vec<E>) -> Control;
@@ -81,8 +85,12 @@ impl<E> EffectQueue<E> {
 
     /// Queues `effects` with [`schedule`](Self::schedule)'s order, taking them out of `from`
     /// (which keeps its capacity).
+    #[inline]
     pub fn schedule_from(&mut self, from: &mut Vec<E>) {
-        self.stack.extend(from.drain(..).rev());
+        // Usually none or one: a plain loop beats setting up a draining iterator.
+        while let Some(e) = from.pop() {
+            self.stack.push(e);
+        }
     }
 
     /// Queues what `push` pushes, in [`schedule`](Self::schedule)'s order (the first pushed
@@ -99,32 +107,38 @@ impl<E> EffectQueue<E> {
         self.stack.iter().rev()
     }
 
-    /// Works the queue until it is empty (checking the state before each step and once it
-    /// runs dry) or `game` says stop (the rest is dropped). Returns the number of effects
-    /// resolved; more than `limit` is a [`LoopGuard`] error.
-    pub fn run<R: Resolve<E> + ?Sized>(&mut self, game: &mut R, limit: u32) -> Result<u32, LoopGuard> {
-        let mut then = std::mem::take(&mut self.then);
-        let result = self.work(game, limit, &mut then);
+    /// Works `game`'s queue ([`Resolve::queue`]) until it is empty (checking the state before
+    /// each step and once it runs dry) or `game` says stop (the rest is dropped). Returns the
+    /// number of effects resolved; more than `limit` is a [`LoopGuard`] error.
+    #[inline]
+    pub fn run<R: Resolve<E> + ?Sized>(game: &mut R, limit: u32) -> Result<u32, LoopGuard> {
+        // The follow-up buffer leaves the queue while `resolve` may reach the queue through
+        // `game`; it goes back, with its capacity, at the end.
+        let mut then = std::mem::take(&mut game.queue().then);
+        let result = Self::work(game, limit, &mut then);
         then.clear();
-        self.then = then;
+        game.queue().then = then;
         result
     }
 
-    fn work<R: Resolve<E> + ?Sized>(&mut self, game: &mut R, limit: u32, then: &mut Vec<E>) -> Result<u32, LoopGuard> {
+    #[inline]
+    fn work<R: Resolve<E> + ?Sized>(game: &mut R, limit: u32, then: &mut Vec<E>) -> Result<u32, LoopGuard> {
         let mut steps = 0u32;
         loop {
             game.check(then);
-            self.schedule_from(then);
-            let Some(effect) = self.stack.pop() else { return Ok(steps) };
+            let queue = game.queue();
+            queue.schedule_from(then);
+            let Some(effect) = queue.stack.pop() else { return Ok(steps) };
             if steps == limit {
-                self.stack.push(effect);
+                queue.stack.push(effect);
                 return Err(LoopGuard { limit });
             }
             steps += 1;
             let control = game.resolve(effect, then);
-            self.schedule_from(then);
+            let queue = game.queue();
+            queue.schedule_from(then);
             if control == Control::Stop {
-                self.stack.clear();
+                queue.stack.clear();
                 return Ok(steps);
             }
         }
@@ -138,6 +152,7 @@ mod tests {
     /// A toy game: `Split(n)` becomes two `Split(n - 1)`, `Split(0)` scores a point.
     #[derive(Default)]
     struct Toy {
+        queue: EffectQueue<Fx>,
         log: Vec<String>,
         score: u32,
         stop_at: Option<u32>,
@@ -152,6 +167,10 @@ mod tests {
     }
 
     impl Resolve<Fx> for Toy {
+        fn queue(&mut self) -> &mut EffectQueue<Fx> {
+            &mut self.queue
+        }
+
         fn resolve(&mut self, effect: Fx, then: &mut Vec<Fx>) -> Control {
             match effect {
                 Fx::Split(0, name) => {
@@ -170,51 +189,48 @@ mod tests {
         }
     }
 
+    /// A toy holding `effects` on its queue.
+    fn holding(effects: impl IntoIterator<Item = Fx, IntoIter: DoubleEndedIterator>) -> Toy {
+        let mut toy = Toy::default();
+        toy.queue.schedule(effects);
+        toy
+    }
+
     #[test]
     fn follow_ups_resolve_before_what_was_queued() {
-        let mut q = EffectQueue::new();
-        q.schedule([Fx::Say("a"), Fx::Split(1, "b"), Fx::Say("c")]);
-        assert_eq!(q.iter().cloned().collect::<Vec<_>>(), vec![Fx::Say("a"), Fx::Split(1, "b"), Fx::Say("c")]);
-        let mut toy = Toy::default();
-        assert_eq!(q.run(&mut toy, 100), Ok(5));
+        let mut toy = holding([Fx::Say("a"), Fx::Split(1, "b"), Fx::Say("c")]);
+        assert_eq!(toy.queue.iter().cloned().collect::<Vec<_>>(), vec![Fx::Say("a"), Fx::Split(1, "b"), Fx::Say("c")]);
+        assert_eq!(EffectQueue::run(&mut toy, 100), Ok(5));
         assert_eq!(toy.log, ["a", "b", "b", "c"]);
-        assert!(q.is_empty());
+        assert!(toy.queue.is_empty());
     }
 
     #[test]
     fn state_checks_run_before_each_step_and_when_dry() {
-        let mut q = EffectQueue::new();
-        let mut toy = Toy { armed: vec!["checked"], ..Toy::default() };
-        q.schedule([Fx::Say("queued")]);
-        assert_eq!(q.run(&mut toy, 10), Ok(2));
+        let mut toy = Toy { armed: vec!["checked"], ..holding([Fx::Say("queued")]) };
+        assert_eq!(EffectQueue::run(&mut toy, 10), Ok(2));
         assert_eq!(toy.log, ["checked", "queued"]);
         // An empty queue still runs its check once, and works what it finds.
         let mut toy = Toy { armed: vec!["late"], ..Toy::default() };
-        assert_eq!(EffectQueue::new().run(&mut toy, 10), Ok(1));
+        assert_eq!(EffectQueue::run(&mut toy, 10), Ok(1));
         assert_eq!(toy.log, ["late"]);
     }
 
     #[test]
     fn stop_drops_the_rest() {
-        let mut q = EffectQueue::new();
-        q.schedule([Fx::Split(3, "x"), Fx::Say("never")]);
-        let mut toy = Toy { stop_at: Some(2), ..Toy::default() };
-        assert_eq!(q.run(&mut toy, 100), Ok(5));
+        let mut toy = Toy { stop_at: Some(2), ..holding([Fx::Split(3, "x"), Fx::Say("never")]) };
+        assert_eq!(EffectQueue::run(&mut toy, 100), Ok(5));
         assert_eq!(toy.score, 2);
-        assert!(q.is_empty());
+        assert!(toy.queue.is_empty());
     }
 
     #[test]
     fn the_loop_guard_is_an_error_not_a_hang() {
-        let mut q = EffectQueue::new();
-        q.schedule([Fx::Forever]);
-        let mut toy = Toy::default();
-        assert_eq!(q.run(&mut toy, 50), Err(LoopGuard { limit: 50 }));
-        assert_eq!(q.len(), 1, "the effect that would have run is left on the queue");
+        let mut toy = holding([Fx::Forever]);
+        assert_eq!(EffectQueue::run(&mut toy, 50), Err(LoopGuard { limit: 50 }));
+        assert_eq!(toy.queue.len(), 1, "the effect that would have run is left on the queue");
         // A queue that needs exactly `limit` steps is fine.
-        let mut q = EffectQueue::new();
-        q.schedule([Fx::Split(2, "y")]);
-        assert_eq!(q.run(&mut Toy::default(), 7), Ok(7));
+        assert_eq!(EffectQueue::run(&mut holding([Fx::Split(2, "y")]), 7), Ok(7));
     }
 
     #[test]

@@ -18,8 +18,8 @@
 //!   window is the one being answered. Use it whenever other seats get a say before
 //!   something resolves.
 //! - [`EffectQueue`] (in `effects.rs`): effects and triggers worked to completion. The game
-//!   supplies a [`Resolve`] step (`resolve(effect) -> follow-up effects`, plus an optional
-//!   state check before each step); follow-ups resolve before what was queued earlier
+//!   supplies a [`Resolve`] step (`resolve(effect) -> follow-up effects`, where its queue
+//!   lives, and an optional state check before each step); follow-ups resolve before what was queued earlier
 //!   (depth first), which is what "a trigger resolves completely before the next one" means.
 //!   A loop guard bounds the number of steps: running past it is an error value
 //!   ([`LoopGuard`]), never a panic or a hang. Use it for everything that happens *without*
@@ -29,6 +29,13 @@
 //! Windows answer "who gets a say, and what happens if nobody says anything"; the queue
 //! answers "what happens next, in which order, until nothing is left". A game with neither
 //! (Buckshot) still names its decisions.
+//!
+//! In this repository: Ivanhoe keeps a `WindowStack<Action>` in its state (the declared
+//! action card is the payload, everyone else still in answers together) with a `Window` phase
+//! standing for it, so hot matches on the phase stay one jump, and bumps its
+//! `DecisionSerial` in `apply` unless the same decision goes on; Sorcery works its triggers
+//! on an `EffectQueue<Effect>` with its death check as [`Resolve::check`]; Buckshot and
+//! Sorcery, whose only decisions are turns, use their turn counters as the serial.
 
 mod decision;
 mod effects;

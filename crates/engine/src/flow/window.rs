@@ -55,6 +55,7 @@ impl<K> Window<K> {
     }
 
     /// The seats that may answer now: the next in order, or everyone waiting.
+    #[inline]
     pub fn to_answer(&self) -> SeatSet {
         match self.answering {
             Answering::Together => self.waiting,
@@ -63,6 +64,7 @@ impl<K> Window<K> {
     }
 
     /// Whether `seat` may answer now (and so would pass if its time ran out).
+    #[inline]
     pub fn waits_on(&self, seat: Seat) -> bool {
         self.to_answer().contains(seat)
     }
@@ -86,6 +88,7 @@ impl<K> Window<K> {
     }
 
     /// `seat` passes. `Ok(true)`: that was the last answer and the window is closed.
+    #[inline]
     pub fn pass(&mut self, seat: Seat) -> Result<bool, NotWaiting> {
         if !self.waits_on(seat) {
             return Err(NotWaiting { seat });
@@ -125,6 +128,7 @@ impl<K> WindowStack<K> {
     }
 
     /// The window being answered.
+    #[inline]
     pub fn top(&self) -> Option<&Window<K>> {
         self.windows.last()
     }
@@ -152,6 +156,7 @@ impl<K> WindowStack<K> {
     /// `seat` passes on the top window. `Ok(Some(w))`: it was the last answer; `w` is closed
     /// and taken off, for the game to resolve. `Ok(None)`: others still have to answer (the
     /// same decision goes on, the serial is unchanged).
+    #[inline]
     pub fn pass(&mut self, seat: Seat, serial: &mut DecisionSerial) -> Result<Option<Window<K>>, NotWaiting> {
         let top = self.windows.last_mut().ok_or(NotWaiting { seat })?;
         if top.pass(seat)? { Ok(self.close(serial)) } else { Ok(None) }
@@ -159,6 +164,7 @@ impl<K> WindowStack<K> {
 
     /// Closes the top window before everyone answered (an answer that cancels what it
     /// answers) and returns it.
+    #[inline]
     pub fn close(&mut self, serial: &mut DecisionSerial) -> Option<Window<K>> {
         let w = self.windows.pop()?;
         serial.bump();
@@ -166,11 +172,13 @@ impl<K> WindowStack<K> {
     }
 
     /// The seats the top window waits on (none without a window).
+    #[inline]
     pub fn to_answer(&self) -> SeatSet {
         self.top().map_or(SeatSet::EMPTY, Window::to_answer)
     }
 
     /// Whether `seat` may answer the top window now; if its time runs out, it passes.
+    #[inline]
     pub fn waits_on(&self, seat: Seat) -> bool {
         self.top().is_some_and(|w| w.waits_on(seat))
     }

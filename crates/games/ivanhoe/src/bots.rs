@@ -121,7 +121,7 @@ fn resolve(base: &Ivanhoe, me: Seat, action: Action) -> Option<Ivanhoe> {
     g.apply(me, action).ok()?;
     for _ in 0..32 {
         let s = match g.phase() {
-            _ if let Some(w) = g.window() => w.waiting().first()?,
+            Phase::Window => g.window()?.waiting().first()?,
             Phase::Adapt { .. } => g.to_act().first()?,
             _ => break,
         };
@@ -301,7 +301,7 @@ fn answer(obs: &Observation<'_, Ivanhoe>, view: &View, me: Seat, rng: &mut Match
     let mut after = base.clone();
     for _ in 0..32 {
         let s = match after.phase() {
-            _ if let Some(w) = after.window() => match w.waiting().first() {
+            Phase::Window => match after.window().and_then(|w| w.waiting().first()) {
                 Some(s) => s,
                 None => break,
             },

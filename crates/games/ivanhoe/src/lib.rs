@@ -28,13 +28,14 @@
 //!   counts, Outwit does not).
 //!
 //! ## The Ivanhoe window (reaction to an action card)
-//! When an action card is played it leaves the hand and a window opens on top of the turn
-//! ([`Ivanhoe::window`], an [`engine::flow::WindowStack`] in the state): the declared action is
-//! data in the state, and `to_act()` is **every other player still in the tournament**, not only the holder of Ivanhoe — naming the
-//! holder would tell everyone who has it. Each answers `Ivanhoe` (only the holder can) or
-//! `Pass`; `Ivanhoe` cancels the card at once (both go to the discard pile, a Shield or
-//! Stunned included), the last `Pass` lets it resolve. The window is skipped only when
-//! Ivanhoe lies face up in the discard pile, a public fact. A timeout answers `Pass`
+//! When an action card is played it leaves the hand and [`Phase::Window`] opens on top of the
+//! turn: the declared action waits in an [`engine::flow::WindowStack`] in the state
+//! ([`Ivanhoe::window`]), and `to_act()` is **every other player still in the tournament**, not
+//! only the holder of Ivanhoe — naming the holder would tell everyone who has it. Each answers
+//! `Ivanhoe` (only the holder can) or `Pass`; `Ivanhoe` cancels the card at once (both go to
+//! the discard pile, a Shield or Stunned included), the last `Pass` lets it resolve, and the
+//! turn goes on. The window is skipped only when Ivanhoe lies face up in the discard pile, a
+//! public fact. A timeout answers `Pass`
 //! ([`Ivanhoe::default_action`], also `Game::timeout_action`).
 //!
 //! ## Decisions (`Game::decision`)
@@ -43,8 +44,8 @@
 //! and changes with anything else: a window opening or closing, a new turn, each Adapt choice.
 //!
 //! ## Phases ([`Phase`])
-//! `Start` (starter opens) → `Turn` (active player plays, ends turn; a window may open on top
-//! of it while an action card is answered) → `Adapt` (owners choose what to keep, when copies of a value differ) →
+//! `Start` (starter opens) → `Turn` (active player plays, ends turn) ⇄ `Window` (answers to an
+//! action card) → `Adapt` (owners choose what to keep, when copies of a value differ) →
 //! `MaidenPenalty` (withdrawing with a maiden and two or more tokens) → `PurpleToken` (the
 //! winner of a purple tournament picks a token, when there is a choice) → `Over`.
 //! Choices with exactly one option (one token to give back, one token to take, identical
@@ -53,7 +54,8 @@
 //! ## Actions ([`Action`])
 //! `Start{colour,card}`, `Play{card}`, one variant per action card with its choices
 //! (`Dodge{target,pos}`, `Outwit{give,target,take}`, ...), `EndTurn`, `Ivanhoe`, `Pass`,
-//! `Keep{card}`, `ReturnToken{colour}`, `ChooseToken{colour}`. Refusals are
+//! `Keep{card}`, `ReturnToken{colour}`, `ChooseToken{colour}`. Refusals (one enum of reasons,
+//! `refusal.rs`) leave the crate as
 //! [`engine::RuleError`]s with stable codes (`not_in_hand`, `wrong_colour`, `maiden_limit`,
 //! `stunned`, `shielded`, `last_card`, `no_effect`, `purple_twice`, ...).
 //!
@@ -65,6 +67,7 @@
 pub mod action;
 pub mod bots;
 pub mod cards;
+mod refusal;
 mod rules;
 pub mod setup;
 pub mod state;
@@ -103,11 +106,9 @@ impl Game for Ivanhoe {
     }
 
     fn decision(&self) -> Decision {
-        if let Some(window) = self.windows.decision(self.decisions) {
-            return window;
-        }
         let kind = match self.phase {
             Phase::Start | Phase::Turn | Phase::Over { .. } => DecisionKind::Turn,
+            Phase::Window => DecisionKind::Response,
             Phase::Adapt { .. } | Phase::MaidenPenalty | Phase::PurpleToken { .. } => DecisionKind::Choice,
         };
         Decision::new(self.waiting_on(), kind, self.decisions.get())
@@ -126,7 +127,7 @@ impl Game for Ivanhoe {
         // the window open); anything else opens a new one (each Adapt choice too). A window
         // that opened or closed has numbered its decision already.
         let goes_on = before == (std::mem::discriminant(&self.phase), self.active, self.decisions)
-            && matches!(self.phase, Phase::Turn);
+            && matches!(self.phase, Phase::Turn | Phase::Window);
         if !goes_on && self.decisions == before.2 {
             self.decisions.bump();
         }
@@ -191,6 +192,9 @@ impl Game for Ivanhoe {
             if p.display.iter().any(|c| c.is_action()) {
                 return Err(format!("{s} has an action card in their display"));
             }
+        }
+        if matches!(self.phase, Phase::Window) == self.windows.is_empty() {
+            return Err(format!("phase {:?} with {} window(s) open", self.phase, self.windows.depth()));
         }
         let running = !matches!(self.phase, Phase::Over { .. } | Phase::PurpleToken { .. } | Phase::Start);
         if running {

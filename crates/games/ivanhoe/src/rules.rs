@@ -4,78 +4,14 @@
 
 use crate::action::{Action, Event, Slot};
 use crate::cards::{Card, Colour, Colours};
+use crate::refusal::Refusal;
 use crate::state::{Config, Hand, Ivanhoe, Phase, Player, display_total};
 use engine::flow::{Answering, Window, WindowStack};
 use engine::{BySeat, DecisionSerial, MatchRng, RuleError, Seat, SeatSet, SetupError};
 
 mod legal;
 
-/// A refusal, built without allocating: Outwit's legal list, `is_legal` and the invariant
-/// suite try many illegal candidates, so the message is only formatted when a refusal leaves
-/// the crate as a [`RuleError`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Refusal {
-    code: &'static str,
-    /// A message with at most one `{}`, filled from `arg`.
-    msg: &'static str,
-    arg: Arg,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Arg {
-    None,
-    Card(Card),
-    Seat(Seat),
-    Colour(Colour),
-    Value(u8),
-    Text(&'static str),
-}
-
-impl From<Card> for Arg {
-    fn from(c: Card) -> Arg {
-        Arg::Card(c)
-    }
-}
-impl From<Seat> for Arg {
-    fn from(s: Seat) -> Arg {
-        Arg::Seat(s)
-    }
-}
-impl From<Colour> for Arg {
-    fn from(c: Colour) -> Arg {
-        Arg::Colour(c)
-    }
-}
-impl From<u8> for Arg {
-    fn from(v: u8) -> Arg {
-        Arg::Value(v)
-    }
-}
-
-impl From<Refusal> for RuleError {
-    fn from(r: Refusal) -> RuleError {
-        let arg = match r.arg {
-            Arg::None => return RuleError::new(r.code, r.msg),
-            Arg::Card(c) if c.is_action() => c.name().to_string(),
-            Arg::Card(c) => c.code().to_string(),
-            Arg::Seat(s) => format!("P{}", s.0 + 1),
-            Arg::Colour(c) => c.name().to_string(),
-            Arg::Value(v) => v.to_string(),
-            Arg::Text(t) => t.to_string(),
-        };
-        RuleError::new(r.code, r.msg.replacen("{}", &arg, 1))
-    }
-}
-
 type Verdict = Result<(), Refusal>;
-
-fn refuse(code: &'static str, msg: &'static str) -> Verdict {
-    Err(Refusal { code, msg, arg: Arg::None })
-}
-
-fn refuse_with(code: &'static str, msg: &'static str, arg: impl Into<Arg>) -> Verdict {
-    Err(Refusal { code, msg, arg: arg.into() })
-}
 
 /// Cards dealt to each player.
 pub const HAND_SIZE: usize = 8;
@@ -150,49 +86,44 @@ impl Ivanhoe {
     /// `check` without building a message.
     pub(crate) fn verdict(&self, seat: Seat, action: &Action) -> Verdict {
         if seat.index() >= self.players.len() {
-            return refuse_with("no_such_seat", "there is no {}", seat);
-        }
-        if let Some(w) = self.windows.top() {
-            if !w.waits_on(seat) {
-                return refuse("not_your_turn", "it is not your turn");
-            }
-            return match action {
-                Action::Pass => Ok(()),
-                Action::Ivanhoe if self.players[seat].hand.has(Card::Ivanhoe) => Ok(()),
-                Action::Ivanhoe => refuse("not_in_hand", "you do not hold Ivanhoe"),
-                _ => refuse("window_open", "an action card is being played: answer with Ivanhoe or pass"),
-            };
+            return Err(Refusal::NoSuchSeat(seat));
         }
         match &self.phase {
-            Phase::Over { .. } => refuse("game_over", "the game is over"),
+            Phase::Over { .. } => Err(Refusal::GameOver),
+            Phase::Window => {
+                if !self.open_window().waits_on(seat) {
+                    return Err(Refusal::NotYourTurn);
+                }
+                match action {
+                    Action::Pass => Ok(()),
+                    Action::Ivanhoe if self.players[seat].hand.has(Card::Ivanhoe) => Ok(()),
+                    Action::Ivanhoe => Err(Refusal::NoIvanhoe),
+                    _ => Err(Refusal::WindowOpen),
+                }
+            }
             Phase::Start => {
                 if seat != self.active {
-                    return refuse("not_your_turn", "it is not your turn");
+                    return Err(Refusal::NotYourTurn);
                 }
                 match *action {
                     Action::Start { colour, card } => self.check_start(seat, colour, card),
-                    _ => refuse(
-                        "must_start",
-                        "open the tournament first: name a colour and play a card of that colour or a supporter",
-                    ),
+                    _ => Err(Refusal::MustStart),
                 }
             }
             Phase::Turn => {
                 if seat != self.active {
                     return match action {
-                        Action::Ivanhoe => {
-                            refuse("no_window", "Ivanhoe can only answer an action card as it is played")
-                        }
-                        _ => refuse("not_your_turn", "it is not your turn"),
+                        Action::Ivanhoe => Err(Refusal::NoWindow),
+                        _ => Err(Refusal::NotYourTurn),
                     };
                 }
                 match *action {
                     Action::Play { card } => self.check_play(seat, card),
                     Action::EndTurn => Ok(()),
-                    Action::Start { .. } => refuse("already_started", "the tournament has already started"),
-                    Action::Ivanhoe => refuse("no_window", "Ivanhoe can only answer another player's action card"),
+                    Action::Start { .. } => Err(Refusal::AlreadyStarted),
+                    Action::Ivanhoe => Err(Refusal::IvanhoeOnOwnTurn),
                     Action::Pass | Action::Keep { .. } | Action::ReturnToken { .. } | Action::ChooseToken { .. } => {
-                        refuse("wrong_phase", "nothing is waiting on that answer")
+                        Err(Refusal::WrongPhase)
                     }
                     _ => self.check_card(seat, action),
                 }
@@ -200,40 +131,38 @@ impl Ivanhoe {
             Phase::Adapt { queue } => {
                 let (owner, value) = queue[0];
                 if seat != owner {
-                    return refuse("not_your_turn", "it is not your turn");
+                    return Err(Refusal::NotYourTurn);
                 }
                 match *action {
                     Action::Keep { card } if card.is_value() && card.value() == value => {
                         if self.players[seat].display.contains(&card) {
                             Ok(())
                         } else {
-                            refuse_with("not_in_display", "there is no {} in your display", card)
+                            Err(Refusal::NotInDisplay(card))
                         }
                     }
-                    Action::Keep { .. } => refuse_with("wrong_value", "choose which card of value {} to keep", value),
-                    _ => refuse_with("must_keep", "Adapt: choose which card of value {} to keep", value),
+                    Action::Keep { .. } => Err(Refusal::WrongValue(value)),
+                    _ => Err(Refusal::MustKeep(value)),
                 }
             }
             Phase::MaidenPenalty => {
                 if seat != self.active {
-                    return refuse("not_your_turn", "it is not your turn");
+                    return Err(Refusal::NotYourTurn);
                 }
                 match *action {
                     Action::ReturnToken { colour } if self.players[seat].tokens.contains(colour) => Ok(()),
-                    Action::ReturnToken { colour } => refuse_with("token_not_held", "you hold no {} token", colour),
-                    _ => refuse("must_return_token", "you withdraw with a maiden: give back one of your tokens"),
+                    Action::ReturnToken { colour } => Err(Refusal::TokenNotHeld(colour)),
+                    _ => Err(Refusal::MustReturnToken),
                 }
             }
             Phase::PurpleToken { winner } => {
                 if seat != *winner {
-                    return refuse("not_your_turn", "it is not your turn");
+                    return Err(Refusal::NotYourTurn);
                 }
                 match *action {
                     Action::ChooseToken { colour } if !self.players[seat].tokens.contains(colour) => Ok(()),
-                    Action::ChooseToken { colour } => {
-                        refuse_with("token_already_held", "you already hold a {} token", colour)
-                    }
-                    _ => refuse("must_choose_token", "you won a purple tournament: choose a token you lack"),
+                    Action::ChooseToken { colour } => Err(Refusal::TokenAlreadyHeld(colour)),
+                    _ => Err(Refusal::MustChooseToken),
                 }
             }
         }
@@ -251,29 +180,22 @@ impl Ivanhoe {
 
     fn check_start(&self, seat: Seat, colour: Colour, card: Card) -> Verdict {
         if !self.players[seat].hand.has(card) {
-            return refuse_with("not_in_hand", "you hold no {}", card);
+            return Err(Refusal::NotInHand(card));
         }
         if card.is_action() {
-            return refuse(
-                "first_card_must_be_display",
-                "a tournament opens with a coloured card or a supporter, not an action card",
-            );
+            return Err(Refusal::OpenWithAction);
         }
         if !self.allowed_colours(seat).contains(colour) {
             return if colour == Colour::Purple && self.previous == Some(Colour::Purple) {
-                refuse("purple_twice", "purple cannot follow a purple tournament")
+                Err(Refusal::PurpleTwice)
             } else {
-                refuse_with(
-                    "colour_not_allowed",
-                    "you cannot open {}: you hold neither a card of it nor a supporter",
-                    colour,
-                )
+                Err(Refusal::ColourNotAllowed(colour))
             };
         }
         if let Some(c) = card.colour()
             && c != colour
         {
-            return refuse_with("wrong_colour", "that card is not {}", colour);
+            return Err(Refusal::NotThatColour(colour));
         }
         Ok(())
     }
@@ -281,25 +203,21 @@ impl Ivanhoe {
     fn check_play(&self, seat: Seat, card: Card) -> Verdict {
         let p = &self.players[seat];
         if !p.hand.has(card) {
-            return refuse_with("not_in_hand", "you hold no {}", card);
+            return Err(Refusal::NotInHand(card));
         }
         if card.is_action() {
-            return refuse_with("not_a_value_card", "{} is an action card: play it with its choices", card);
+            return Err(Refusal::NotAValueCard(card));
         }
         if let Some(c) = card.colour()
             && Some(c) != self.colour
         {
-            return refuse_with(
-                "wrong_colour",
-                "that card does not match the {} tournament",
-                Arg::Text(colour_name(self.colour)),
-            );
+            return Err(Refusal::NotTournamentColour(self.colour));
         }
         if card.is_maiden() && p.display.contains(&Card::Maiden) {
-            return refuse("maiden_limit", "a display may hold only one maiden");
+            return Err(Refusal::MaidenLimit);
         }
         if self.stunned == Some(seat) && self.added >= 1 {
-            return refuse("stunned", "you are stunned: one card added to your display per turn");
+            return Err(Refusal::Stunned);
         }
         Ok(())
     }
@@ -307,17 +225,17 @@ impl Ivanhoe {
     /// An opponent still in the tournament.
     fn check_opponent(&self, seat: Seat, target: Seat) -> Verdict {
         if target == seat || target.index() >= self.players.len() {
-            return refuse("bad_target", "choose another player");
+            return Err(Refusal::ChooseAnotherPlayer);
         }
         if self.players[target].withdrawn {
-            return refuse_with("bad_target", "{} has withdrawn", target);
+            return Err(Refusal::TargetWithdrawn(target));
         }
         Ok(())
     }
 
     fn check_unshielded(&self, target: Seat) -> Verdict {
         if self.shield == Some(target) {
-            return refuse_with("shielded", "{} is protected by the Shield", target);
+            return Err(Refusal::Shielded(target));
         }
         Ok(())
     }
@@ -325,36 +243,30 @@ impl Ivanhoe {
     fn check_card(&self, seat: Seat, action: &Action) -> Verdict {
         let card = action.action_card().expect("check_card is called for action cards");
         if !self.players[seat].hand.has(card) {
-            return refuse_with("not_in_hand", "you hold no {}", card);
+            return Err(Refusal::NotInHand(card));
         }
         let me = &self.players[seat];
-        let no_effect = || refuse_with("no_effect", "{} would change nothing now", card);
+        let no_effect = || Err(Refusal::NoEffect(card));
         match *action {
             Action::Unhorse { colour } => {
                 if self.colour != Some(Colour::Purple) {
-                    return refuse("wrong_tournament_colour", "Unhorse is played in a purple tournament");
+                    return Err(Refusal::UnhorseNotPurple);
                 }
                 if !RBY.contains(colour) {
-                    return refuse("bad_colour", "Unhorse changes purple to red, blue or yellow");
+                    return Err(Refusal::UnhorseColour);
                 }
             }
             Action::ChangeWeapon { colour } => {
                 if !self.colour.is_some_and(|c| RBY.contains(c)) {
-                    return refuse(
-                        "wrong_tournament_colour",
-                        "Change Weapon is played in a red, blue or yellow tournament",
-                    );
+                    return Err(Refusal::ChangeWeaponNotRby);
                 }
                 if !RBY.contains(colour) || Some(colour) == self.colour {
-                    return refuse("bad_colour", "Change Weapon changes to another of red, blue or yellow");
+                    return Err(Refusal::ChangeWeaponColour);
                 }
             }
             Action::DropWeapon => {
                 if !self.colour.is_some_and(|c| RBY.contains(c)) {
-                    return refuse(
-                        "wrong_tournament_colour",
-                        "Drop Weapon is played in a red, blue or yellow tournament",
-                    );
+                    return Err(Refusal::DropWeaponNotRby);
                 }
             }
             Action::BreakLance { target } => {
@@ -374,27 +286,27 @@ impl Ivanhoe {
                 self.check_unshielded(target)?;
                 let d = &self.players[target].display;
                 if pos as usize >= d.len() {
-                    return refuse("bad_position", "no such card in that display");
+                    return Err(Refusal::NoSuchPosition);
                 }
                 if d.len() < 2 {
-                    return refuse("last_card", "a display's last card cannot be removed");
+                    return Err(Refusal::LastCardRemoved);
                 }
             }
             Action::Retreat { pos } => {
                 if pos as usize >= me.display.len() {
-                    return refuse("bad_position", "no such card in your display");
+                    return Err(Refusal::NoSuchOwnPosition);
                 }
                 if me.display.len() < 2 {
-                    return refuse("last_card", "your display's last card cannot be taken back");
+                    return Err(Refusal::LastCardRetreat);
                 }
             }
             Action::KnockDown { target } => {
                 if target == seat || target.index() >= self.players.len() {
-                    return refuse("bad_target", "choose another player");
+                    return Err(Refusal::ChooseAnotherPlayer);
                 }
                 self.check_unshielded(target)?;
                 if self.players[target].hand.is_empty() {
-                    return refuse_with("no_effect", "{} has no cards in hand", target);
+                    return Err(Refusal::EmptyHand(target));
                 }
             }
             Action::Outmaneuver if !self.outmaneuver_hits(seat) => return no_effect(),
@@ -419,13 +331,13 @@ impl Ivanhoe {
     fn check_riposte(&self, seat: Seat, target: Seat) -> Verdict {
         let d = &self.players[target].display;
         if d.len() < 2 {
-            return refuse("last_card", "a display's last card cannot be taken");
+            return Err(Refusal::LastCardTaken);
         }
         if d.last() == Some(&Card::Maiden) && self.players[seat].display.contains(&Card::Maiden) {
-            return refuse("maiden_limit", "you would hold two maidens");
+            return Err(Refusal::TwoMaidens);
         }
         if self.stunned == Some(seat) && self.added >= 1 {
-            return refuse("stunned", "you are stunned and have already added a card this turn");
+            return Err(Refusal::StunnedAlreadyAdded);
         }
         Ok(())
     }
@@ -434,16 +346,16 @@ impl Ivanhoe {
     /// swapping them is allowed and changes something.
     fn check_swap(&self, seat: Seat, give: Slot, target: Seat, take: Slot) -> Verdict {
         let Some(gave) = self.slot_card(seat, give) else {
-            return refuse("bad_slot", "you have no such face-up card");
+            return Err(Refusal::NoSuchOwnSlot);
         };
         let Some(took) = self.slot_card(target, take) else {
-            return refuse_with("bad_slot", "{} has no such face-up card", target);
+            return Err(Refusal::NoSuchSlot(target));
         };
         let (mine, theirs) = (&self.players[seat].display, &self.players[target].display);
         let give_display = matches!(give, Slot::Display { .. });
         let take_display = matches!(take, Slot::Display { .. });
         if (give_display && mine.len() == 1 && !take_display) || (take_display && theirs.len() == 1 && !give_display) {
-            return refuse("last_card", "Outwit may swap a display's only card, but only for a display card");
+            return Err(Refusal::OutwitLastCard);
         }
         let maidens = |d: &[Card], out: Option<Card>, inc: Option<Card>| {
             d.iter().filter(|c| c.is_maiden()).count() - usize::from(out == Some(Card::Maiden))
@@ -452,7 +364,7 @@ impl Ivanhoe {
         let gd = give_display.then_some(gave);
         let td = take_display.then_some(took);
         if maidens(mine, gd, td) > 1 || maidens(theirs, td, gd) > 1 {
-            return refuse("maiden_limit", "a display may hold only one maiden");
+            return Err(Refusal::MaidenLimit);
         }
         // Swapping two identical cards that are already both last changes nothing.
         if let (Slot::Display { pos: a }, Slot::Display { pos: b }) = (give, take)
@@ -460,7 +372,7 @@ impl Ivanhoe {
             && a as usize == mine.len() - 1
             && b as usize == theirs.len() - 1
         {
-            return refuse_with("no_effect", "{} would change nothing now", Card::Outwit);
+            return Err(Refusal::NoEffect(Card::Outwit));
         }
         Ok(())
     }
@@ -518,14 +430,18 @@ impl Ivanhoe {
         if lowest { values.min() } else { values.max() }
     }
 
+    /// The window being answered; only asked in [`Phase::Window`], which stands for it in the
+    /// phase so that every match on the phase stays one jump.
+    fn open_window(&self) -> &Window<Action> {
+        self.windows.top().expect("Phase::Window has an open window")
+    }
+
     /// Who must answer now.
     #[inline]
     pub(crate) fn waiting_on(&self) -> SeatSet {
-        if let Some(w) = self.windows.top() {
-            return w.to_answer();
-        }
         match &self.phase {
             Phase::Start | Phase::Turn | Phase::MaidenPenalty => SeatSet::one(self.active),
+            Phase::Window => self.open_window().to_answer(),
             Phase::Adapt { queue } => SeatSet::one(queue[0].0),
             Phase::PurpleToken { winner } => SeatSet::one(*winner),
             Phase::Over { .. } => SeatSet::EMPTY,
@@ -540,11 +456,9 @@ impl Ivanhoe {
         if !self.waiting_on().contains(seat) {
             return None;
         }
-        if self.windows.waits_on(seat) {
-            return Some(Action::Pass); // the window's default answer
-        }
         let p = &self.players[seat];
         Some(match &self.phase {
+            Phase::Window => Action::Pass,
             Phase::Adapt { queue } => {
                 let v = queue[0].1;
                 Action::Keep { card: *p.display.iter().find(|c| c.value() == v)? }
@@ -565,10 +479,8 @@ impl Ivanhoe {
 
     /// Carries out an action `check` accepted.
     pub(crate) fn execute(&mut self, seat: Seat, action: Action, out: &mut Vec<Event>) {
-        if !self.windows.is_empty() {
-            return self.answer(seat, action, out);
-        }
         match self.phase {
+            Phase::Window => self.answer(seat, action, out),
             Phase::Start => {
                 let Action::Start { colour, card } = action else { unreachable!() };
                 self.colour = Some(colour);
@@ -623,6 +535,7 @@ impl Ivanhoe {
                 }
                 self.discard.push(Card::Ivanhoe);
                 out.push(Event::Cancelled { seat, card });
+                self.phase = Phase::Turn;
             }
             _ => unreachable!("checked: a window takes Pass or Ivanhoe"),
         }
@@ -655,8 +568,9 @@ impl Ivanhoe {
         }
         let first = Seat((seat.0 + 1) % self.players.len() as u8);
         let window = Window::new(action, waiting, first, Answering::Together);
-        if let Some(unopened) = self.windows.open(window, &mut self.decisions) {
-            self.resolve(seat, unopened.kind, out);
+        match self.windows.open(window, &mut self.decisions) {
+            Some(unopened) => self.resolve(seat, unopened.kind, out),
+            None => self.phase = Phase::Window,
         }
     }
 
@@ -1050,8 +964,4 @@ pub(crate) fn duplicated_values(display: &[Card]) -> u16 {
         seen |= b;
     }
     dup
-}
-
-fn colour_name(c: Option<Colour>) -> &'static str {
-    c.map_or("unstarted", Colour::name)
 }

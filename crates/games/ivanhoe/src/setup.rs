@@ -295,7 +295,7 @@ fn expect(game: &Ivanhoe, events: &[Event], check: &str) -> Result<(), String> {
         "active" => eq("active", seat_name(game.active), seat(arg).map(seat_name)?),
         "phase" => {
             let got = match game.phase {
-                _ if game.window().is_some() => "window",
+                Phase::Window => "window",
                 Phase::Start => "start",
                 Phase::Turn => "turn",
                 Phase::Adapt { .. } => "adapt",

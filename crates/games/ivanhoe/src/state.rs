@@ -147,9 +147,7 @@ pub struct Player {
     pub withdrawn: bool,
 }
 
-/// Where the match is. Everything pending is data here, never a closure. An Ivanhoe window is
-/// not a phase: it opens on top of `active`'s turn ([`Ivanhoe::window`]), which goes on once
-/// it closes.
+/// Where the match is. Everything pending is data here, never a closure.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type")]
 pub enum Phase {
@@ -157,6 +155,9 @@ pub enum Phase {
     Start,
     /// `active`'s normal turn, after their draw.
     Turn,
+    /// An Ivanhoe window is open on top of `active`'s turn: the top of `windows` is being
+    /// answered. The turn goes on once it closes.
+    Window,
     /// Adapt resolved: owners still choose which card to keep for a duplicated value, in
     /// queue order. Then `active`'s turn goes on. (Boxed so the phase keeps a plain tag: a
     /// `Vec` in place would lend its capacity as the tag's niche, to be decoded by every

@@ -97,7 +97,8 @@ impl View {
 impl Ivanhoe {
     pub(crate) fn make_view(&self, viewer: Viewer) -> View {
         let phase = match &self.phase {
-            _ if let Some(w) = self.window() => {
+            Phase::Window => {
+                let w = self.window().expect("Phase::Window has an open window");
                 PhaseView::Window { seat: self.active, action: w.kind, waiting: w.waiting().iter().collect() }
             }
             Phase::Start => PhaseView::Start { seat: self.active },

@@ -60,11 +60,18 @@ struct Resolving<'a> {
 }
 
 impl Resolve<Effect> for Resolving<'_> {
+    #[inline]
+    fn queue(&mut self) -> &mut EffectQueue<Effect> {
+        &mut self.game.queue
+    }
+
+    #[inline]
     fn resolve(&mut self, effect: Effect, then: &mut Vec<Effect>) -> Control {
         self.game.resolve(effect, self.out, then);
         if self.game.status == Status::Playing { Control::Continue } else { Control::Stop }
     }
 
+    #[inline]
     fn check(&mut self, then: &mut Vec<Effect>) {
         self.game.check_deaths(then);
     }
@@ -78,16 +85,13 @@ impl Sorcery {
 
     /// Works the queue to completion (or until the game is won).
     pub(crate) fn run_queue(&mut self, out: &mut Vec<Event>) {
-        // The queue leaves the state while it runs (the resolver borrows the state); it goes
-        // back empty, with its buffers.
-        let mut queue: EffectQueue<Effect> = std::mem::take(&mut self.queue);
-        let settled = queue.run(&mut Resolving { game: self, out }, QUEUE_LIMIT);
+        let settled = EffectQueue::run(&mut Resolving { game: self, out }, QUEUE_LIMIT);
         debug_assert!(settled.is_ok(), "{settled:?}");
-        queue.clear();
-        self.queue = queue;
+        self.queue.clear();
     }
 
     /// Minions at 0 defence or less start dying, in APNAP order.
+    #[inline]
     fn check_deaths(&mut self, then: &mut Vec<Effect>) {
         for seat in self.apnap() {
             for m in &mut self.players[seat.index()].board {

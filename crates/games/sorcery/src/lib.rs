@@ -48,6 +48,7 @@ pub mod bots;
 pub mod cards;
 pub mod deck;
 pub mod effects;
+mod refusal;
 mod rules;
 pub mod session;
 mod setup;

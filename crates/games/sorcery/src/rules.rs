@@ -5,16 +5,13 @@
 use crate::action::{Action, DrawReason, Event, MinionRef, Target, TargetRef};
 use crate::cards::{AbilityEffect, Kind, Modifier, SpellEffect, Targeting, When};
 use crate::effects::{Effect, Zone, triggers};
+use crate::refusal::{Refusal, What};
 use crate::state::{
     BOARD_SIZE, Card, Config, HAND_SIZE, Player, Ritual, START_LIFE, START_MAGIC, Sorcery, Status, can_bring_minion,
     other,
 };
 use engine::flow::EffectQueue;
 use engine::{MatchRng, RuleError, Seat, SetupError};
-
-fn err(code: &'static str, message: String) -> RuleError {
-    RuleError::new(code, message)
-}
 
 /// What `check` found out about an accepted action, so `execute` need not look again.
 #[derive(Clone, Copy, Debug)]
@@ -79,49 +76,41 @@ impl Sorcery {
 
     // ----- checking -------------------------------------------------------------------------
 
-    fn check_magic(&self, seat: Seat, what: &str, cost: i32) -> Result<(), RuleError> {
+    fn check_magic(&self, seat: Seat, what: What, cost: i32) -> Result<(), Refusal> {
         let magic = self.player(seat).magic;
         if magic < cost && !self.testing {
-            return Err(err("not_enough_magic", format!("{what} costs {cost} magic, but you have only {magic}.")));
+            return Err(Refusal::NotEnoughMagic { what, cost, magic });
         }
         Ok(())
     }
 
-    fn own_minion(&self, seat: Seat, i: u8) -> Result<&crate::state::Minion, RuleError> {
-        self.player(seat)
-            .board
-            .get(i as usize)
-            .ok_or_else(|| err("no_such_minion", format!("You have no minion {}.", i as usize + 1)))
+    fn own_minion(&self, seat: Seat, i: u8) -> Result<&crate::state::Minion, Refusal> {
+        self.player(seat).board.get(i as usize).ok_or(Refusal::NoSuchMinion(i))
     }
 
     /// Checks that `target` names a card that exists and that `targeting` allows, for a card
     /// or ability called `what`.
-    fn check_target(&self, what: &str, targeting: Targeting, target: Option<Target>) -> Result<(), RuleError> {
+    fn check_target(&self, what: What, targeting: Targeting, target: Option<Target>) -> Result<(), Refusal> {
         match (targeting, target) {
             (Targeting::None, None) => Ok(()),
-            (Targeting::None, Some(_)) => Err(err("takes_no_target", format!("{what} does not take a target."))),
-            (_, None) => Err(err("needs_target", format!("{what} needs a target."))),
+            (Targeting::None, Some(_)) => Err(Refusal::TakesNoTarget(what)),
+            (_, None) => Err(Refusal::NeedsTarget(what)),
             (_, Some(Target::Minion { player, index })) => {
                 if player.index() > 1 {
-                    return Err(err("no_such_player", "There are only players 1 and 2.".into()));
+                    return Err(Refusal::NoSuchPlayer);
                 }
                 if index as usize >= self.player(player).board.len() {
-                    return Err(err(
-                        "no_such_target",
-                        format!("Player {} has no minion {}.", player.0 + 1, index as usize + 1),
-                    ));
+                    return Err(Refusal::NoSuchMinionTarget { player, index });
                 }
                 Ok(())
             }
-            (Targeting::Minion, Some(Target::Ritual { .. })) => {
-                Err(err("bad_target", format!("{what} must target a minion, not a ritual.")))
-            }
+            (Targeting::Minion, Some(Target::Ritual { .. })) => Err(Refusal::MinionOnly(what)),
             (Targeting::MinionOrRitual, Some(Target::Ritual { player })) => {
                 if player.index() > 1 {
-                    return Err(err("no_such_player", "There are only players 1 and 2.".into()));
+                    return Err(Refusal::NoSuchPlayer);
                 }
                 if self.player(player).ritual.is_none() {
-                    return Err(err("no_such_target", format!("Player {} has no ritual.", player.0 + 1)));
+                    return Err(Refusal::NoRitualTarget(player));
                 }
                 Ok(())
             }
@@ -136,12 +125,12 @@ impl Sorcery {
     }
 
     /// The single judge of legality. `Ok` means `execute` will succeed.
-    pub(crate) fn check(&self, seat: Seat, action: &Action) -> Result<Checked, RuleError> {
+    pub(crate) fn check(&self, seat: Seat, action: &Action) -> Result<Checked, Refusal> {
         if self.status != Status::Playing {
-            return Err(RuleError::game_over());
+            return Err(Refusal::GameOver);
         }
         if seat != self.active {
-            return Err(RuleError::not_your_turn());
+            return Err(Refusal::NotYourTurn);
         }
         let me = self.player(seat);
         let free = Checked { cost: 0 };
@@ -150,98 +139,93 @@ impl Sorcery {
             Action::Attack { minion, target } => {
                 let m = self.own_minion(seat, minion)?;
                 if m.actions == 0 {
-                    return Err(err("no_actions", format!("{} has no actions left this turn.", m.card.id.name())));
+                    return Err(Refusal::NoActions(m.card.id));
                 }
                 if let Some(j) = target
                     && j as usize >= self.player(other(seat)).board.len()
                 {
-                    return Err(err(
-                        "no_such_target",
-                        format!("Player {} has no minion {}.", other(seat).0 + 1, j as usize + 1),
-                    ));
+                    return Err(Refusal::NoSuchMinionTarget { player: other(seat), index: j });
                 }
                 Ok(free)
             }
             Action::Play { card, target } => {
-                let c = me.hand.get(card as usize).ok_or_else(|| {
-                    err("no_such_card", format!("You have no card {} in your hand.", card as usize + 1))
-                })?;
+                let c = me.hand.get(card as usize).ok_or(Refusal::NoSuchCard(card))?;
                 let def = c.id.def();
-                self.check_target(def.name, def.targeting, target)?;
+                self.check_target(What::Card(c.id), def.targeting, target)?;
                 match def.kind {
                     Kind::Minion if me.board.len() >= BOARD_SIZE => {
-                        return Err(err("board_full", "Your board is full (5 minions).".into()));
+                        return Err(Refusal::BoardFull);
                     }
                     Kind::Spell => match def.spell.expect("spells have an effect") {
                         SpellEffect::AddCharges(_) if me.ritual.is_none() => {
-                            return Err(err("no_ritual", format!("{} needs a ritual of yours in play.", def.name)));
+                            return Err(Refusal::NoRitual(c.id));
                         }
                         SpellEffect::Resurrect { .. } if me.graveyard.is_empty() => {
-                            return Err(err("graveyard_empty", "Your graveyard is empty.".into()));
+                            return Err(Refusal::GraveyardEmpty);
                         }
                         SpellEffect::Resurrect { .. } if me.board.len() >= BOARD_SIZE => {
-                            return Err(err("board_full", "Your board is full (5 minions).".into()));
+                            return Err(Refusal::BoardFull);
                         }
                         SpellEffect::RemoveTopEnchantment
                             if self.target_minion(target).is_some_and(|m| m.enchantments.is_empty()) =>
                         {
-                            return Err(err("no_enchantment", "That minion has no enchantment.".into()));
+                            return Err(Refusal::NoEnchantment);
                         }
                         SpellEffect::ReturnToHand => {
                             let owner = target.expect("checked").player();
                             // Unsummon leaves the caster's hand first, so only the other
                             // player's hand can be full.
                             if owner != seat && self.player(owner).hand.len() >= HAND_SIZE {
-                                return Err(err("hand_full", format!("Player {}'s hand is full.", owner.0 + 1)));
+                                return Err(Refusal::OtherHandFull(owner));
                             }
                         }
                         _ => {}
                     },
                     _ => {}
                 }
-                self.check_magic(seat, def.name, def.cost)?;
+                self.check_magic(seat, What::Card(c.id), def.cost)?;
                 Ok(Checked { cost: def.cost })
             }
             Action::Use { minion, target } => {
                 let m = self.own_minion(seat, minion)?;
-                let name = m.card.id.name();
-                let Some(ability) = m.card.id.def().ability else {
-                    return Err(err("no_ability", format!("{name} has no activated ability.")));
+                let card = m.card.id;
+                let Some(ability) = card.def().ability else {
+                    return Err(Refusal::NoAbility(card));
                 };
                 if m.silenced() {
-                    return Err(err("silenced", format!("{name} is silenced and cannot use abilities.")));
+                    return Err(Refusal::Silenced(card));
                 }
                 if m.actions == 0 {
-                    return Err(err("no_actions", format!("{name} has no actions left this turn.")));
+                    return Err(Refusal::NoActions(card));
                 }
-                self.check_target(&format!("{name}'s ability"), ability.targeting, target)?;
+                self.check_target(What::Ability(card), ability.targeting, target)?;
                 if let AbilityEffect::Summon { .. } = ability.effect
                     && me.board.len() >= BOARD_SIZE
                 {
-                    return Err(err("board_full", "Your board is full (5 minions).".into()));
+                    return Err(Refusal::BoardFull);
                 }
                 let cost = m.ability_cost().expect("has an ability");
-                self.check_magic(seat, &format!("{name}'s ability"), cost)?;
+                self.check_magic(seat, What::Ability(card), cost)?;
                 Ok(Checked { cost })
             }
             Action::Draw => {
                 if !self.testing {
-                    return Err(err("testing_only", "draw is only available in testing mode (-testing).".into()));
+                    return Err(Refusal::DrawTestingOnly);
                 }
                 if me.hand.len() >= HAND_SIZE {
-                    return Err(err("hand_full", "Your hand is full.".into()));
+                    return Err(Refusal::HandFull);
                 }
                 if me.deck.is_empty() {
-                    return Err(err("deck_empty", "Your deck is empty.".into()));
+                    return Err(Refusal::DeckEmpty);
                 }
                 Ok(free)
             }
             Action::Discard { card } => {
                 if !self.testing {
-                    return Err(err("testing_only", "discard is only available in testing mode (-testing).".into()));
+                    return Err(Refusal::DiscardTestingOnly);
                 }
                 if card as usize >= me.hand.len() {
-                    return Err(err("no_such_card", format!("You have no card {} in your hand.", card as usize + 1)));
+                    return Err(Refusal::NoSuchCard(card));
                 }
                 Ok(free)
             }

@@ -23,7 +23,13 @@ fn main() {
         let bot = args.next().expect("BOT");
         let games: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(100);
         let r = run_batch(&Config::pilots(pilots).with_tier(tier), &[&bot], u64::from(pilots), games).expect("valid");
-        println!("{pilots} pilots, {} Ace, {bot} pilots: {:.1}% of {games}", tier.name(), 100.0 * r.win_rate());
+        println!(
+            "{pilots} pilots, {} Ace, {bot} pilots: {:.1}% of {games}, {:.1} turns, {:.1} moves",
+            tier.name(),
+            100.0 * r.win_rate(),
+            r.mean_turns,
+            r.mean_moves
+        );
         return;
     }
     let games: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(2_000);

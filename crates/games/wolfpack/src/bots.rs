@@ -207,6 +207,8 @@ impl Bot<WolfPack> for HeuristicPilot {
                 Card::OpenFire => 14,
                 Card::Sidewinder if ace_dodges > 0 => 18,
                 Card::Sidewinder => 11,
+                // Against an Ace that plays one card a turn the 2-turn limit caps it at 4 damage.
+                Card::Suppression if v.ace.plays_per_turn < 2 => 11,
                 Card::Suppression if ace_suppressed + rank(Card::Suppression) < 2 => 16,
                 Card::Suppression => 9,
                 Card::CoverFire if !cover && rank(Card::CoverFire) == 0 => 24,

@@ -221,3 +221,35 @@ impl Config {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deck_counts_match_the_rules_table_and_serialize_as_a_map() {
+        assert_eq!(RULES_PILOT_DECK.total(), 42);
+        assert_eq!(RULES_ACE_DECK.total(), 41);
+        let json = serde_json::to_string(&RULES_PILOT_DECK).unwrap();
+        assert!(json.starts_with(r#"{"OpenFire":12,"Sidewinder":4"#), "{json}");
+        let back: DeckCounts = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, RULES_PILOT_DECK);
+    }
+
+    #[test]
+    fn bad_configs_are_refused_with_a_code() {
+        for n in [0, 6] {
+            assert_eq!(Config::pilots(n).validate().unwrap_err().code, "bad_config");
+        }
+        let mut c = Config::pilots(3);
+        c.pilot_deck.0[Card::SweepingFire as usize] = 1;
+        assert!(c.validate().unwrap_err().message.contains("Sweeping Fire"));
+        let mut c = Config::pilots(5);
+        c.pilot_deck = DeckCounts::of(&[(Card::OpenFire, 10)]);
+        assert!(c.validate().is_err(), "too small for five hands");
+        for n in 1..=MAX_PILOTS {
+            Config::pilots(n).validate().unwrap();
+            Config::rules(n).validate().unwrap();
+        }
+    }
+}

@@ -165,6 +165,21 @@ pub struct EffectFile {
     pub effects: Vec<Effect>,
     pub triggers: Vec<Trigger>,
     pub next_id: EffectId,
+    /// Which delegates hold a trigger (bit [`Delegate::bit`]): most transitions and most
+    /// player hooks have none, and firing them should cost one test, not a scan.
+    pub hooked: u64,
+}
+
+impl Delegate {
+    /// The delegate's bit in [`EffectFile::hooked`]: players' hooks in bits 0..40 (8 a seat;
+    /// the sixth seat shares the first's), transitions from bit 40 (Enter and Exit share one).
+    /// A shared bit only costs a scan that finds nothing.
+    pub const fn bit(self) -> u64 {
+        match self {
+            Delegate::Player { seat, hook } => 1 << ((seat.0 as u32 % 5) * 8 + hook as u32),
+            Delegate::Fsm { transition, .. } => 1 << (40 + transition as u32),
+        }
+    }
 }
 
 /// The most triggers one delegate may hold at once (a fight has far fewer live effects).
@@ -193,13 +208,21 @@ impl EffectFile {
         effect.id = self.next_id;
         self.next_id += 1;
         self.effects.push(effect);
-        let triggers = &mut self.triggers;
-        effect.initial_triggers(|at| triggers.push(Trigger { effect: effect.id, at }));
+        let (triggers, hooked) = (&mut self.triggers, &mut self.hooked);
+        effect.initial_triggers(|at| {
+            triggers.push(Trigger { effect: effect.id, at });
+            *hooked |= at.bit();
+        });
         effect
     }
 
     pub fn place(&mut self, effect: EffectId, at: Delegate) {
         self.triggers.push(Trigger { effect, at });
+        self.hooked |= at.bit();
+    }
+
+    fn rehook(&mut self) {
+        self.hooked = self.triggers.iter().fold(0, |m, t| m | t.at.bit());
     }
 
     /// `Complete()`: removes the effect's triggers (`RemoveTriggers()`) and the effect. Returns
@@ -207,6 +230,7 @@ impl EffectFile {
     pub fn complete(&mut self, id: EffectId) -> Option<Effect> {
         let i = self.effects.iter().position(|e| e.id == id)?;
         self.triggers.retain(|t| t.effect != id);
+        self.rehook();
         Some(self.effects.remove(i))
     }
 
@@ -234,12 +258,13 @@ impl EffectFile {
 
     /// Whether any trigger sits at `at` (cheap test before firing).
     pub fn any_at(&self, at: Delegate) -> bool {
-        self.triggers.iter().any(|t| t.at == at)
+        self.hooked & at.bit() != 0 && self.triggers.iter().any(|t| t.at == at)
     }
 
     /// Removes every trigger a player's delegates hold (a shot-down pilot's).
     pub fn clear_player(&mut self, seat: Seat) {
         self.triggers.retain(|t| !matches!(t.at, Delegate::Player { seat: s, .. } if s == seat));
+        self.rehook();
     }
 
     /// Live effects of a kind aimed at `target`.

@@ -78,6 +78,7 @@ mod rules;
 mod setup;
 pub mod sim;
 pub mod state;
+pub mod text;
 pub mod view;
 
 pub use action::{Action, Choice, Event, Revealed};

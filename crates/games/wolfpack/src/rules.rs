@@ -77,6 +77,9 @@ impl WolfPack {
     pub(crate) fn forbidden_targets(&self, origin: Seat) -> SeatSet {
         let mut forbidden = SeatSet::EMPTY;
         let at = Delegate::player(origin, Hook::OnTarget);
+        if !self.file.any_at(at) {
+            return forbidden;
+        }
         for t in &self.file.triggers {
             if t.at != at {
                 continue;

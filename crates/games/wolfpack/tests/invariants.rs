@@ -39,3 +39,36 @@ fn bots_ignore_hidden_information() {
         }
     }
 }
+
+/// The bots' fights (not only uniform random ones) keep every invariant at every step and end.
+#[test]
+fn bot_fights_keep_the_invariants() {
+    use engine::{Game, MatchRng, Observation, derive_seed};
+    use wolfpack::AceTier;
+    let mut fights = 0;
+    for pilots in 1..=5u8 {
+        for tier in [AceTier::Rookie, AceTier::Veteran, AceTier::Ace] {
+            for bot in wolfpack::PILOT_BOTS {
+                let n = if tier == AceTier::Ace { 2 } else { 40 };
+                for i in 0..n {
+                    let seed = derive_seed(u64::from(pilots) * 31, i);
+                    let mut g = WolfPack::new(&Config::pilots(pilots).with_tier(tier), seed).unwrap();
+                    let mut bots = wolfpack::lineup(&g, bot).unwrap();
+                    let mut rng = MatchRng::new(seed);
+                    let mut steps = 0;
+                    while let Some(seat) = g.to_act().first() {
+                        let legal = g.legal_actions(seat);
+                        let a = bots[seat.index()].choose(&Observation::new(&g, seat, &legal), &mut rng);
+                        g.apply(seat, a).unwrap();
+                        g.check_invariants().unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+                        steps += 1;
+                        assert!(steps < g.step_limit());
+                    }
+                    assert!(g.winner().is_some());
+                    fights += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(fights, 5 * 2 * (40 + 40 + 2));
+}

@@ -22,16 +22,13 @@ impl Ivanhoe {
             return;
         }
         let p = &self.players[seat];
-        if let Some(w) = self.windows.top() {
-            if w.waits_on(seat) {
+        match &self.phase {
+            Phase::Window if self.open_window().waits_on(seat) => {
                 out.push(Action::Pass);
                 if p.hand.has(Card::Ivanhoe) {
                     out.push(Action::Ivanhoe);
                 }
             }
-            return;
-        }
-        match &self.phase {
             Phase::Start if seat == self.active => {
                 let allowed = self.allowed_colours(seat);
                 let coloured = allowed.iter().fold(0, |m, c| m | c.kinds());
@@ -203,14 +200,12 @@ impl Ivanhoe {
             out.push(Action::ChooseToken { colour: Colour::Purple });
             out.push(Action::Start { colour: Colour::Red, card: Card::Red3 });
         }
-        if let Some(w) = self.windows.top() {
-            if w.waits_on(seat) || all {
-                out.extend([Action::Pass, Action::Ivanhoe]);
-            }
-            return;
-        }
         match &self.phase {
             Phase::Over { .. } => {}
+            Phase::Window if self.open_window().waits_on(seat) || all => {
+                out.push(Action::Pass);
+                out.push(Action::Ivanhoe);
+            }
             Phase::Start if seat == self.active || all => {
                 let hand = &self.players[seat].hand;
                 for card in Card::ALL {
