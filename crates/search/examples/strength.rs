@@ -1,0 +1,159 @@
+//! Head-to-head strength: a searching level in one seat, the game's heuristic bot in every
+//! other, the level's seat rotating with the game index; win rates with 95% Wilson intervals.
+//!
+//! `cargo run --release -p search --example strength -- [--games N] [--game NAME]
+//!  [--level hard|expert] [--iterations N] [--playout random|heuristic]`
+//!
+//! Single-threaded on purpose (the machine is shared); each game's seed depends only on its
+//! index, so a row is reproducible (unless a decision hits the level's time cap).
+
+use engine::{Bot, Game, MatchRng, Observation, Seat, derive_seed, play_out};
+use search::{Level, Playout, SearchBot};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+type ByName<G> = fn(&str) -> Option<Box<dyn Bot<G>>>;
+
+#[derive(Clone, Debug)]
+struct Args {
+    games: u64,
+    game: Option<String>,
+    levels: Vec<Level>,
+    iterations: Option<u64>,
+    heuristic_playouts: bool,
+}
+
+fn parse() -> Args {
+    let mut a = Args {
+        games: 40,
+        game: None,
+        levels: vec![Level::Hard, Level::Expert],
+        iterations: None,
+        heuristic_playouts: false,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        let mut value = || it.next().unwrap_or_else(|| panic!("{flag} needs a value"));
+        match flag.as_str() {
+            "--games" => a.games = value().parse().expect("--games N"),
+            "--game" => a.game = Some(value()),
+            "--level" => a.levels = vec![value().parse().expect("a level")],
+            "--iterations" => a.iterations = Some(value().parse().expect("--iterations N")),
+            "--playout" => a.heuristic_playouts = value() == "heuristic",
+            other => panic!("unknown argument {other}"),
+        }
+    }
+    a
+}
+
+/// Times every decision of the bot it wraps.
+struct Timed<G: Game> {
+    inner: Box<dyn Bot<G>>,
+    log: Arc<Mutex<(u64, Duration, Duration)>>,
+}
+
+impl<G: Game> Bot<G> for Timed<G> {
+    fn choose(&mut self, obs: &Observation<'_, G>, rng: &mut MatchRng) -> G::Action {
+        let start = Instant::now();
+        let a = self.inner.choose(obs, rng);
+        let t = start.elapsed();
+        let mut log = self.log.lock().expect("log");
+        log.0 += 1;
+        log.1 += t;
+        log.2 = log.2.max(t);
+        a
+    }
+}
+
+/// Wilson score interval at 95% for `wins` of `n`.
+fn wilson(wins: u64, n: u64) -> (f64, f64) {
+    let (w, n, z) = (wins as f64, n as f64, 1.96f64);
+    let p = w / n;
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
+    (centre - half, centre + half)
+}
+
+fn versus<G: Game>(config: &G::Config, by_name: ByName<G>, level: Level, args: &Args) {
+    let n = G::new(config, 0).expect("setup").num_seats();
+    let log = Arc::new(Mutex::new((0u64, Duration::ZERO, Duration::ZERO)));
+    let (mut wins, mut draws) = (0u64, 0u64);
+    let start = Instant::now();
+    for i in 0..args.games {
+        let seed = derive_seed(0x57_2E46, i);
+        let hero = (i % n as u64) as usize;
+        let searcher: Box<dyn Bot<G>> = if args.iterations.is_some() || args.heuristic_playouts {
+            let mut budget = level.budget().expect("a searching level");
+            if let Some(k) = args.iterations {
+                budget.iterations = Some(k);
+            }
+            let mut bot = SearchBot::<G>::new(budget);
+            if args.heuristic_playouts {
+                bot = bot.playout(Playout::bot(move || by_name("heuristic").expect("heuristic")));
+            }
+            Box::new(bot)
+        } else {
+            level.bot_by_name(by_name)
+        };
+        let mut searcher = Some(Timed { inner: searcher, log: Arc::clone(&log) });
+        let mut bots: Vec<Box<dyn Bot<G>>> = (0..n)
+            .map(|s| -> Box<dyn Bot<G>> {
+                if s == hero {
+                    Box::new(searcher.take().expect("one hero"))
+                } else {
+                    by_name("heuristic").expect("heuristic")
+                }
+            })
+            .collect();
+        let game = G::new(config, seed).expect("setup");
+        let result = play_out(game, &mut bots, &mut MatchRng::new(derive_seed(seed, 0xB07)), None).expect("ends");
+        if result.outcome.winners.contains(Seat(hero as u8)) {
+            wins += 1;
+        } else if result.outcome.winners.is_empty() {
+            draws += 1;
+        }
+    }
+    let (lo, hi) = wilson(wins, args.games);
+    let (decisions, total, max) = *log.lock().expect("log");
+    let iterations = args.iterations.or(level.budget().and_then(|b| b.iterations)).unwrap_or(0);
+    println!(
+        "| {:<8} | {} | {:<6} | {:>6} | {:<9} | {:>5} | {:>5.1}% | {:>5.1}–{:<5.1}% | {:>5.1}% | {:>5} | {:>7.1} | {:>7.1} | {:>5.0} |",
+        G::NAME,
+        n,
+        level.name(),
+        iterations,
+        if args.heuristic_playouts { "heuristic" } else { "random" },
+        args.games,
+        100.0 * wins as f64 / args.games as f64,
+        100.0 * lo,
+        100.0 * hi,
+        100.0 / n as f64,
+        draws,
+        total.as_secs_f64() * 1e3 / decisions.max(1) as f64,
+        max.as_secs_f64() * 1e3,
+        start.elapsed().as_secs_f64(),
+    );
+}
+
+fn main() {
+    let args = parse();
+    println!(
+        "| game     | n | level  | iters  | playout   | games |  won   | 95% Wilson CI | share | draws | ms/move | max ms  |   s   |"
+    );
+    println!(
+        "|----------|---|--------|--------|-----------|-------|--------|---------------|-------|-------|---------|---------|-------|"
+    );
+    let wants = |g: &str| args.game.as_deref().is_none_or(|x| x == g);
+    for &level in &args.levels {
+        if wants("sorcery") {
+            versus::<sorcery::Sorcery>(&sorcery::Config::default(), sorcery::bot, level, &args);
+        }
+        if wants("buckshot") {
+            versus::<buckshot::Buckshot>(&buckshot::Config::players(4), buckshot::bot, level, &args);
+        }
+        if wants("ivanhoe") {
+            versus::<ivanhoe::Ivanhoe>(&ivanhoe::Config { players: 3 }, ivanhoe::bot, level, &args);
+        }
+    }
+}
