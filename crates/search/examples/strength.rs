@@ -4,11 +4,13 @@
 //! `cargo run --release -p search --example strength -- [--games N] [--game NAME]
 //!  [--level hard|expert] [--iterations N] [--playout random|heuristic]`
 //!
+//! Playouts per game (what plays best there): Sorcery random, Buckshot and Ivanhoe heuristic.
+//!
 //! Single-threaded on purpose (the machine is shared); each game's seed depends only on its
 //! index, so a row is reproducible (unless a decision hits the level's time cap).
 
 use engine::{Bot, Game, MatchRng, Observation, Seat, derive_seed, play_out};
-use search::{Level, Playout, SearchBot};
+use search::{Level, Playout, PlayoutKind, SearchBot};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -20,17 +22,13 @@ struct Args {
     game: Option<String>,
     levels: Vec<Level>,
     iterations: Option<u64>,
-    heuristic_playouts: bool,
+    /// Overrides each game's playout kind.
+    playouts: Option<PlayoutKind>,
 }
 
 fn parse() -> Args {
-    let mut a = Args {
-        games: 40,
-        game: None,
-        levels: vec![Level::Hard, Level::Expert],
-        iterations: None,
-        heuristic_playouts: false,
-    };
+    let mut a =
+        Args { games: 40, game: None, levels: vec![Level::Hard, Level::Expert], iterations: None, playouts: None };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
         let mut value = || it.next().unwrap_or_else(|| panic!("{flag} needs a value"));
@@ -39,7 +37,9 @@ fn parse() -> Args {
             "--game" => a.game = Some(value()),
             "--level" => a.levels = vec![value().parse().expect("a level")],
             "--iterations" => a.iterations = Some(value().parse().expect("--iterations N")),
-            "--playout" => a.heuristic_playouts = value() == "heuristic",
+            "--playout" => {
+                a.playouts = Some(if value() == "heuristic" { PlayoutKind::Heuristic } else { PlayoutKind::Random })
+            }
             other => panic!("unknown argument {other}"),
         }
     }
@@ -75,7 +75,8 @@ fn wilson(wins: u64, n: u64) -> (f64, f64) {
     (centre - half, centre + half)
 }
 
-fn versus<G: Game>(config: &G::Config, by_name: ByName<G>, level: Level, args: &Args) {
+fn versus<G: Game>(config: &G::Config, by_name: ByName<G>, playouts: PlayoutKind, level: Level, args: &Args) {
+    let playouts = args.playouts.unwrap_or(playouts);
     let n = G::new(config, 0).expect("setup").num_seats();
     let log = Arc::new(Mutex::new((0u64, Duration::ZERO, Duration::ZERO)));
     let (mut wins, mut draws) = (0u64, 0u64);
@@ -83,18 +84,16 @@ fn versus<G: Game>(config: &G::Config, by_name: ByName<G>, level: Level, args: &
     for i in 0..args.games {
         let seed = derive_seed(0x57_2E46, i);
         let hero = (i % n as u64) as usize;
-        let searcher: Box<dyn Bot<G>> = if args.iterations.is_some() || args.heuristic_playouts {
-            let mut budget = level.budget().expect("a searching level");
-            if let Some(k) = args.iterations {
-                budget.iterations = Some(k);
-            }
+        let searcher: Box<dyn Bot<G>> = if let Some(k) = args.iterations {
+            let mut budget = level.budget(playouts).expect("a searching level");
+            budget.iterations = Some(k);
             let mut bot = SearchBot::<G>::new(budget);
-            if args.heuristic_playouts {
+            if playouts == PlayoutKind::Heuristic {
                 bot = bot.playout(Playout::bot(move || by_name("heuristic").expect("heuristic")));
             }
             Box::new(bot)
         } else {
-            level.bot_by_name(by_name)
+            level.bot_by_name(by_name, playouts)
         };
         let mut searcher = Some(Timed { inner: searcher, log: Arc::clone(&log) });
         let mut bots: Vec<Box<dyn Bot<G>>> = (0..n)
@@ -116,14 +115,14 @@ fn versus<G: Game>(config: &G::Config, by_name: ByName<G>, level: Level, args: &
     }
     let (lo, hi) = wilson(wins, args.games);
     let (decisions, total, max) = *log.lock().expect("log");
-    let iterations = args.iterations.or(level.budget().and_then(|b| b.iterations)).unwrap_or(0);
+    let iterations = args.iterations.or(level.budget(playouts).and_then(|b| b.iterations)).unwrap_or(0);
     println!(
         "| {:<8} | {} | {:<6} | {:>6} | {:<9} | {:>5} | {:>5.1}% | {:>5.1}–{:<5.1}% | {:>5.1}% | {:>5} | {:>7.1} | {:>7.1} | {:>5.0} |",
         G::NAME,
         n,
         level.name(),
         iterations,
-        if args.heuristic_playouts { "heuristic" } else { "random" },
+        if playouts == PlayoutKind::Heuristic { "heuristic" } else { "random" },
         args.games,
         100.0 * wins as f64 / args.games as f64,
         100.0 * lo,
@@ -147,13 +146,25 @@ fn main() {
     let wants = |g: &str| args.game.as_deref().is_none_or(|x| x == g);
     for &level in &args.levels {
         if wants("sorcery") {
-            versus::<sorcery::Sorcery>(&sorcery::Config::default(), sorcery::bot, level, &args);
+            versus::<sorcery::Sorcery>(&sorcery::Config::default(), sorcery::bot, PlayoutKind::Random, level, &args);
         }
         if wants("buckshot") {
-            versus::<buckshot::Buckshot>(&buckshot::Config::players(4), buckshot::bot, level, &args);
+            versus::<buckshot::Buckshot>(
+                &buckshot::Config::players(4),
+                buckshot::bot,
+                PlayoutKind::Heuristic,
+                level,
+                &args,
+            );
         }
         if wants("ivanhoe") {
-            versus::<ivanhoe::Ivanhoe>(&ivanhoe::Config { players: 3 }, ivanhoe::bot, level, &args);
+            versus::<ivanhoe::Ivanhoe>(
+                &ivanhoe::Config { players: 3 },
+                ivanhoe::bot,
+                PlayoutKind::Heuristic,
+                level,
+                &args,
+            );
         }
     }
 }

@@ -35,25 +35,36 @@ impl Level {
         }
     }
 
-    /// The search budget of a searching level: an iteration count (so a game is reproducible)
-    /// with a time cap that keeps a slow position answering well under a second on one core.
-    pub const fn budget(self) -> Option<Budget> {
+    /// The search budget of a searching level for the given playouts: an iteration count (so
+    /// a game is reproducible) with a time cap that keeps a slow position answering well under
+    /// a second on one core. Heuristic playouts cost several random ones, so they get fewer
+    /// iterations.
+    pub const fn budget(self, playouts: PlayoutKind) -> Option<Budget> {
+        let (hard, expert) = match playouts {
+            PlayoutKind::Random => (1_000, 5_000),
+            PlayoutKind::Heuristic => (300, 1_500),
+        };
         match self {
             Level::Easy | Level::Medium => None,
-            Level::Hard => Some(Budget::capped(HARD_ITERATIONS, Duration::from_millis(250))),
-            Level::Expert => Some(Budget::capped(EXPERT_ITERATIONS, Duration::from_millis(600))),
+            Level::Hard => Some(Budget::capped(hard, Duration::from_millis(250))),
+            Level::Expert => Some(Budget::capped(expert, Duration::from_millis(600))),
         }
     }
 
-    /// This level's bot for a game whose heuristic bot `heuristic` makes. Searching levels are
-    /// single-threaded (the server runs many rooms) with random playouts.
-    pub fn bot<G: Game>(self, heuristic: BotMaker<G>) -> Box<dyn Bot<G>> {
+    /// This level's bot for a game whose heuristic bot `heuristic` makes; `playouts` says how a
+    /// searching level finishes its simulated games (the game crate knows which plays better).
+    /// Searching levels are single-threaded (the server runs many rooms).
+    pub fn bot<G: Game>(self, heuristic: BotMaker<G>, playouts: PlayoutKind) -> Box<dyn Bot<G>> {
         match self {
             Level::Easy => Box::new(Weakened::new(heuristic(), 1, 2)),
             Level::Medium => heuristic(),
             Level::Hard | Level::Expert => {
-                let budget = self.budget().expect("a searching level");
-                Box::new(SearchBot::new(budget).playout(Playout::Random))
+                let budget = self.budget(playouts).expect("a searching level");
+                let playout = match playouts {
+                    PlayoutKind::Random => Playout::Random,
+                    PlayoutKind::Heuristic => Playout::Bot(heuristic),
+                };
+                Box::new(SearchBot::new(budget).playout(playout))
             }
         }
     }
@@ -63,14 +74,24 @@ impl Level {
     ///
     /// # Panics
     /// If `by_name("heuristic")` is `None`.
-    pub fn bot_by_name<G: Game>(self, by_name: fn(&str) -> Option<Box<dyn Bot<G>>>) -> Box<dyn Bot<G>> {
+    pub fn bot_by_name<G: Game>(
+        self,
+        by_name: fn(&str) -> Option<Box<dyn Bot<G>>>,
+        playouts: PlayoutKind,
+    ) -> Box<dyn Bot<G>> {
         assert!(by_name("heuristic").is_some(), "the game has no heuristic bot");
-        self.bot(Arc::new(move || by_name("heuristic").expect("checked")))
+        self.bot(Arc::new(move || by_name("heuristic").expect("checked")), playouts)
     }
 }
 
-const HARD_ITERATIONS: u64 = 1_000;
-const EXPERT_ITERATIONS: u64 = 5_000;
+/// How a searching level plays out its simulated games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PlayoutKind {
+    /// Uniformly random moves: many cheap iterations.
+    Random,
+    /// The game's heuristic bot: fewer, better-informed iterations.
+    Heuristic,
+}
 
 impl fmt::Display for Level {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -130,6 +151,9 @@ mod tests {
             assert_eq!(l.to_string().parse::<Level>(), Ok(l));
         }
         assert!("grandmaster".parse::<Level>().is_err());
-        assert!(Level::Hard.budget().unwrap().iterations < Level::Expert.budget().unwrap().iterations);
+        for p in [PlayoutKind::Random, PlayoutKind::Heuristic] {
+            assert!(Level::Hard.budget(p).unwrap().iterations < Level::Expert.budget(p).unwrap().iterations);
+            assert_eq!(Level::Medium.budget(p), None);
+        }
     }
 }
