@@ -111,7 +111,7 @@ fn search_finds_the_obvious_shot() {
                 let mut bot = SearchBot::<buckshot::Buckshot>::new(Budget::iterations(400));
                 let choice = bot.choose(&Observation::new(&game, seat, &legal), &mut rng.clone());
                 let mut after = game.clone();
-                after.apply(seat, choice.clone()).unwrap();
+                after.apply(seat, choice).unwrap();
                 assert!(
                     after.outcome().is_some_and(|o| o.winners.contains(seat)) || choice != shoot,
                     "seed {seed}: the shot did not win"
@@ -120,7 +120,7 @@ fn search_finds_the_obvious_shot() {
                 found += 1;
                 break;
             }
-            game.apply(seat, rng.pick(&legal).clone()).unwrap();
+            game.apply(seat, *rng.pick(&legal)).unwrap();
         }
     }
     assert!(found >= 3, "only {found} positions found");
