@@ -4,13 +4,13 @@
 //! `cargo run --release -p search --example strength -- [--games N] [--game NAME]
 //!  [--level hard|expert] [--iterations N] [--playout random|heuristic]`
 //!
-//! Playouts per game (what plays best there): Sorcery random, Buckshot and Ivanhoe heuristic.
+//! Each game's levels are the constants above `main` (playouts and iterations).
 //!
 //! Single-threaded on purpose (the machine is shared); each game's seed depends only on its
 //! index, so a row is reproducible (unless a decision hits the level's time cap).
 
 use engine::{Bot, Game, MatchRng, Observation, Seat, derive_seed, play_out};
-use search::{Level, Playout, PlayoutKind, SearchBot};
+use search::{Level, PlayoutKind, SearchLevels};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -75,8 +75,15 @@ fn wilson(wins: u64, n: u64) -> (f64, f64) {
     (centre - half, centre + half)
 }
 
-fn versus<G: Game>(config: &G::Config, by_name: ByName<G>, playouts: PlayoutKind, level: Level, args: &Args) {
-    let playouts = args.playouts.unwrap_or(playouts);
+fn versus<G: Game>(config: &G::Config, by_name: ByName<G>, search: SearchLevels, level: Level, args: &Args) {
+    let mut search = match args.playouts {
+        Some(PlayoutKind::Random) => SearchLevels::RANDOM,
+        Some(PlayoutKind::Heuristic) => SearchLevels::HEURISTIC,
+        None => search,
+    };
+    if let Some(k) = args.iterations {
+        search = search.iterations(k, k);
+    }
     let n = G::new(config, 0).expect("setup").num_seats();
     let log = Arc::new(Mutex::new((0u64, Duration::ZERO, Duration::ZERO)));
     let (mut wins, mut draws) = (0u64, 0u64);
@@ -84,17 +91,7 @@ fn versus<G: Game>(config: &G::Config, by_name: ByName<G>, playouts: PlayoutKind
     for i in 0..args.games {
         let seed = derive_seed(0x57_2E46, i);
         let hero = (i % n as u64) as usize;
-        let searcher: Box<dyn Bot<G>> = if let Some(k) = args.iterations {
-            let mut budget = level.budget(playouts).expect("a searching level");
-            budget.iterations = Some(k);
-            let mut bot = SearchBot::<G>::new(budget);
-            if playouts == PlayoutKind::Heuristic {
-                bot = bot.playout(Playout::bot(move || by_name("heuristic").expect("heuristic")));
-            }
-            Box::new(bot)
-        } else {
-            level.bot_by_name(by_name, playouts)
-        };
+        let searcher = level.bot_by_name(by_name, search);
         let mut searcher = Some(Timed { inner: searcher, log: Arc::clone(&log) });
         let mut bots: Vec<Box<dyn Bot<G>>> = (0..n)
             .map(|s| -> Box<dyn Bot<G>> {
@@ -115,14 +112,14 @@ fn versus<G: Game>(config: &G::Config, by_name: ByName<G>, playouts: PlayoutKind
     }
     let (lo, hi) = wilson(wins, args.games);
     let (decisions, total, max) = *log.lock().expect("log");
-    let iterations = args.iterations.or(level.budget(playouts).and_then(|b| b.iterations)).unwrap_or(0);
+    let iterations = level.budget(&search).and_then(|b| b.iterations).unwrap_or(0);
     println!(
         "| {:<8} | {} | {:<6} | {:>6} | {:<9} | {:>5} | {:>5.1}% | {:>5.1}–{:<5.1}% | {:>5.1}% | {:>5} | {:>7.1} | {:>7.1} | {:>5.0} |",
         G::NAME,
         n,
         level.name(),
         iterations,
-        if playouts == PlayoutKind::Heuristic { "heuristic" } else { "random" },
+        if search.playouts == PlayoutKind::Heuristic { "heuristic" } else { "random" },
         args.games,
         100.0 * wins as f64 / args.games as f64,
         100.0 * lo,
@@ -135,6 +132,13 @@ fn versus<G: Game>(config: &G::Config, by_name: ByName<G>, playouts: PlayoutKind
     );
 }
 
+/// Each game's searching levels (what this crate recommends for the CLI and the lobby):
+/// Sorcery's random playouts are as strong as heuristic ones and far cheaper; Buckshot's and
+/// Ivanhoe's heuristic playouts win much more, and Buckshot's are cheap enough for more.
+const SORCERY: SearchLevels = SearchLevels::RANDOM;
+const BUCKSHOT: SearchLevels = SearchLevels::HEURISTIC.iterations(1_000, 4_000);
+const IVANHOE: SearchLevels = SearchLevels::HEURISTIC;
+
 fn main() {
     let args = parse();
     println!(
@@ -146,25 +150,13 @@ fn main() {
     let wants = |g: &str| args.game.as_deref().is_none_or(|x| x == g);
     for &level in &args.levels {
         if wants("sorcery") {
-            versus::<sorcery::Sorcery>(&sorcery::Config::default(), sorcery::bot, PlayoutKind::Random, level, &args);
+            versus::<sorcery::Sorcery>(&sorcery::Config::default(), sorcery::bot, SORCERY, level, &args);
         }
         if wants("buckshot") {
-            versus::<buckshot::Buckshot>(
-                &buckshot::Config::players(4),
-                buckshot::bot,
-                PlayoutKind::Heuristic,
-                level,
-                &args,
-            );
+            versus::<buckshot::Buckshot>(&buckshot::Config::players(4), buckshot::bot, BUCKSHOT, level, &args);
         }
         if wants("ivanhoe") {
-            versus::<ivanhoe::Ivanhoe>(
-                &ivanhoe::Config { players: 3 },
-                ivanhoe::bot,
-                PlayoutKind::Heuristic,
-                level,
-                &args,
-            );
+            versus::<ivanhoe::Ivanhoe>(&ivanhoe::Config { players: 3 }, ivanhoe::bot, IVANHOE, level, &args);
         }
     }
 }

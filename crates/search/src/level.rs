@@ -35,32 +35,28 @@ impl Level {
         }
     }
 
-    /// The search budget of a searching level for the given playouts: an iteration count (so
+    /// The search budget of a searching level: the game's iteration count for the level (so
     /// a game is reproducible) with a time cap that keeps a slow position answering well under
-    /// a second on one core. Heuristic playouts cost several random ones, so they get fewer
-    /// iterations.
-    pub const fn budget(self, playouts: PlayoutKind) -> Option<Budget> {
-        let (hard, expert) = match playouts {
-            PlayoutKind::Random => (1_000, 5_000),
-            PlayoutKind::Heuristic => (300, 1_500),
-        };
+    /// a second on one core.
+    pub const fn budget(self, search: &SearchLevels) -> Option<Budget> {
         match self {
             Level::Easy | Level::Medium => None,
-            Level::Hard => Some(Budget::capped(hard, Duration::from_millis(250))),
-            Level::Expert => Some(Budget::capped(expert, Duration::from_millis(600))),
+            Level::Hard => Some(Budget::capped(search.hard, Duration::from_millis(250))),
+            Level::Expert => Some(Budget::capped(search.expert, Duration::from_millis(600))),
         }
     }
 
-    /// This level's bot for a game whose heuristic bot `heuristic` makes; `playouts` says how a
-    /// searching level finishes its simulated games (the game crate knows which plays better).
-    /// Searching levels are single-threaded (the server runs many rooms).
-    pub fn bot<G: Game>(self, heuristic: BotMaker<G>, playouts: PlayoutKind) -> Box<dyn Bot<G>> {
+    /// This level's bot for a game whose heuristic bot `heuristic` makes; `search` says how the
+    /// searching levels play out and how many iterations they run (the game knows what plays
+    /// better and what its iterations cost). Searching levels are single-threaded (the server
+    /// runs many rooms).
+    pub fn bot<G: Game>(self, heuristic: BotMaker<G>, search: SearchLevels) -> Box<dyn Bot<G>> {
         match self {
             Level::Easy => Box::new(Weakened::new(heuristic(), 1, 2)),
             Level::Medium => heuristic(),
             Level::Hard | Level::Expert => {
-                let budget = self.budget(playouts).expect("a searching level");
-                let playout = match playouts {
+                let budget = self.budget(&search).expect("a searching level");
+                let playout = match search.playouts {
                     PlayoutKind::Random => Playout::Random,
                     PlayoutKind::Heuristic => Playout::Bot(heuristic),
                 };
@@ -77,10 +73,31 @@ impl Level {
     pub fn bot_by_name<G: Game>(
         self,
         by_name: fn(&str) -> Option<Box<dyn Bot<G>>>,
-        playouts: PlayoutKind,
+        search: SearchLevels,
     ) -> Box<dyn Bot<G>> {
         assert!(by_name("heuristic").is_some(), "the game has no heuristic bot");
-        self.bot(Arc::new(move || by_name("heuristic").expect("checked")), playouts)
+        self.bot(Arc::new(move || by_name("heuristic").expect("checked")), search)
+    }
+}
+
+/// How a game's searching levels search: the playouts, and the iterations of `hard` and
+/// `expert`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SearchLevels {
+    pub playouts: PlayoutKind,
+    pub hard: u64,
+    pub expert: u64,
+}
+
+impl SearchLevels {
+    /// Random playouts, many cheap iterations.
+    pub const RANDOM: SearchLevels = SearchLevels { playouts: PlayoutKind::Random, hard: 1_000, expert: 5_000 };
+    /// Heuristic playouts, each worth several random ones and costing as much.
+    pub const HEURISTIC: SearchLevels = SearchLevels { playouts: PlayoutKind::Heuristic, hard: 300, expert: 1_500 };
+
+    /// The same playouts with other iteration counts.
+    pub const fn iterations(self, hard: u64, expert: u64) -> Self {
+        SearchLevels { playouts: self.playouts, hard, expert }
     }
 }
 
@@ -151,9 +168,9 @@ mod tests {
             assert_eq!(l.to_string().parse::<Level>(), Ok(l));
         }
         assert!("grandmaster".parse::<Level>().is_err());
-        for p in [PlayoutKind::Random, PlayoutKind::Heuristic] {
-            assert!(Level::Hard.budget(p).unwrap().iterations < Level::Expert.budget(p).unwrap().iterations);
-            assert_eq!(Level::Medium.budget(p), None);
+        for p in [SearchLevels::RANDOM, SearchLevels::HEURISTIC] {
+            assert!(Level::Hard.budget(&p).unwrap().iterations < Level::Expert.budget(&p).unwrap().iterations);
+            assert_eq!(Level::Medium.budget(&p), None);
         }
     }
 }

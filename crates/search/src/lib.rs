@@ -35,8 +35,8 @@
 //!
 //! ## Levels
 //! [`Level`] (`easy`, `medium`, `hard`, `expert`) turns a game's heuristic bot into four
-//! strengths with one generic constructor; the game says which playouts suit it
-//! ([`PlayoutKind`]).
+//! strengths with one generic constructor; the game says which playouts suit it and how many
+//! iterations its levels run ([`SearchLevels`]).
 //!
 //! ## Speed
 //! The tree is an arena of nodes linked first-child/next-sibling (no allocation per node
@@ -52,6 +52,6 @@ mod worker;
 
 pub use bench::{BenchOptions, BenchReport, bench_search};
 pub use budget::Budget;
-pub use level::{BotMaker, Level, ParseLevelError, PlayoutKind, Weakened};
+pub use level::{BotMaker, Level, ParseLevelError, PlayoutKind, SearchLevels, Weakened};
 pub use playout::Playout;
 pub use worker::{SearchBot, SearchStats};

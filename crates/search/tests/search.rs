@@ -3,7 +3,7 @@
 //! finished (Ivanhoe's reaction windows included), and a time budget that stops in time.
 
 use engine::{Bot, Game, MatchRng, Observation, Seat, derive_seed, play_out};
-use search::{Budget, Level, PlayoutKind, SearchBot};
+use search::{Budget, Level, SearchBot, SearchLevels};
 use std::time::{Duration, Instant};
 
 /// A position some random moves into a game, where the seat to act has a choice.
@@ -74,7 +74,11 @@ fn games_finish<G: Game>(config: &G::Config, by_name: fn(&str) -> Option<Box<dyn
             let game = G::new(config, seed).expect("setup");
             let mut bots: Vec<Box<dyn Bot<G>>> = (0..game.num_seats())
                 .map(|s| {
-                    if s == 0 { level.bot_by_name(by_name, PlayoutKind::Random) } else { by_name("heuristic").unwrap() }
+                    if s == 0 {
+                        level.bot_by_name(by_name, SearchLevels::RANDOM.iterations(200, 400))
+                    } else {
+                        by_name("heuristic").unwrap()
+                    }
                 })
                 .collect();
             let r = play_out(game, &mut bots, &mut MatchRng::new(seed), None);
