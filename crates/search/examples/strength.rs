@@ -1,7 +1,7 @@
 //! Head-to-head strength: a searching level in one seat, the game's heuristic bot in every
 //! other, the level's seat rotating with the game index; win rates with 95% Wilson intervals.
 //!
-//! `cargo run --release -p search --example strength -- [--games N] [--game NAME]
+//! `cargo run --release -p search --example strength -- [--games N] [--skip N] [--game NAME]
 //!  [--level hard|expert] [--iterations N] [--playout random|heuristic]`
 //!
 //! Each game's levels are the constants above `main` (playouts and iterations).
@@ -19,6 +19,8 @@ type ByName<G> = fn(&str) -> Option<Box<dyn Bot<G>>>;
 #[derive(Clone, Debug)]
 struct Args {
     games: u64,
+    /// Index of the first game (to extend an earlier run with new games).
+    skip: u64,
     game: Option<String>,
     levels: Vec<Level>,
     iterations: Option<u64>,
@@ -27,13 +29,20 @@ struct Args {
 }
 
 fn parse() -> Args {
-    let mut a =
-        Args { games: 40, game: None, levels: vec![Level::Hard, Level::Expert], iterations: None, playouts: None };
+    let mut a = Args {
+        games: 40,
+        skip: 0,
+        game: None,
+        levels: vec![Level::Hard, Level::Expert],
+        iterations: None,
+        playouts: None,
+    };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
         let mut value = || it.next().unwrap_or_else(|| panic!("{flag} needs a value"));
         match flag.as_str() {
             "--games" => a.games = value().parse().expect("--games N"),
+            "--skip" => a.skip = value().parse().expect("--skip N"),
             "--game" => a.game = Some(value()),
             "--level" => a.levels = vec![value().parse().expect("a level")],
             "--iterations" => a.iterations = Some(value().parse().expect("--iterations N")),
@@ -88,7 +97,7 @@ fn versus<G: Game>(config: &G::Config, by_name: ByName<G>, search: SearchLevels,
     let log = Arc::new(Mutex::new((0u64, Duration::ZERO, Duration::ZERO)));
     let (mut wins, mut draws) = (0u64, 0u64);
     let start = Instant::now();
-    for i in 0..args.games {
+    for i in args.skip..args.skip + args.games {
         let seed = derive_seed(0x57_2E46, i);
         let hero = (i % n as u64) as usize;
         let searcher = level.bot_by_name(by_name, search);
