@@ -20,6 +20,15 @@
 //!
 //! The move chosen is the root action visited most (ties: the first in the legal list).
 //!
+//! ## Hidden information
+//! The bot only ever calls `Observation::determinize`, so it cannot read what its seat cannot
+//! see; but for its choice to be *identical* (not merely equally distributed) whatever the
+//! hidden cards are, a game's `determinize` must be canonical: the same viewer, view and RNG
+//! must give the same copy. Buckshot's is (it deals the chamber from the public counts).
+//! Ivanhoe's and Sorcery's shuffle a pool of hidden cards gathered in their real order, so
+//! their tests in `tests/hidden_information.rs` wait on a one-line fix in each game (sort the
+//! pool before the shuffle).
+//!
 //! ## Several seats to act
 //! `to_act` is a set: simultaneous choices and reaction windows. In the tree the observer acts
 //! first whenever it is in that set (so its own decision never depends on choices it could not
