@@ -11,12 +11,25 @@
 
 import { h, replaceChildren, clock } from '/dom.js';
 
-/** The games a room can be created for (the server's `lobby::GAMES`). */
-const GAMES = {
-  buckshot: { title: 'Buckshot', blurb: 'A loaded chamber, items, and nerve. 2–8 players.' },
-  sorcery: { title: 'Sorcery', blurb: 'A duel of minions, spells and rituals for two, or one against a bot.' },
-  ivanhoe: { title: 'Ivanhoe', blurb: 'Jousting tournaments in five colours. 2–5 players.' },
-};
+/**
+ * The games a room can be created for, by name: the server's `GET /api/games` (each game's
+ * `{name, title, description, minPlayers, maxPlayers, defaultPlayers, bots}`), loaded once
+ * before the first page is drawn.
+ */
+const GAMES = {};
+
+async function loadGames() {
+  try {
+    const res = await fetch('/api/games');
+    if (!res.ok) return;
+    for (const g of await res.json()) GAMES[g.name] = g;
+  } catch { /* the lobby says so */ }
+}
+
+/** "2–5 players", "2 players". */
+function seatRange(g) {
+  return g.minPlayers === g.maxPlayers ? `${g.minPlayers} players` : `${g.minPlayers}–${g.maxPlayers} players`;
+}
 
 const app = document.getElementById('app');
 const connStatus = document.getElementById('conn-status');
@@ -71,13 +84,20 @@ function openLobby() {
     value: getItem('local', NAME_KEY) ?? '', attrs: { pattern: '[A-Za-z0-9_\\-]{1,16}', 'aria-describedby': 'username-hint' },
   });
   const game = h('select', { id: 'lobby-game', name: 'game' },
-    Object.entries(GAMES).map(([id, g]) => h('option', { value: id, text: g.title })));
+    Object.values(GAMES).map((g) => h('option', { value: g.name, text: g.title })));
+  const about = h('p', { id: 'game-about', class: 'hint', attrs: { 'aria-live': 'polite' } });
+  const describe = () => {
+    const g = GAMES[game.value];
+    about.textContent = g ? `${g.description} ${seatRange(g)}.` : 'Could not load the list of games.';
+  };
+  game.addEventListener('change', describe);
+  describe();
   const err = h('p', { class: 'form-error', attrs: { role: 'alert' } });
   const form = h('form', { class: 'card create-form', attrs: { 'aria-labelledby': 'create-h' } },
     h('h2', { id: 'create-h', text: 'New room' }),
     h('label', { for: 'lobby-username', text: 'Your name' }), name,
     h('p', { id: 'username-hint', class: 'hint', text: '1–16 letters, digits, _ or -' }),
-    h('label', { for: 'lobby-game', text: 'Game' }), game,
+    h('label', { for: 'lobby-game', text: 'Game' }), game, about,
     h('button', { type: 'submit', class: 'primary', text: 'Create room' }), err);
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
@@ -589,4 +609,4 @@ function mountGeneric(ctx) {
   };
 }
 
-route();
+loadGames().finally(route);

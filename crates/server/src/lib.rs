@@ -3,6 +3,8 @@
 //! `run(listener, config, shutdown)` serves, on one listener:
 //! - `GET /` and `GET /r/{id}`: the web client (embedded); `GET /{asset}`: its files;
 //! - `GET /api/health` → `{"status":"ok"}`;
+//! - `GET /api/games` → `[{name, title, description, minPlayers, maxPlayers, defaultPlayers,
+//!   bots}]`, every game a room can be created for (the registry's `GameInfo`);
 //! - `GET /api/rooms` → `[{id, game, players, state, spectators}]`;
 //! - `POST /api/rooms` `{"game": NAME, "seed": N?, ...options}` → `{"id": ...}`;
 //! - `GET /api/rooms/{id}/ws`: the room's WebSocket (see `docs/protocol.md`).
@@ -91,6 +93,7 @@ pub const SECURITY_HEADERS: [(&str, &str); 4] = [
 pub fn app(state: AppState) -> Router {
     Router::new()
         .route("/api/health", get(|| async { Json(serde_json::json!({"status": "ok"})) }))
+        .route("/api/games", get(|| async { Json(lobby::games()) }))
         .route("/api/rooms", get(list_rooms).post(create_room))
         .route("/api/rooms/{id}/ws", get(room_socket))
         .route("/", get(|| async { asset("index.html") }))

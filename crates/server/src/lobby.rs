@@ -3,32 +3,30 @@
 
 use crate::adapter::GameAdapter;
 use crate::room::{Room, RoomHandle, RoomOptions, RoomSummary};
+use registry::{GameInfo, GameKind};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
-/// The games a room can be created for.
-pub const GAMES: &[&str] = &["buckshot", "ivanhoe", "sorcery"];
+/// Code that works for any game's adapter: [`visit_adapter`] calls `visit` with the adapter
+/// type of a [`GameKind`].
+pub trait AdapterVisitor {
+    type Out;
+    fn visit<A: GameAdapter>(self) -> Self::Out;
+}
 
-/// Runs `$body` with `$A` bound to the adapter type of the game named `$game`, or `$other`
-/// if no game has that name. Adding a game to the server is one line here and one in `GAMES`.
-macro_rules! with_adapter {
-    ($game:expr, $A:ident => $body:expr, else $other:expr) => {
-        match $game {
-            "buckshot" => {
-                type $A = crate::games::buckshot::BuckshotAdapter;
-                $body
-            }
-            "ivanhoe" => {
-                type $A = crate::games::ivanhoe::IvanhoeAdapter;
-                $body
-            }
-            "sorcery" => {
-                type $A = crate::games::sorcery::SorceryAdapter;
-                $body
-            }
-            _ => $other,
-        }
-    };
+/// The one place a [`GameKind`] becomes the server's adapter type. The `match` is exhaustive,
+/// so a game added to the registry does not build until it has its adapter line here.
+pub fn visit_adapter<V: AdapterVisitor>(kind: GameKind, v: V) -> V::Out {
+    match kind {
+        GameKind::Buckshot => v.visit::<crate::games::buckshot::BuckshotAdapter>(),
+        GameKind::Ivanhoe => v.visit::<crate::games::ivanhoe::IvanhoeAdapter>(),
+        GameKind::Sorcery => v.visit::<crate::games::sorcery::SorceryAdapter>(),
+    }
+}
+
+/// Every game a room can be created for, as `GET /api/games` lists them.
+pub fn games() -> Vec<GameInfo> {
+    GameKind::ALL.iter().map(|k| k.info()).collect()
 }
 
 pub struct Lobby {
@@ -51,27 +49,20 @@ impl Lobby {
                 tracing::error!(room = %stored.id, "room not restored: {why}; left in the database");
                 continue;
             }
-            let handle = with_adapter!(stored.game.as_str(), A => {
-                // Rebuilding replays the match through the game's rules; a panic there is a
-                // bug, but it costs this room only, never the server (nor a restart loop).
-                let rebuilt = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    Room::<A>::restore(&stored, store.clone())
-                }))
-                .unwrap_or_else(|_| Err(format!("room {}: rebuilding it panicked", stored.id)));
-                match rebuilt {
-                    Ok((room, handle, rx)) => {
-                        spawn(room, rx);
-                        handle
-                    }
-                    Err(e) => {
-                        tracing::error!(room = %stored.id, "room not restored: {e}; left in the database");
-                        continue;
-                    }
+            let kind = match stored.game.parse::<GameKind>() {
+                Ok(kind) => kind,
+                Err(_) => {
+                    tracing::warn!("room {} is for unknown game {}; left in the database", stored.id, stored.game);
+                    continue;
                 }
-            }, else {
-                tracing::warn!("room {} is for unknown game {}; left in the database", stored.id, stored.game);
-                continue;
-            });
+            };
+            let handle = match visit_adapter(kind, RestoreRoom { stored: &stored, store: &store }) {
+                Ok(handle) => handle,
+                Err(e) => {
+                    tracing::error!(room = %stored.id, "room not restored: {e}; left in the database");
+                    continue;
+                }
+            };
             tracing::info!(room = %stored.id, moves = stored.moves.len(), "room restored");
             lobby.rooms.lock().expect("lobby lock").insert(stored.id.clone(), handle);
         }
@@ -95,16 +86,8 @@ impl Lobby {
     pub async fn create(&self, game: &str, options: RoomOptions) -> Result<String, String> {
         options.check()?;
         let id = self.new_id();
-        let handle = with_adapter!(game, A => {
-            // The game's own options, as a match of any size would read them.
-            if let Err(e) = (A::MIN_PLAYERS..=A::MAX_PLAYERS).try_for_each(|n| A::config(n, &options.game_options).map(drop)) {
-                return Err(format!("gameOptions: {e}"));
-            }
-            let (room, handle, rx) = Room::<A>::create(id.clone(), options, self.store.clone());
-            room.persist_new().await?;
-            spawn(room, rx);
-            handle
-        }, else return Err(format!("unknown game `{game}` (known: {})", GAMES.join(", "))));
+        let kind = game.parse::<GameKind>().map_err(|e| e.to_string())?;
+        let handle = visit_adapter(kind, CreateRoom { id: id.clone(), options, store: self.store.clone() }).await?;
         self.rooms.lock().expect("lobby lock").insert(id.clone(), handle);
         Ok(id)
     }
@@ -124,5 +107,78 @@ impl Lobby {
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+}
+
+/// Rebuilds a stored room and starts its task.
+struct RestoreRoom<'a> {
+    stored: &'a store::StoredRoom,
+    store: &'a store::Store,
+}
+
+impl AdapterVisitor for RestoreRoom<'_> {
+    type Out = Result<RoomHandle, String>;
+
+    fn visit<A: GameAdapter>(self) -> Self::Out {
+        let RestoreRoom { stored, store } = self;
+        // Rebuilding replays the match through the game's rules; a panic there is a bug, but
+        // it costs this room only, never the server (nor a restart loop).
+        let rebuilt =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| Room::<A>::restore(stored, store.clone())))
+                .unwrap_or_else(|_| Err(format!("room {}: rebuilding it panicked", stored.id)));
+        let (room, handle, rx) = rebuilt?;
+        spawn(room, rx);
+        Ok(handle)
+    }
+}
+
+/// Checks a new room's options against its game, stores the room and starts its task.
+struct CreateRoom {
+    id: String,
+    options: RoomOptions,
+    store: store::Store,
+}
+
+type BoxFuture<T> = std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send>>;
+
+impl AdapterVisitor for CreateRoom {
+    type Out = BoxFuture<Result<RoomHandle, String>>;
+
+    fn visit<A: GameAdapter>(self) -> Self::Out {
+        Box::pin(async move {
+            let CreateRoom { id, options, store } = self;
+            // The game's own options, as a match of any size would read them.
+            if let Err(e) =
+                (A::MIN_PLAYERS..=A::MAX_PLAYERS).try_for_each(|n| A::config(n, &options.game_options).map(drop))
+            {
+                return Err(format!("gameOptions: {e}"));
+            }
+            let (room, handle, rx) = Room::<A>::create(id, options, store);
+            room.persist_new().await?;
+            spawn(room, rx);
+            Ok(handle)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each kind's adapter is for that kind's game, and agrees with the registry on seats.
+    #[test]
+    fn every_kind_has_its_own_adapter() {
+        struct Facts;
+        impl AdapterVisitor for Facts {
+            type Out = (&'static str, usize, usize);
+            fn visit<A: GameAdapter>(self) -> Self::Out {
+                (A::name(), A::MIN_PLAYERS, A::MAX_PLAYERS)
+            }
+        }
+        for &kind in GameKind::ALL {
+            let (name, min, max) = visit_adapter(kind, Facts);
+            assert_eq!(name, kind.name());
+            assert_eq!((min, max), (usize::from(*kind.seats().start()), usize::from(*kind.seats().end())), "{kind}");
+        }
     }
 }

@@ -36,6 +36,34 @@ async fn http_endpoints() {
     s.stop().await;
 }
 
+/// `GET /api/games` lists every game with what the lobby shows of it, and each listed name
+/// can be used to create a room.
+#[tokio::test]
+async fn games_endpoint_lists_every_game() {
+    let s = Server::start(store::Store::memory().unwrap()).await;
+    let (st, v) = http(&s.addr, "GET", "/api/games", None).await;
+    assert_eq!(st, 200);
+    let games = v.as_array().unwrap();
+    let names: Vec<&str> = games.iter().map(|g| g["name"].as_str().unwrap()).collect();
+    for name in ["buckshot", "ivanhoe", "sorcery"] {
+        assert!(names.contains(&name), "{names:?}");
+    }
+    let ivanhoe = games.iter().find(|g| g["name"] == "ivanhoe").unwrap();
+    assert_eq!(ivanhoe["title"], "Ivanhoe");
+    assert_eq!((ivanhoe["minPlayers"].as_u64(), ivanhoe["maxPlayers"].as_u64()), (Some(2), Some(5)));
+    for g in games {
+        assert!(!g["description"].as_str().unwrap().is_empty(), "{g}");
+        assert!(!g["bots"].as_array().unwrap().is_empty(), "{g}");
+        let min = g["minPlayers"].as_u64().unwrap();
+        assert!(min <= g["defaultPlayers"].as_u64().unwrap() && min <= g["maxPlayers"].as_u64().unwrap(), "{g}");
+        let (st, v) = http(&s.addr, "POST", "/api/rooms", Some(json!({"game": g["name"]}))).await;
+        assert_eq!(st, 201, "{g}: {v}");
+    }
+    let (_, v) = http(&s.addr, "GET", "/api/rooms", None).await;
+    assert_eq!(v.as_array().unwrap().len(), games.len());
+    s.stop().await;
+}
+
 #[tokio::test]
 async fn lobby_host_rules_and_a_full_game() {
     let s = Server::start(store::Store::memory().unwrap()).await;
