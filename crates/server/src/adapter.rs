@@ -2,7 +2,7 @@
 //! actor is generic over this trait, so each room task is compiled for its game (no dynamic
 //! dispatch on the hot path); the lobby picks the adapter by name when it spawns a room.
 
-use engine::{Bot, Game, Seat, Viewer};
+use engine::{Bot, DecisionKind, Game, Seat, Viewer};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -47,11 +47,13 @@ pub trait GameAdapter: Send + Sync + 'static {
         Self::make_bot(Self::bot_names().last().expect("at least one bot")).expect("listed bot exists")
     }
 
-    /// How long a connected person may take over a decision before the game's
-    /// `timeout_action` answers for them (a reaction window's pass). `None`: no limit; only
-    /// disconnected players are timed (by the room's turn timer).
-    fn decision_timeout(game: &Self::G, seat: Seat) -> Option<std::time::Duration> {
-        let _ = (game, seat);
+    /// How long a connected person may take over a decision of this kind (the engine's
+    /// `decision().kind`) before the game's `timeout_action` answers for them (a reaction
+    /// window's pass). The room only runs this clock for a seat the game has a
+    /// `timeout_action` for. `None`: no limit; only disconnected players are timed (by the
+    /// room's turn timer).
+    fn decision_timeout(kind: DecisionKind) -> Option<std::time::Duration> {
+        let _ = kind;
         None
     }
 

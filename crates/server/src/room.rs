@@ -6,7 +6,7 @@
 //! after a crash the room comes back exactly as its clients last saw it.
 
 use crate::adapter::{Fields, GameAdapter, PacketError};
-use engine::{Bot, Game, MatchRng, Move, Observation, RuleError, Seat, SeatSet, Viewer, derive_seed};
+use engine::{Bot, DecisionKind, Game, MatchRng, Move, Observation, RuleError, Seat, SeatSet, Viewer, derive_seed};
 use protocol::{ChatMessage, ClientMsg, Player, ServerMsg, codes};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -230,8 +230,10 @@ pub struct Room<A: GameAdapter> {
     store: store::Store,
     summary: Arc<Mutex<RoomSummary>>,
     rng: MatchRng,
-    /// When the seats now to act started waiting (for the turn timer).
-    waiting_since: Option<(SeatSet, Instant)>,
+    /// The engine's decision now open (its `serial`) and when it opened: every clock of
+    /// that decision counts from there, however many of its seats have answered; a new
+    /// decision (a new serial, even with the same seats) starts fresh clocks.
+    waiting_since: Option<(u32, Instant)>,
     /// Who won the last match (for pages opened after it ended).
     last_winner: Option<String>,
     /// When the last move was applied: each bot move waits its delay from here.
@@ -546,15 +548,15 @@ impl<A: GameAdapter> Room<A> {
             // Who the game waits on, with the milliseconds left where a clock runs (for the
             // countdowns a client shows).
             let now = Instant::now();
-            let since = self.waiting_since.filter(|(set, _)| *set == cur.game.to_act()).map_or(now, |(_, at)| at);
-            let waiting: Vec<Waiting<'_>> = cur
-                .game
-                .to_act()
+            let decision = cur.game.decision();
+            let since = self.waiting_since.filter(|(serial, _)| *serial == decision.serial).map_or(now, |(_, at)| at);
+            let waiting: Vec<Waiting<'_>> = decision
+                .seats
                 .iter()
                 .map(|seat| Waiting {
                     username: &cur.seats[seat.index()],
                     ms_left: self
-                        .seat_deadline(cur, seat, since)
+                        .seat_deadline(cur, seat, decision.kind, since)
                         .map(|(t, _)| t.saturating_duration_since(now).as_millis() as u64),
                 })
                 .collect();
@@ -1205,7 +1207,13 @@ impl<A: GameAdapter> Room<A> {
     /// When `seat` (one of those to act, waiting since `since`) should be played for: after
     /// the bot delay for a bot or a stand-in; after the turn timer for a disconnected person
     /// (counted from their turn or their drop, whichever is later); never for a connected one.
-    fn seat_deadline(&self, cur: &Match<A::G>, seat: Seat, since: Instant) -> Option<(Instant, bool)> {
+    fn seat_deadline(
+        &self,
+        cur: &Match<A::G>,
+        seat: Seat,
+        kind: DecisionKind,
+        since: Instant,
+    ) -> Option<(Instant, bool)> {
         if cur.bots[seat.index()].is_some() || cur.stand_in.contains(seat) {
             let from = since.max(self.last_move_at);
             return Some((later(from, Duration::from_millis(self.options.bot_delay_ms)), true));
@@ -1213,7 +1221,9 @@ impl<A: GameAdapter> Room<A> {
         let name = &cur.seats[seat.index()];
         let member = self.members.iter().find(|m| &m.username == name);
         match member {
-            Some(m) if m.conn.is_some() => A::decision_timeout(&cur.game, seat).map(|d| (later(since, d), false)),
+            Some(m) if m.conn.is_some() => A::decision_timeout(kind)
+                .filter(|_| cur.game.timeout_action(seat).is_some())
+                .map(|d| (later(since, d), false)),
             Some(m) => {
                 let from = m.dropped_at.map_or(since, |d| d.max(since));
                 Some((later(from, Duration::from_secs(self.options.turn_seconds)), false))
@@ -1234,22 +1244,18 @@ impl<A: GameAdapter> Room<A> {
             }
         }
         if let Some(cur) = &self.current {
-            let to_act = cur.game.to_act();
+            let decision = cur.game.decision();
             let since = match self.waiting_since {
-                Some((set, at)) if set == to_act => at,
-                // Someone in a window answered: the others' clock keeps running.
-                Some((set, at)) if !to_act.is_empty() && to_act.bits() & !set.bits() == 0 => {
-                    self.waiting_since = Some((to_act, at));
-                    at
-                }
+                // The same decision (someone in a window answered): the others' clock keeps running.
+                Some((serial, at)) if serial == decision.serial => at,
                 _ => {
                     let now = Instant::now();
-                    self.waiting_since = Some((to_act, now));
+                    self.waiting_since = Some((decision.serial, now));
                     now
                 }
             };
-            for seat in to_act.iter() {
-                if let Some((t, _)) = self.seat_deadline(cur, seat, since) {
+            for seat in decision.seats.iter() {
+                if let Some((t, _)) = self.seat_deadline(cur, seat, decision.kind, since) {
                     best = Some(best.map_or(t, |b| b.min(t)));
                 }
             }
@@ -1265,10 +1271,10 @@ impl<A: GameAdapter> Room<A> {
         }
         let Some(cur) = self.current.as_ref() else { return };
         let Some((_, since)) = self.waiting_since else { return };
-        let due =
-            cur.game.to_act().iter().find_map(|seat| {
-                self.seat_deadline(cur, seat, since).filter(|(t, _)| *t <= now).map(|(_, b)| (seat, b))
-            });
+        let decision = cur.game.decision();
+        let due = decision.seats.iter().find_map(|seat| {
+            self.seat_deadline(cur, seat, decision.kind, since).filter(|(t, _)| *t <= now).map(|(_, b)| (seat, b))
+        });
         let Some((seat, is_bot)) = due else { return };
         let cur = self.current.as_mut().expect("checked");
         if !is_bot {

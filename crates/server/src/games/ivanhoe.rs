@@ -12,7 +12,7 @@
 //! tournament is asked, holder of Ivanhoe or not, so the clock tells nobody who holds it.
 
 use crate::adapter::{Fields, GameAdapter, PacketError};
-use engine::{Bot, Game, Seat, Viewer};
+use engine::{Bot, DecisionKind, Game, Seat, Viewer};
 use ivanhoe::{Action, Config, Event, Ivanhoe, PhaseView};
 use protocol::ServerMsg;
 use serde_json::Value;
@@ -74,12 +74,12 @@ impl GameAdapter for IvanhoeAdapter {
         ivanhoe::bot(name)
     }
 
-    fn decision_timeout(game: &Ivanhoe, seat: Seat) -> Option<Duration> {
-        // The engine's default answer tells the decision apart without building a view.
-        match game.timeout_action(seat)? {
-            Action::Pass => Some(REACTION),
-            Action::Keep { .. } => Some(ADAPT_CHOICE),
-            _ => None,
+    fn decision_timeout(kind: DecisionKind) -> Option<Duration> {
+        match kind {
+            DecisionKind::Response => Some(REACTION),
+            // Which copy to keep under Adapt, which token to give back or take.
+            DecisionKind::Choice => Some(ADAPT_CHOICE),
+            DecisionKind::Turn | DecisionKind::Simultaneous => None,
         }
     }
 
