@@ -32,8 +32,10 @@ server.\n\nGames:\n",
 cardtable serve                  the web server: open http://127.0.0.1:7878/\n  \
 cardtable play buckshot          Buckshot in the terminal against bots\n  \
 cardtable play ivanhoe           Ivanhoe in the terminal against bots\n  \
+cardtable play wolfpack --pilots 2   Wolf Pack: you and a bot pilot against the Ace\n  \
 cardtable sorcery -testing       the Sorcery command-line game\n  \
 cardtable sim buckshot --games 100000 --players 4 --bots heuristic\n  \
+cardtable sim wolfpack --pilots 5 --ace veteran --bots heuristic\n  \
 cardtable matches                the finished matches of the server's database\n  \
 cardtable replay 1               one of them, narrated",
     );

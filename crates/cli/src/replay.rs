@@ -326,9 +326,17 @@ mod tests {
         fn visit<G: Entry>(self) -> MatchRecord {
             let config = G::config(self.players).expect("config");
             let game = G::new(&config, self.seed).expect("set up");
-            let names: Vec<String> =
-                ["ana", "ben", "cat", "dan"][..usize::from(self.players)].iter().map(|n| n.to_string()).collect();
-            let mut bots: Vec<_> = (0..self.players).map(|_| registry::bot::<G>("heuristic").unwrap()).collect();
+            // Seats the house plays (Wolf Pack's Ace) keep the house's bot; only that one exists.
+            let seats = game.num_seats();
+            let names: Vec<String> = (0..seats)
+                .map(|i| match game.house_bot(Seat(i as u8)) {
+                    Some(_) => "the Ace".to_string(),
+                    None => ["ana", "ben", "cat", "dan"][i].to_string(),
+                })
+                .collect();
+            let mut bots: Vec<_> = (0..seats)
+                .map(|i| game.house_bot(Seat(i as u8)).unwrap_or_else(|| registry::bot::<G>("heuristic").unwrap()))
+                .collect();
             let mut replay = Replay::new(config.clone(), self.seed);
             let result =
                 play_out(game, &mut bots, &mut MatchRng::new(self.seed ^ 0xB07), Some(&mut replay)).expect("ends");

@@ -16,9 +16,12 @@ pub struct SimArgs {
     /// Number of games to play.
     #[arg(long, default_value_t = 10_000)]
     games: u64,
-    /// Players per game (for games with a variable count).
-    #[arg(long)]
+    /// Players per game (for games with a variable count; Wolf Pack's pilots, also `--pilots`).
+    #[arg(long, visible_alias = "pilots")]
     players: Option<u8>,
+    /// Wolf Pack: the Ace's tier (rookie, veteran, ace); the Ace is the house's seat.
+    #[arg(long)]
+    ace: Option<String>,
     /// Base seed: the same seed gives the same results, whatever the thread count.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -52,7 +55,7 @@ pub fn run(args: SimArgs) -> anyhow::Result<ExitCode> {
     };
     let report = args
         .game
-        .visit(Batch { players: args.players, opts: &opts, progress: &progress })?
+        .visit(Batch { players: args.players, ace: args.ace.as_deref(), opts: &opts, progress: &progress })?
         .map_err(anyhow::Error::msg)
         .context("simulation failed")?;
     if let Some(b) = bar {
@@ -81,6 +84,7 @@ per game so no bot keeps a seat's advantage. Each game's bots:"
 /// One batch of the chosen game.
 struct Batch<'a> {
     players: Option<u8>,
+    ace: Option<&'a str>,
     opts: &'a SimOptions,
     progress: &'a (dyn Fn(u64) + Sync),
 }
@@ -88,7 +92,10 @@ struct Batch<'a> {
 impl GameVisitor for Batch<'_> {
     type Out = anyhow::Result<Result<SimReport, String>>;
     fn visit<G: Entry>(self) -> Self::Out {
-        let config = G::config(self.players.unwrap_or(G::DEFAULT_PLAYERS)).map_err(anyhow::Error::msg)?;
+        let mut config = G::config(self.players.unwrap_or(G::DEFAULT_PLAYERS)).map_err(anyhow::Error::msg)?;
+        if let Some(tier) = self.ace {
+            G::set_option(&mut config, "ace", tier).map_err(anyhow::Error::msg)?;
+        }
         Ok(sim::run::<G>(&config, self.opts, self.progress))
     }
 }
@@ -131,4 +138,41 @@ pub fn render(r: &SimReport) -> String {
         let _ = writeln!(s, "ABORTED (ran past the step limit): {}", r.aborted);
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wolfpack(pilots: u8, ace: &str, threads: usize, games: u64) -> Result<SimReport, String> {
+        let opts = SimOptions { games, seed: 7, threads, bots: vec!["heuristic".into(), "random".into()] };
+        "wolfpack"
+            .parse::<GameKind>()
+            .unwrap()
+            .visit(Batch { players: Some(pilots), ace: Some(ace), opts: &opts, progress: &|_| {} })
+            .map_err(|e| e.to_string())?
+    }
+
+    /// The Ace stays the house's seat (last), the line-up rotates over the pilots only, and the
+    /// figures do not depend on the thread count.
+    #[test]
+    fn wolfpack_sims_the_same_on_any_thread_count() {
+        let one = wolfpack(3, "veteran", 1, 600).unwrap();
+        let two = wolfpack(3, "veteran", 2, 600).unwrap();
+        assert_eq!(one.games, 600);
+        assert_eq!((&one.wins, &one.wins_by_bot, one.mean_moves), (&two.wins, &two.wins_by_bot, two.mean_moves));
+        assert_eq!(one.wins.len(), 4, "three pilots and the Ace");
+        assert_eq!(one.wins_by_bot.len(), 3, "the line-up is the pilots': {:?}", one.wins_by_bot);
+        assert_eq!(one.aborted, 0);
+        // Co-operative: the pilots win together, so every pilot seat has the same wins.
+        assert!(one.wins[0] == one.wins[1] && one.wins[1] == one.wins[2]);
+        assert_eq!(one.wins[0] + one.wins[3], 600);
+        // The tier is the Ace's: a different tier, different results.
+        let rookie = wolfpack(3, "rookie", 2, 600).unwrap();
+        assert_ne!(rookie.wins, one.wins);
+        let err = wolfpack(3, "boss", 1, 10).unwrap_err();
+        assert!(err.contains("no Ace tier `boss`"), "{err}");
+        let err = wolfpack(6, "rookie", 1, 10).unwrap_err();
+        assert!(err.contains("Wolf Pack is for 1 to 5 players, not 6"), "{err}");
+    }
 }

@@ -44,6 +44,13 @@ pub trait Entry: Game {
         None
     }
 
+    /// Sets a game-specific option of a config by name (`cardtable sim wolfpack --ace veteran`
+    /// sets `ace` to `veteran`). The default knows none.
+    fn set_option(config: &mut Self::Config, key: &str, value: &str) -> Result<(), String> {
+        let _ = (config, value);
+        Err(format!("{} has no option `{key}`", Self::TITLE))
+    }
+
     /// Game-specific figures of a finished match, averaged by `cardtable sim`.
     fn metrics(&self) -> Vec<(&'static str, u64)> {
         Vec::new()

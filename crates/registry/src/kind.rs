@@ -37,11 +37,12 @@ macro_rules! games {
     };
 }
 
-// Wolf Pack (`wolfpack`) and Three Kingdoms (`three-kingdoms`) join here when their crates land.
+// Three Kingdoms (`three-kingdoms`) joins here when its crate lands.
 games! {
     Buckshot = buckshot::Buckshot,
     Sorcery = sorcery::Sorcery,
     Ivanhoe = ivanhoe::Ivanhoe,
+    WolfPack = wolfpack::WolfPack,
 }
 
 /// Reads one constant of a kind's [`Entry`].
@@ -143,12 +144,14 @@ impl std::error::Error for UnknownGame {}
 impl FromStr for GameKind {
     type Err = UnknownGame;
 
-    /// A game's name, in any case (`Buckshot`, `buckshot`).
+    /// A game's name, in any case and with any spaces, `-` or `_` (`Buckshot`, `buckshot`,
+    /// `Wolf Pack`, `wolf-pack`).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let squeezed: String = s.chars().filter(|c| !matches!(c, ' ' | '-' | '_')).collect();
         GameKind::ALL
             .iter()
             .copied()
-            .find(|k| k.name().eq_ignore_ascii_case(s.trim()))
+            .find(|k| k.name().eq_ignore_ascii_case(&squeezed))
             .ok_or_else(|| UnknownGame(s.into()))
     }
 }
@@ -190,6 +193,6 @@ mod tests {
         assert_eq!(info["maxPlayers"], 5);
         assert_eq!(info["title"], "Ivanhoe");
         let e = "chess".parse::<GameKind>().unwrap_err();
-        assert_eq!(e.to_string(), "unknown game `chess` (known: buckshot, sorcery, ivanhoe)");
+        assert_eq!(e.to_string(), "unknown game `chess` (known: buckshot, sorcery, ivanhoe, wolfpack)");
     }
 }
