@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 /// The games a room can be created for.
-pub const GAMES: &[&str] = &["buckshot", "ivanhoe", "sorcery"];
+pub const GAMES: &[&str] = &["buckshot", "ivanhoe", "sorcery", "wolfpack"];
 
 /// Runs `$body` with `$A` bound to the adapter type of the game named `$game`, or `$other`
 /// if no game has that name. Adding a game to the server is one line here and one in `GAMES`.
@@ -24,6 +24,10 @@ macro_rules! with_adapter {
             }
             "sorcery" => {
                 type $A = crate::games::sorcery::SorceryAdapter;
+                $body
+            }
+            "wolfpack" => {
+                type $A = crate::games::wolfpack::WolfPackAdapter;
                 $body
             }
             _ => $other,

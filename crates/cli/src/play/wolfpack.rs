@@ -43,13 +43,8 @@ pub fn game(args: &PlayArgs, table: &Table, mut input: Lines, out: &mut dyn Writ
         .collect();
     let names: Vec<String> = (0..n)
         .map(|i| {
-            if i == usize::from(me.0) {
-                "you".to_string()
-            } else if i + 1 == n {
-                "the Ace".to_string()
-            } else {
-                format!("pilot {}", i + 1)
-            }
+            // The game's narration has no second person: you are "pilot K", marked "(you)".
+            if i + 1 == n { "the Ace".to_string() } else { format!("pilot {}", i + 1) }
         })
         .collect();
     let mut rng = MatchRng::new(seed ^ 0xB07);
@@ -163,8 +158,8 @@ mod tests {
         assert!(out.contains("? you have no card 9"), "{out}");
         assert!(out.contains("discard <card>"), "help: {out}");
         assert!(out.contains("Your hand:") && out.contains("the Ace"), "{out}");
-        assert!(out.contains("waiting for you"), "{out}");
-        assert!(!out.contains("you confirmed"), "nothing was played: {out}");
+        assert!(out.contains("waiting for pilot 1"), "{out}");
+        assert!(!out.contains("pilot 1 confirmed"), "nothing was played: {out}");
         assert!(out.contains("End of input"), "{out}");
     }
 
@@ -176,7 +171,8 @@ mod tests {
             let out = run_text(&script, 11, pilots, seat);
             assert!(out.contains("Game over after"), "{out}");
             assert!(out.contains("(replay: seed 11)"), "{out}");
-            assert!(out.contains("You: Open Fire") || out.contains("you plays") || out.contains("you: "), "{out}");
+            let me = format!("pilot {} (you)", seat + 1);
+            assert!(out.contains(&me), "{me}: {out}");
         }
     }
 }
