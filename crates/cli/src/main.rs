@@ -25,7 +25,7 @@ server.\n\nGames:\n",
         } else {
             format!("{}-{} players", seats.start(), seats.end())
         };
-        s.push_str(&format!("  {:<10} {:<12} {}\n", k.name(), seats, k.description()));
+        s.push_str(&format!("  {:<15} {:<12} {}\n", k.name(), seats, k.description()));
     }
     s.push_str(
         "\nQuick start:\n  \
