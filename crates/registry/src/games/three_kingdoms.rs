@@ -17,6 +17,18 @@ impl Entry for ThreeKingdoms {
         Ok(Config::players(players))
     }
 
+    fn seed_mode(players: u8) -> Option<Result<(Config, &'static str), String>> {
+        Some(Self::check_players(players).map(|()| (Config::seed_mode(players), "seed")))
+    }
+
+    fn narrate(config: &Config, seed: u64, bot: &str) -> Option<Result<String, String>> {
+        let mut bots = match crate::bots::<Self>(&vec![bot.to_string(); usize::from(config.players)]) {
+            Ok(b) => b,
+            Err(e) => return Some(Err(e.to_string())),
+        };
+        Some(Ok(three_kingdoms::narrate_game(config, seed, &mut bots)))
+    }
+
     /// The turns, and which side won (1 or 0 each, so `sim`'s means are win rates by role).
     fn metrics(&self) -> Vec<(&'static str, u64)> {
         let side = match self.step {
