@@ -22,3 +22,4 @@ macro_rules! by_layout {
 mod buckshot;
 mod ivanhoe;
 mod sorcery;
+mod three_kingdoms;

@@ -37,11 +37,12 @@ macro_rules! games {
     };
 }
 
-// Wolf Pack (`wolfpack`) and Three Kingdoms (`three-kingdoms`) join here when their crates land.
+// Wolf Pack (`wolfpack`) joins here when its crate lands.
 games! {
     Buckshot = buckshot::Buckshot,
     Sorcery = sorcery::Sorcery,
     Ivanhoe = ivanhoe::Ivanhoe,
+    ThreeKingdoms = three_kingdoms::ThreeKingdoms,
 }
 
 /// Reads one constant of a kind's [`Entry`].
@@ -143,12 +144,13 @@ impl std::error::Error for UnknownGame {}
 impl FromStr for GameKind {
     type Err = UnknownGame;
 
-    /// A game's name, in any case (`Buckshot`, `buckshot`).
+    /// A game's name, in any case, spaces for hyphens (`Buckshot`, `three kingdoms`).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let wanted = s.trim().replace(' ', "-");
         GameKind::ALL
             .iter()
             .copied()
-            .find(|k| k.name().eq_ignore_ascii_case(s.trim()))
+            .find(|k| k.name().eq_ignore_ascii_case(&wanted))
             .ok_or_else(|| UnknownGame(s.into()))
     }
 }
@@ -190,6 +192,6 @@ mod tests {
         assert_eq!(info["maxPlayers"], 5);
         assert_eq!(info["title"], "Ivanhoe");
         let e = "chess".parse::<GameKind>().unwrap_err();
-        assert_eq!(e.to_string(), "unknown game `chess` (known: buckshot, sorcery, ivanhoe)");
+        assert_eq!(e.to_string(), "unknown game `chess` (known: buckshot, sorcery, ivanhoe, three-kingdoms)");
     }
 }

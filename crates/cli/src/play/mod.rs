@@ -5,6 +5,7 @@
 mod buckshot;
 mod ivanhoe;
 pub mod sorcery;
+mod three_kingdoms;
 
 use crate::input::Lines;
 use anyhow::bail;
@@ -34,6 +35,9 @@ pub struct PlayArgs {
     /// A file of commands to run before reading standard input.
     #[arg(long)]
     pub init: Option<PathBuf>,
+    /// The general you want, taken when it is offered (three-kingdoms).
+    #[arg(long)]
+    pub general: Option<String>,
 }
 
 /// `seed`, or one from the clock.
@@ -68,6 +72,7 @@ fn driver(kind: GameKind) -> Option<Driver> {
         GameKind::Buckshot => Some(buckshot::play),
         GameKind::Ivanhoe => Some(ivanhoe::play),
         GameKind::Sorcery => Some(sorcery::play),
+        GameKind::ThreeKingdoms => Some(three_kingdoms::play),
         _ => None,
     }
 }
@@ -126,6 +131,7 @@ fn run_script(
         bots: bots.iter().map(|b| b.to_string()).collect(),
         seed: Some(seed),
         init: None,
+        general: None,
     };
     let table = game.visit(Check(&args)).expect("valid options");
     let input = Lines::new(None, Box::new(std::io::Cursor::new(script.to_string()))).expect("in memory");
