@@ -335,6 +335,8 @@ class Room {
       }
       case 'PlayerLeft':
         this.log(`${msg.username} left.`);
+        // A leave that changes no game comes with no sync: the entry goes from `players`.
+        if (this.data) this.refresh({ ...this.data, players: (this.data.players ?? []).filter((x) => x.username !== msg.username) });
         break;
       case 'HostSet':
         this.log(msg.username ? `${msg.username} is the host.` : 'The room has no host.');

@@ -160,13 +160,13 @@ pub fn table(list: &[MatchRecord]) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "{:>5}  {:<9} {:<24} {:<20} {:>5}  {:<10}  ended (UTC)",
+        "{:>5}  {:<14} {:<24} {:<20} {:>5}  {:<10}  ended (UTC)",
         "id", "game", "players", "result", "moves", "lasted"
     );
     for m in list {
         let _ = writeln!(
             s,
-            "{:>5}  {:<9} {:<24} {:<20} {:>5}  {:<10}  {}",
+            "{:>5}  {:<14} {:<24} {:<20} {:>5}  {:<10}  {}",
             m.id,
             m.game,
             clip(&players(m).join(", "), 24),
@@ -232,7 +232,9 @@ pub fn narrate(m: &MatchRecord) -> anyhow::Result<String> {
     );
     match narration(m) {
         Ok(lines) => {
-            for line in lines {
+            // An event may take several lines (a Three Kingdoms attack and its target's
+            // answer); each is indented.
+            for line in lines.iter().flat_map(|l| l.lines()) {
                 let _ = writeln!(s, "  {line}");
             }
         }

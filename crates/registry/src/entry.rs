@@ -56,6 +56,21 @@ pub trait Entry: Game {
         Vec::new()
     }
 
+    /// The config of the game's seed-compatible mode for `players`, if it has one (Three
+    /// Kingdoms' `--seed-mode`), with the bot that mode is meant for. `None` (the default):
+    /// no such mode.
+    fn seed_mode(players: u8) -> Option<Result<(Self::Config, &'static str), String>> {
+        let _ = players;
+        None
+    }
+
+    /// One whole game from `seed` with `bot` at every seat, told as a narrative log a person
+    /// can follow (`cardtable sim GAME --log`). `None` (the default): the game has no log.
+    fn narrate(config: &Self::Config, seed: u64, bot: &str) -> Option<Result<String, String>> {
+        let _ = (config, seed, bot);
+        None
+    }
+
     /// The config of a match of [`Self::DEFAULT_PLAYERS`] players.
     fn default_config() -> Self::Config {
         Self::config(Self::DEFAULT_PLAYERS).expect("the default player count is in range")

@@ -37,11 +37,12 @@ macro_rules! games {
     };
 }
 
-// Three Kingdoms (`three-kingdoms`) joins here when its crate lands.
+// A new game's line goes here (docs/adding-a-game.md).
 games! {
     Buckshot = buckshot::Buckshot,
     Sorcery = sorcery::Sorcery,
     Ivanhoe = ivanhoe::Ivanhoe,
+    ThreeKingdoms = three_kingdoms::ThreeKingdoms,
     WolfPack = wolfpack::WolfPack,
 }
 
@@ -144,14 +145,15 @@ impl std::error::Error for UnknownGame {}
 impl FromStr for GameKind {
     type Err = UnknownGame;
 
-    /// A game's name, in any case and with any spaces, `-` or `_` (`Buckshot`, `buckshot`,
-    /// `Wolf Pack`, `wolf-pack`).
+    /// A game's name, in any case, with spaces, `-` or `_` anywhere (`Buckshot`, `three kingdoms`,
+    /// `Wolf Pack`).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let squeezed: String = s.chars().filter(|c| !matches!(c, ' ' | '-' | '_')).collect();
+        let squeeze = |t: &str| -> String { t.chars().filter(|c| !matches!(c, ' ' | '-' | '_')).collect() };
+        let wanted = squeeze(s);
         GameKind::ALL
             .iter()
             .copied()
-            .find(|k| k.name().eq_ignore_ascii_case(&squeezed))
+            .find(|k| squeeze(k.name()).eq_ignore_ascii_case(&wanted))
             .ok_or_else(|| UnknownGame(s.into()))
     }
 }
@@ -193,6 +195,6 @@ mod tests {
         assert_eq!(info["maxPlayers"], 5);
         assert_eq!(info["title"], "Ivanhoe");
         let e = "chess".parse::<GameKind>().unwrap_err();
-        assert_eq!(e.to_string(), "unknown game `chess` (known: buckshot, sorcery, ivanhoe, wolfpack)");
+        assert_eq!(e.to_string(), "unknown game `chess` (known: buckshot, sorcery, ivanhoe, three-kingdoms, wolfpack)");
     }
 }

@@ -104,7 +104,13 @@ fn serve_connection(
     mut stop: watch::Receiver<bool>,
 ) -> impl Future<Output = ()> + Send + 'static {
     let mut builder = http1::Builder::new();
-    builder.timer(TokioTimer::new()).header_read_timeout(limits.header_timeout);
+    // A request head may hold 64 KiB, and a connection's read buffer 128 KiB (hyper's default
+    // is 400 KiB): what a slow client can make the server hold while it sends its headers.
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(limits.header_timeout)
+        .max_header_size(64 * 1024)
+        .max_buf_size(128 * 1024);
     async move {
         let conn = builder.serve_connection(TokioIo::new(io), TowerToHyperService::new(app)).with_upgrades();
         let mut conn = pin!(conn);

@@ -978,10 +978,12 @@ impl<A: GameAdapter> Room<A> {
         let member = self.members.remove(i);
         let username = member.username.clone();
         let mut events = Vec::new();
+        let mut played = false;
         if let Some(seat) = self.seat_of(&username)
             && let Some(cur) = self.current.as_mut()
             && cur.game.outcome().is_none()
         {
+            played = true;
             cur.game.leave(seat, &mut events);
             cur.moves.push(Move::Leave { seat });
             let entry = serde_json::to_string(cur.moves.last().expect("pushed")).expect("moves serialize");
@@ -999,7 +1001,11 @@ impl<A: GameAdapter> Room<A> {
         }
         self.save().await;
         self.broadcast(&ServerMsg::PlayerLeft { username });
-        self.after_events(events).await;
+        // Like a join, a leave that changes no game (in the lobby, or a watcher's) is told as
+        // the delta alone: members drop the entry from `players` (and read `HostSet`).
+        if played {
+            self.after_events(events).await;
+        }
     }
 
     async fn start(&mut self, conn: ConnId) {

@@ -421,3 +421,46 @@ async fn chat_refuses_invisible_and_control_text() {
     assert!(b.seen.iter().filter(|p| p["type"] == "NewChatMessageSent").count() == 3);
     s.stop().await;
 }
+
+#[tokio::test]
+async fn a_leave_that_changes_no_game_costs_the_others_one_packet() {
+    let s = Server::fast(store::Store::memory().unwrap()).await;
+    let room = s.room(json!({"game": "ivanhoe", "botDelayMs": 60_000})).await;
+    let mut members = Vec::new();
+    for i in 0..8 {
+        let mut cl = s.client(&room).await;
+        cl.join(&format!("p{i}")).await;
+        members.push(cl);
+    }
+    for cl in &mut members {
+        cl.drain(50).await;
+    }
+    // In the lobby: a watcher leaves, then one who would have played (the host stays).
+    for who in [7, 1] {
+        members[who].send(json!({"type": "LeaveGame"})).await;
+        for (i, cl) in members.iter_mut().enumerate().filter(|(i, _)| ![7, who].contains(i)) {
+            let got = cl.drain(100).await;
+            let kinds: Vec<&str> = got.iter().map(|p| p["type"].as_str().unwrap()).collect();
+            assert_eq!(kinds, ["PlayerLeft"], "member {i} on p{who} leaving");
+        }
+    }
+    let data = members[0].sync().await;
+    let names: Vec<&str> =
+        data["players"].as_array().unwrap().iter().map(|p| p["username"].as_str().unwrap()).collect();
+    assert_eq!(names, ["p0", "p2", "p3", "p4", "p5", "p6"]);
+    // During a game, a watcher's going changes nothing but the list; a player's is a move.
+    members[0].send(json!({"type": "StartGame"})).await;
+    members[0].expect("GameStarted").await;
+    let mut watcher = s.client(&room).await;
+    watcher.join("watcher").await;
+    for i in [0, 2] {
+        members[i].drain(100).await;
+    }
+    watcher.send(json!({"type": "LeaveGame"})).await;
+    let got = members[0].drain(100).await;
+    assert_eq!(got.iter().map(|p| p["type"].as_str().unwrap()).collect::<Vec<_>>(), ["PlayerLeft"]);
+    members[2].send(json!({"type": "LeaveGame"})).await;
+    members[0].expect("PlayerLeft").await;
+    members[0].expect("GameDataSync").await;
+    s.stop().await;
+}

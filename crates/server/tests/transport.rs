@@ -72,6 +72,47 @@ async fn a_client_that_stops_reading_is_disconnected_at_its_queue_cap() {
     s.stop().await;
 }
 
+#[tokio::test]
+async fn a_player_dropped_for_not_reading_keeps_the_seat_and_reconnects() {
+    let mut config = config();
+    config.limits.queue_bytes = 64 * 1024;
+    let s = Server::start_with(config).await;
+    let room = s.room(json!({"game": "buckshot", "turnSeconds": 600})).await;
+    let mut talker = s.client(&room).await;
+    talker.join("talker").await;
+    let mut sleeper = small_buffer_client(&s.addr, &room).await;
+    sleeper.send(Message::Text(json!({"type": "JoinGame", "username": "sleeper"}).to_string().into())).await.unwrap();
+    let token = loop {
+        let Some(Ok(Message::Text(t))) = sleeper.next().await else { panic!("no Joined") };
+        let v: serde_json::Value = serde_json::from_str(&t).unwrap();
+        if v["type"] == "Joined" {
+            break v["token"].as_str().unwrap().to_string();
+        }
+    };
+    talker.expect("PlayerJoined").await;
+    talker.send(json!({"type": "StartGame"})).await;
+    talker.expect("GameStarted").await;
+    let message = "x".repeat(500);
+    let sleeper_connected = |data: &serde_json::Value| {
+        data["players"].as_array().unwrap().iter().any(|p| p["username"] == "sleeper" && p["connected"] == true)
+    };
+    let mut sent = 0usize;
+    while sleeper_connected(&talker.sync().await) {
+        assert!(sent < 8 << 20, "the sleeper was still connected after {sent} bytes of chat");
+        for _ in 0..200 {
+            talker.send(json!({"type": "SendNewChatMessage", "message": message})).await;
+            sent += message.len();
+        }
+    }
+    let mut back = s.client(&room).await;
+    back.send(json!({"type": "Reconnect", "token": token})).await;
+    assert_eq!(back.expect("Joined").await["username"], "sleeper");
+    let data = back.expect("GameDataSync").await["gameData"].clone();
+    assert_eq!(data["you"], "sleeper");
+    assert_eq!(data["gameStarted"], true);
+    s.stop().await;
+}
+
 /// Sends `bytes` one at a time, `gap` apart, and reports how long the server kept the
 /// connection open (None: still open when everything was sent).
 async fn trickle(stream: &mut tokio::net::TcpStream, bytes: &[u8], gap: Duration) -> Option<Duration> {
@@ -153,6 +194,15 @@ async fn a_body_sent_slower_than_the_body_timeout_gets_408() {
     let got = read_until_closed(&mut tcp, Duration::from_secs(3)).await.expect("a stalled body held the connection");
     assert!(got.starts_with("HTTP/1.1 408"), "{got}");
     assert!(got.contains("\"error\""), "{got}");
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn a_request_head_over_64_kib_gets_431() {
+    let s = Server::start_with(config()).await;
+    let big = "x".repeat(70 * 1024);
+    let (status, got) = raw(&s.addr, "GET /api/health HTTP/1.1", &[("X-Big", big.as_str())], "").await;
+    assert_eq!(status, 431, "{}", &got[..got.len().min(200)]);
     s.stop().await;
 }
 

@@ -5,6 +5,7 @@
 mod buckshot;
 mod ivanhoe;
 pub mod sorcery;
+mod three_kingdoms;
 mod wolfpack;
 
 use crate::input::Lines;
@@ -36,6 +37,9 @@ pub struct PlayArgs {
     /// A file of commands to run before reading standard input.
     #[arg(long)]
     pub init: Option<PathBuf>,
+    /// The general you want, taken when it is offered (three-kingdoms).
+    #[arg(long)]
+    pub general: Option<String>,
     /// Wolf Pack: the Ace's tier (rookie, veteran, ace).
     #[arg(long)]
     pub ace: Option<String>,
@@ -73,6 +77,7 @@ fn driver(kind: GameKind) -> Option<Driver> {
         GameKind::Buckshot => Some(buckshot::play),
         GameKind::Ivanhoe => Some(ivanhoe::play),
         GameKind::Sorcery => Some(sorcery::play),
+        GameKind::ThreeKingdoms => Some(three_kingdoms::play),
         GameKind::WolfPack => Some(wolfpack::play),
         _ => None,
     }
@@ -132,6 +137,7 @@ fn run_script(
         bots: bots.iter().map(|b| b.to_string()).collect(),
         seed: Some(seed),
         init: None,
+        general: None,
         ace: None,
     };
     let table = game.visit(Check(&args)).expect("valid options");

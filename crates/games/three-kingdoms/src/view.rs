@@ -1,0 +1,190 @@
+//! What one viewer may see: own hand and role, everyone's public areas, counts of the rest.
+
+use crate::action::{Action, Event};
+use crate::cards::{CardId, Kind};
+use crate::config::Role;
+use crate::generals::General;
+use crate::state::{Frame, Pending, Step, ThreeKingdoms};
+use engine::{MatchRng, Seat, Viewer};
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerView {
+    pub seat: Seat,
+    pub general: Option<General>,
+    /// Known roles only: the Lord's, the dead's, and the viewer's own.
+    pub role: Option<Role>,
+    pub alive: bool,
+    pub hp: i8,
+    pub max_hp: i8,
+    pub hand_count: u8,
+    pub equip: [Option<CardId>; 4],
+    pub judge: Vec<(CardId, Kind)>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct View {
+    pub viewer: Option<Seat>,
+    pub players: Vec<PlayerView>,
+    /// The viewer's hand.
+    pub hand: Vec<CardId>,
+    /// Setup: generals offered to the viewer.
+    pub candidates: Vec<General>,
+    pub draw_count: u8,
+    pub discard: Vec<CardId>,
+    /// Face-up cards in play (used cards, judgement cards, Bumper Harvest's revealed cards).
+    pub table: Vec<CardId>,
+    /// Cards only the viewer is looking at (Stargaze, Bequeathed Strategy).
+    pub peek: Vec<CardId>,
+    pub current: Seat,
+    pub turn: u32,
+    pub step: Step,
+    /// Who must decide and what kind of decision it is.
+    pub waiting: Option<Pending>,
+    /// The request the decision answers, if any (public: what is asked of whom).
+    pub request: Option<Kind>,
+    /// What the request is about: the tool a Negate would cancel and its target, the seat
+    /// being rescued, the Lord being helped.
+    pub about: Option<(Kind, Seat)>,
+    /// In a Negate chain: whether the tool is cancelled as things stand (an odd number of
+    /// Negates so far).
+    pub negated: bool,
+    pub attacks_used: u8,
+    /// The public record of acts against (+) or for (−) the Lord, by seat.
+    pub hostility: Vec<i16>,
+}
+
+impl ThreeKingdoms {
+    pub fn make_view(&self, viewer: Viewer) -> View {
+        let me = viewer.as_seat();
+        let peek_cards: &[CardId] = self.peek.as_ref().map_or(&[], |(_, c)| c.as_slice());
+        let players = Seat::all(self.num_players())
+            .map(|s| {
+                let p = self.p(s);
+                // Generals are revealed all at once when the last seat has chosen.
+                let general_public =
+                    !matches!(self.step, Step::LordChooses | Step::OthersChoose) || s == self.lord || me == Some(s);
+                PlayerView {
+                    seat: s,
+                    general: if general_public { p.general } else { None },
+                    role: (p.revealed || me == Some(s) || self.config.seed_compat.perfect_information)
+                        .then_some(p.role),
+                    alive: p.alive,
+                    hp: p.hp,
+                    max_hp: p.max_hp,
+                    hand_count: p.hand.len() as u8,
+                    equip: p.equip,
+                    judge: p.judge.clone(),
+                }
+            })
+            .collect();
+        let request = match self.stack.last() {
+            Some(Frame::Ask(a)) => Some(a.need),
+            Some(Frame::Helpers { need, .. }) => Some(*need),
+            Some(Frame::Negate { .. }) => Some(Kind::Negate),
+            Some(Frame::Dying { .. }) => Some(Kind::Peach),
+            _ => None,
+        };
+        let about = match self.stack.last() {
+            Some(Frame::Negate { kind, target, .. }) => Some((*kind, *target)),
+            Some(Frame::Dying { seat, .. }) => Some((Kind::Peach, *seat)),
+            Some(Frame::Helpers { lord, need, .. }) => Some((*need, *lord)),
+            Some(Frame::Ask(a)) => a.use_on.map(|t| (Kind::Attack, t)),
+            _ => None,
+        };
+        View {
+            viewer: me,
+            players,
+            hand: me.map(|s| self.p(s).hand.clone()).unwrap_or_default(),
+            candidates: me.map(|s| self.p(s).candidates.clone()).unwrap_or_default(),
+            draw_count: self.draw.len() as u8,
+            discard: self.discard.clone(),
+            table: self.processing.iter().filter(|c| !peek_cards.contains(c)).copied().collect(),
+            peek: match &self.peek {
+                Some((s, c)) if me == Some(*s) => c.clone(),
+                _ => Vec::new(),
+            },
+            current: self.current,
+            turn: self.turn,
+            step: self.step,
+            waiting: self.pending,
+            request: self.pending.and(request),
+            about: self.pending.and(about),
+            negated: self.pending.is_some() && matches!(self.stack.last(), Some(Frame::Negate { cancelled: true, .. })),
+            attacks_used: self.ts.attacks,
+            hostility: self.hostility.clone(),
+        }
+    }
+
+    pub fn redact(&self, event: &Event, viewer: Viewer) -> Option<Event> {
+        Some(match event {
+            Event::Dealt { seat, count, .. } if !viewer.is(*seat) => {
+                Event::Dealt { seat: *seat, cards: Vec::new(), count: *count }
+            }
+            Event::Drew { seat, count, hand, .. } if !viewer.is(*seat) => {
+                Event::Drew { seat: *seat, cards: Vec::new(), count: *count, hand: *hand }
+            }
+            Event::Looked { seat, .. } if !viewer.is(*seat) => Event::Looked { seat: *seat, cards: Vec::new() },
+            Event::Moved { from, to, card, public } if !public && !viewer.is(*from) && !viewer.is(*to) => {
+                let _ = card;
+                Event::Moved { from: *from, to: *to, card: None, public: false }
+            }
+            Event::GeneralChosen { seat, .. } if matches!(self.step, Step::OthersChoose) && !viewer.is(*seat) => {
+                return None;
+            }
+            _ => event.clone(),
+        })
+    }
+
+    /// A copy where what `viewer` cannot see is resampled: the other players' hands and the
+    /// draw pile are reshuffled together (sizes kept), unrevealed roles are permuted among
+    /// the seats that hide them, and the RNG is reseeded.
+    pub fn resample(&self, viewer: Viewer, rng: &mut MatchRng) -> Self {
+        let mut g = self.clone();
+        g.rng = rng.fork();
+        let me = viewer.as_seat();
+        let mut pool: Vec<CardId> = g.draw.clone();
+        for s in Seat::all(g.num_players()) {
+            if Some(s) != me {
+                pool.extend(&g.p(s).hand);
+            }
+        }
+        rng.shuffle(&mut pool);
+        let mut it = pool.into_iter();
+        let n = g.draw.len();
+        g.draw = it.by_ref().take(n).collect();
+        for s in Seat::all(g.num_players()) {
+            if Some(s) != me {
+                let k = g.p(s).hand.len();
+                g.pm(s).hand = it.by_ref().take(k).collect();
+            }
+        }
+        let perfect = g.config.seed_compat.perfect_information;
+        let hidden: Vec<Seat> =
+            Seat::all(g.num_players()).filter(|&s| Some(s) != me && !g.p(s).revealed && !perfect).collect();
+        let mut roles: Vec<Role> = hidden.iter().map(|&s| g.p(s).role).collect();
+        rng.shuffle(&mut roles);
+        for (s, r) in hidden.into_iter().zip(roles) {
+            g.pm(s).role = r;
+        }
+        if matches!(g.step, Step::LordChooses | Step::OthersChoose) {
+            // Unseen candidates and secret picks stay as they are: they are not cards.
+        }
+        g
+    }
+
+    /// The action a seat is taken to answer if it does not act in time.
+    pub fn default_action(&self, seat: Seat) -> Option<Action> {
+        let legal = {
+            let mut v = Vec::new();
+            self.legal_into(seat, &mut v);
+            v
+        };
+        for a in [Action::Pass, Action::EndPlay, Action::DrawNormally, Action::Done, Action::Confirm { yes: false }] {
+            if legal.contains(&a) {
+                return Some(a);
+            }
+        }
+        legal.first().copied()
+    }
+}

@@ -1,0 +1,74 @@
+//! Hidden information: no hand, secret role or deck order leaks through a view or an event.
+
+use engine::{Game, MatchRng, Seat, Viewer};
+use three_kingdoms::{Action, Config, Event, Role, ThreeKingdoms};
+
+/// Plays random games and checks every view and every event as each viewer sees it.
+#[test]
+fn views_and_events_hide_what_a_seat_may_not_see() {
+    let mut events_checked = 0;
+    for seed in 0..40u64 {
+        let players = 4 + (seed % 7) as u8;
+        let mut g = ThreeKingdoms::new(&Config::players(players), seed).unwrap();
+        let mut rng = MatchRng::new(seed);
+        let mut steps = 0;
+        while g.outcome().is_none() && steps < 3_000 {
+            let seat = g.to_act().first().unwrap();
+            let legal = g.legal_actions(seat);
+            let a: Action = *rng.pick(&legal);
+            let events = g.apply(seat, a).unwrap();
+            for v in Viewer::all(g.num_seats()) {
+                let view = g.view(v);
+                // Hands: only the viewer's own.
+                assert_eq!(view.hand, v.as_seat().map(|s| g.p(s).hand.clone()).unwrap_or_default());
+                for p in &view.players {
+                    let real = g.p(p.seat);
+                    // Roles: the Lord's, the dead's, one's own.
+                    let may_know = real.role == Role::Lord || !real.alive || v.is(p.seat) || g.outcome().is_some();
+                    assert_eq!(p.role.is_some(), may_know, "seed {seed}: role of {:?} seen by {v:?}", p.seat);
+                    assert_eq!(p.hand_count as usize, real.hand.len());
+                }
+                assert_eq!(view.draw_count as usize, g.draw.len());
+                for e in &events {
+                    let Some(seen) = g.view_event(e, v) else { continue };
+                    events_checked += 1;
+                    match seen {
+                        Event::Drew { seat, cards, .. } | Event::Dealt { seat, cards, .. } if !v.is(seat) => {
+                            assert!(cards.is_empty(), "seed {seed}: {v:?} saw {seat:?}'s drawn cards")
+                        }
+                        Event::Looked { seat, cards } if !v.is(seat) => assert!(cards.is_empty()),
+                        Event::Moved { from, to, card, public: false } if !v.is(from) && !v.is(to) => {
+                            assert!(card.is_none(), "seed {seed}: a face-down card shown to {v:?}")
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            steps += 1;
+        }
+    }
+    assert!(events_checked > 10_000, "only {events_checked} events checked");
+}
+
+/// Resampling what a seat cannot see keeps its view: the suite checks this at every step;
+/// here a spectator's view of a game in progress does not hold a single hand card.
+#[test]
+fn a_spectator_sees_no_hand() {
+    let mut g = ThreeKingdoms::new(&Config::players(6), 9).unwrap();
+    let mut rng = MatchRng::new(1);
+    for _ in 0..200 {
+        let Some(seat) = g.to_act().first() else { break };
+        let legal = g.legal_actions(seat);
+        g.apply(seat, *rng.pick(&legal)).unwrap();
+    }
+    let view = g.view(Viewer::Spectator);
+    assert!(view.hand.is_empty() && view.peek.is_empty());
+    let json = serde_json::to_string(&view).unwrap();
+    for s in Seat::all(6) {
+        for c in &g.p(s).hand {
+            // A hand card may be named in the view only if it is also face up somewhere.
+            let public = view.discard.contains(c) || view.table.contains(c);
+            assert!(public || !json.contains(&format!("\"hand\":[{}", c.0)));
+        }
+    }
+}

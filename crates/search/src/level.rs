@@ -1,0 +1,176 @@
+//! Difficulty levels shared by every game, built from the game's own heuristic bot.
+
+use crate::{Budget, Playout, SearchBot};
+use engine::{Bot, Game, MatchRng, Observation};
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Makes a fresh bot (a game's heuristic, say): levels and playouts need one per use.
+pub type BotMaker<G> = Arc<dyn Fn() -> Box<dyn Bot<G>> + Send + Sync>;
+
+/// How well a computer player plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Level {
+    /// The heuristic, but half its moves are uniformly random.
+    Easy,
+    /// The game's heuristic bot.
+    Medium,
+    /// A search with a modest budget.
+    Hard,
+    /// A search with a larger budget.
+    Expert,
+}
+
+impl Level {
+    pub const ALL: [Level; 4] = [Level::Easy, Level::Medium, Level::Hard, Level::Expert];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Level::Easy => "easy",
+            Level::Medium => "medium",
+            Level::Hard => "hard",
+            Level::Expert => "expert",
+        }
+    }
+
+    /// The search budget of a searching level: the game's iteration count for the level (so
+    /// a game is reproducible) with a time cap that keeps a slow position answering well under
+    /// a second on one core.
+    pub const fn budget(self, search: &SearchLevels) -> Option<Budget> {
+        match self {
+            Level::Easy | Level::Medium => None,
+            Level::Hard => Some(Budget::capped(search.hard, Duration::from_millis(250))),
+            Level::Expert => Some(Budget::capped(search.expert, Duration::from_millis(600))),
+        }
+    }
+
+    /// This level's bot for a game whose heuristic bot `heuristic` makes; `search` says how the
+    /// searching levels play out and how many iterations they run (the game knows what plays
+    /// better and what its iterations cost). Searching levels are single-threaded (the server
+    /// runs many rooms).
+    pub fn bot<G: Game>(self, heuristic: BotMaker<G>, search: SearchLevels) -> Box<dyn Bot<G>> {
+        match self {
+            Level::Easy => Box::new(Weakened::new(heuristic(), 1, 2)),
+            Level::Medium => heuristic(),
+            Level::Hard | Level::Expert => {
+                let budget = self.budget(&search).expect("a searching level");
+                let playout = match search.playouts {
+                    PlayoutKind::Random => Playout::Random,
+                    PlayoutKind::Heuristic => Playout::Bot(heuristic),
+                };
+                Box::new(SearchBot::new(budget).playout(playout))
+            }
+        }
+    }
+
+    /// As [`Level::bot`], from a game's bot-by-name function (its `"heuristic"` entry), the
+    /// shape every game crate exports.
+    ///
+    /// # Panics
+    /// If `by_name("heuristic")` is `None`.
+    pub fn bot_by_name<G: Game>(
+        self,
+        by_name: fn(&str) -> Option<Box<dyn Bot<G>>>,
+        search: SearchLevels,
+    ) -> Box<dyn Bot<G>> {
+        assert!(by_name("heuristic").is_some(), "the game has no heuristic bot");
+        self.bot(Arc::new(move || by_name("heuristic").expect("checked")), search)
+    }
+}
+
+/// How a game's searching levels search: the playouts, and the iterations of `hard` and
+/// `expert`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SearchLevels {
+    pub playouts: PlayoutKind,
+    pub hard: u64,
+    pub expert: u64,
+}
+
+impl SearchLevels {
+    /// Random playouts, many cheap iterations.
+    pub const RANDOM: SearchLevels = SearchLevels { playouts: PlayoutKind::Random, hard: 1_000, expert: 5_000 };
+    /// Heuristic playouts, each worth several random ones and costing as much.
+    pub const HEURISTIC: SearchLevels = SearchLevels { playouts: PlayoutKind::Heuristic, hard: 300, expert: 1_500 };
+
+    /// The same playouts with other iteration counts.
+    pub const fn iterations(self, hard: u64, expert: u64) -> Self {
+        SearchLevels { playouts: self.playouts, hard, expert }
+    }
+}
+
+/// How a searching level plays out its simulated games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PlayoutKind {
+    /// Uniformly random moves: many cheap iterations.
+    Random,
+    /// The game's heuristic bot: fewer, better-informed iterations.
+    Heuristic,
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is not a level.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseLevelError(pub String);
+
+impl fmt::Display for ParseLevelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown level `{}` (expected easy, medium, hard or expert)", self.0)
+    }
+}
+
+impl std::error::Error for ParseLevelError {}
+
+impl FromStr for Level {
+    type Err = ParseLevelError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Level::ALL.into_iter().find(|l| l.name() == s).ok_or_else(|| ParseLevelError(s.to_string()))
+    }
+}
+
+/// A bot that plays a uniformly random legal move `num` times in `den`, and asks `inner`
+/// otherwise.
+pub struct Weakened<G: Game> {
+    inner: Box<dyn Bot<G>>,
+    num: u32,
+    den: u32,
+}
+
+impl<G: Game> Weakened<G> {
+    /// # Panics
+    /// If `den == 0` or `num > den`.
+    pub fn new(inner: Box<dyn Bot<G>>, num: u32, den: u32) -> Self {
+        assert!(den > 0 && num <= den, "a chance of {num}/{den}");
+        Weakened { inner, num, den }
+    }
+}
+
+impl<G: Game> Bot<G> for Weakened<G> {
+    fn choose(&mut self, obs: &Observation<'_, G>, rng: &mut MatchRng) -> G::Action {
+        if rng.chance(self.num, self.den) { rng.pick(obs.legal()).clone() } else { self.inner.choose(obs, rng) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for l in Level::ALL {
+            assert_eq!(l.to_string().parse::<Level>(), Ok(l));
+        }
+        assert!("grandmaster".parse::<Level>().is_err());
+        for p in [SearchLevels::RANDOM, SearchLevels::HEURISTIC] {
+            assert!(Level::Hard.budget(&p).unwrap().iterations < Level::Expert.budget(&p).unwrap().iterations);
+            assert_eq!(Level::Medium.budget(&p), None);
+        }
+    }
+}
