@@ -25,15 +25,19 @@ server.\n\nGames:\n",
         } else {
             format!("{}-{} players", seats.start(), seats.end())
         };
-        s.push_str(&format!("  {:<10} {:<12} {}\n", k.name(), seats, k.description()));
+        s.push_str(&format!("  {:<15} {:<12} {}\n", k.name(), seats, k.description()));
     }
     s.push_str(
         "\nQuick start:\n  \
 cardtable serve                  the web server: open http://127.0.0.1:7878/\n  \
 cardtable play buckshot          Buckshot in the terminal against bots\n  \
 cardtable play ivanhoe           Ivanhoe in the terminal against bots\n  \
+cardtable play three-kingdoms    Three Kingdoms in the terminal against bots\n  \
+cardtable sim three-kingdoms --log --seed 7   one game told as a narrative log\n  \
+cardtable play wolfpack --pilots 2   Wolf Pack: you and a bot pilot against the Ace\n  \
 cardtable sorcery -testing       the Sorcery command-line game\n  \
 cardtable sim buckshot --games 100000 --players 4 --bots heuristic\n  \
+cardtable sim wolfpack --pilots 5 --ace veteran --bots heuristic\n  \
 cardtable matches                the finished matches of the server's database\n  \
 cardtable replay 1               one of them, narrated",
     );

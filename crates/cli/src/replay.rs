@@ -160,13 +160,13 @@ pub fn table(list: &[MatchRecord]) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "{:>5}  {:<9} {:<24} {:<20} {:>5}  {:<10}  ended (UTC)",
+        "{:>5}  {:<14} {:<24} {:<20} {:>5}  {:<10}  ended (UTC)",
         "id", "game", "players", "result", "moves", "lasted"
     );
     for m in list {
         let _ = writeln!(
             s,
-            "{:>5}  {:<9} {:<24} {:<20} {:>5}  {:<10}  {}",
+            "{:>5}  {:<14} {:<24} {:<20} {:>5}  {:<10}  {}",
             m.id,
             m.game,
             clip(&players(m).join(", "), 24),
@@ -232,7 +232,9 @@ pub fn narrate(m: &MatchRecord) -> anyhow::Result<String> {
     );
     match narration(m) {
         Ok(lines) => {
-            for line in lines {
+            // An event may take several lines (a Three Kingdoms attack and its target's
+            // answer); each is indented.
+            for line in lines.iter().flat_map(|l| l.lines()) {
                 let _ = writeln!(s, "  {line}");
             }
         }
@@ -326,9 +328,17 @@ mod tests {
         fn visit<G: Entry>(self) -> MatchRecord {
             let config = G::config(self.players).expect("config");
             let game = G::new(&config, self.seed).expect("set up");
-            let names: Vec<String> =
-                ["ana", "ben", "cat", "dan"][..usize::from(self.players)].iter().map(|n| n.to_string()).collect();
-            let mut bots: Vec<_> = (0..self.players).map(|_| registry::bot::<G>("heuristic").unwrap()).collect();
+            // Seats the house plays (Wolf Pack's Ace) keep the house's bot; only that one exists.
+            let seats = game.num_seats();
+            let names: Vec<String> = (0..seats)
+                .map(|i| match game.house_bot(Seat(i as u8)) {
+                    Some(_) => "the Ace".to_string(),
+                    None => ["ana", "ben", "cat", "dan"][i].to_string(),
+                })
+                .collect();
+            let mut bots: Vec<_> = (0..seats)
+                .map(|i| game.house_bot(Seat(i as u8)).unwrap_or_else(|| registry::bot::<G>("heuristic").unwrap()))
+                .collect();
             let mut replay = Replay::new(config.clone(), self.seed);
             let result =
                 play_out(game, &mut bots, &mut MatchRng::new(self.seed ^ 0xB07), Some(&mut replay)).expect("ends");

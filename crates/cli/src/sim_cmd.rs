@@ -16,9 +16,12 @@ pub struct SimArgs {
     /// Number of games to play.
     #[arg(long, default_value_t = 10_000)]
     games: u64,
-    /// Players per game (for games with a variable count).
-    #[arg(long)]
+    /// Players per game (for games with a variable count; Wolf Pack's pilots, also `--pilots`).
+    #[arg(long, visible_alias = "pilots")]
     players: Option<u8>,
+    /// Wolf Pack: the Ace's tier (rookie, veteran, ace); the Ace is the house's seat.
+    #[arg(long)]
+    ace: Option<String>,
     /// Base seed: the same seed gives the same results, whatever the thread count.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -32,9 +35,22 @@ pub struct SimArgs {
     /// Print one JSON object instead of a table.
     #[arg(long)]
     json: bool,
+    /// Play one game from `--seed` (the first bot of `--bots` at every seat, else the game's
+    /// default) and print it as a narrative log, for games that have one (three-kingdoms).
+    #[arg(long)]
+    log: bool,
+    /// The game's seed-compatible mode (three-kingdoms: every SeedCompat switch on, the
+    /// `seed` bots unless `--bots` names others).
+    #[arg(long)]
+    seed_mode: bool,
 }
 
 pub fn run(args: SimArgs) -> anyhow::Result<ExitCode> {
+    if args.log {
+        let text = args.game.visit(Log { args: &args })?;
+        write!(std::io::stdout().lock(), "{text}")?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let opts = SimOptions { games: args.games, seed: args.seed, threads, bots: args.bots.clone() };
     let bar = (std::io::stderr().is_terminal() && !args.json).then(|| {
@@ -52,7 +68,13 @@ pub fn run(args: SimArgs) -> anyhow::Result<ExitCode> {
     };
     let report = args
         .game
-        .visit(Batch { players: args.players, opts: &opts, progress: &progress })?
+        .visit(Batch {
+            players: args.players,
+            ace: args.ace.as_deref(),
+            seed_mode: args.seed_mode,
+            opts: &opts,
+            progress: &progress,
+        })?
         .map_err(anyhow::Error::msg)
         .context("simulation failed")?;
     if let Some(b) = bar {
@@ -60,7 +82,12 @@ pub fn run(args: SimArgs) -> anyhow::Result<ExitCode> {
     }
     let mut out = std::io::stdout().lock();
     if args.json {
-        writeln!(out, "{}", serde_json::to_string(&report)?)?;
+        let mut json = serde_json::to_value(&report)?;
+        let by_role = wins_by_role(&report);
+        if !by_role.is_empty() {
+            json["wins_by_role"] = serde_json::to_value(by_role)?;
+        }
+        writeln!(out, "{json}")?;
     } else {
         write!(out, "{}", render(&report))?;
     }
@@ -78,9 +105,26 @@ per game so no bot keeps a seat's advantage. Each game's bots:"
     s
 }
 
+/// The config for `players` (or the default count), in the seed-compatible mode if asked,
+/// with the bot that mode is meant for.
+fn config_for<G: Entry>(players: Option<u8>, seed_mode: bool) -> anyhow::Result<(G::Config, Option<&'static str>)> {
+    let players = players.unwrap_or(G::DEFAULT_PLAYERS);
+    if seed_mode {
+        let Some(c) = G::seed_mode(players) else {
+            anyhow::bail!("{} has no seed-compatible mode", G::TITLE);
+        };
+        let (config, bot) = c.map_err(anyhow::Error::msg)?;
+        Ok((config, Some(bot)))
+    } else {
+        Ok((G::config(players).map_err(anyhow::Error::msg)?, None))
+    }
+}
+
 /// One batch of the chosen game.
 struct Batch<'a> {
     players: Option<u8>,
+    ace: Option<&'a str>,
+    seed_mode: bool,
     opts: &'a SimOptions,
     progress: &'a (dyn Fn(u64) + Sync),
 }
@@ -88,9 +132,39 @@ struct Batch<'a> {
 impl GameVisitor for Batch<'_> {
     type Out = anyhow::Result<Result<SimReport, String>>;
     fn visit<G: Entry>(self) -> Self::Out {
-        let config = G::config(self.players.unwrap_or(G::DEFAULT_PLAYERS)).map_err(anyhow::Error::msg)?;
-        Ok(sim::run::<G>(&config, self.opts, self.progress))
+        let (mut config, mode_bot) = config_for::<G>(self.players, self.seed_mode)?;
+        if let Some(tier) = self.ace {
+            G::set_option(&mut config, "ace", tier).map_err(anyhow::Error::msg)?;
+        }
+        let mut opts = self.opts.clone();
+        if let (Some(bot), true) = (mode_bot, opts.bots.is_empty()) {
+            opts.bots = vec![bot.to_string(); usize::from(self.players.unwrap_or(G::DEFAULT_PLAYERS))];
+        }
+        Ok(sim::run::<G>(&config, &opts, self.progress))
     }
+}
+
+/// One narrated game (`--log`).
+struct Log<'a> {
+    args: &'a SimArgs,
+}
+
+impl GameVisitor for Log<'_> {
+    type Out = anyhow::Result<String>;
+    fn visit<G: Entry>(self) -> Self::Out {
+        let (config, mode_bot) = config_for::<G>(self.args.players, self.args.seed_mode)?;
+        let bot = self.args.bots.first().map_or(mode_bot.unwrap_or(G::DEFAULT_BOT), String::as_str);
+        match G::narrate(&config, self.args.seed, bot) {
+            Some(text) => text.map_err(anyhow::Error::msg),
+            None => anyhow::bail!("{} has no narrative log (`--log`)", G::TITLE),
+        }
+    }
+}
+
+/// Wins by role from a game's `<role>_wins` metrics (each 1 or 0 per game, so their mean
+/// times the games is the count). Empty for games without roles.
+fn wins_by_role(r: &SimReport) -> std::collections::BTreeMap<&'static str, u64> {
+    r.means.iter().filter_map(|(k, v)| Some((k.strip_suffix("_wins")?, (v * r.games as f64).round() as u64))).collect()
 }
 
 fn pct(n: u64, of: u64) -> f64 {
@@ -120,15 +194,116 @@ pub fn render(r: &SimReport) -> String {
     for (bot, w) in &r.wins_by_bot {
         let _ = writeln!(s, "  {bot:<14} {w:>9} ({:5.1}%)", pct(*w, r.games));
     }
+    let by_role = wins_by_role(r);
+    if !by_role.is_empty() {
+        let _ = writeln!(s, "wins by role:");
+        for (role, w) in &by_role {
+            let _ = writeln!(s, "  {role:<14} {w:>9} ({:5.1}%)", pct(*w, r.games));
+        }
+    }
     if r.no_winner > 0 {
         let _ = writeln!(s, "no winner: {} ({:.1}%)", r.no_winner, pct(r.no_winner, r.games));
     }
     let _ = writeln!(s, "mean moves per game: {:.2}", r.mean_moves);
-    for (k, v) in &r.means {
+    for (k, v) in r.means.iter().filter(|(k, _)| !k.ends_with("_wins")) {
         let _ = writeln!(s, "mean {k} per game: {v:.2}");
     }
     if r.aborted > 0 {
         let _ = writeln!(s, "ABORTED (ran past the step limit): {}", r.aborted);
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(game: &str, seed: u64, threads: usize, log: bool, seed_mode: bool) -> SimArgs {
+        SimArgs {
+            game: game.parse().unwrap(),
+            games: 60,
+            players: Some(5),
+            seed,
+            bots: vec!["heuristic".into(); 5],
+            threads: Some(threads),
+            json: true,
+            log,
+            seed_mode,
+            ace: None,
+        }
+    }
+
+    fn batch(a: &SimArgs) -> SimReport {
+        let opts = SimOptions { games: a.games, seed: a.seed, threads: a.threads.unwrap(), bots: a.bots.clone() };
+        a.game
+            .visit(Batch { players: a.players, ace: None, seed_mode: a.seed_mode, opts: &opts, progress: &|_| {} })
+            .unwrap()
+            .unwrap()
+    }
+
+    /// A 5-player Three Kingdoms game told as a narrative log, official rules and heuristic
+    /// bots; and the seed-compatible mode with the seed bots.
+    #[test]
+    fn three_kingdoms_log_golden() {
+        let log = args("three-kingdoms", 7, 1, true, false)
+            .game
+            .visit(Log { args: &args("three-kingdoms", 7, 1, true, false) });
+        insta::assert_snapshot!("three_kingdoms_log_5p_seed7", log.unwrap());
+        let mut a = args("three-kingdoms", 7, 1, true, true);
+        a.bots.clear();
+        let log = a.game.visit(Log { args: &a }).unwrap();
+        insta::assert_snapshot!("three_kingdoms_log_5p_seed7_seed_mode", log);
+        assert!(
+            args("buckshot", 7, 1, true, false).game.visit(Log { args: &args("buckshot", 7, 1, true, false) }).is_err()
+        );
+    }
+
+    /// Wins by role come from the seed, not the thread count; every game has a side.
+    #[test]
+    fn three_kingdoms_batch_by_role_ignores_threads() {
+        let one = batch(&args("three-kingdoms", 11, 1, false, false));
+        let two = batch(&args("three-kingdoms", 11, 2, false, false));
+        assert_eq!(one.wins, two.wins);
+        assert_eq!(one.means, two.means);
+        let roles = wins_by_role(&one);
+        assert_eq!(roles.keys().copied().collect::<Vec<_>>(), ["lord_side", "rebels", "spy"]);
+        assert_eq!(roles.values().sum::<u64>() + one.no_winner, one.games);
+        assert_eq!(wins_by_role(&one), wins_by_role(&two));
+        assert!(render(&one).contains("wins by role:"));
+        let mut seed_mode = args("three-kingdoms", 11, 2, false, true);
+        seed_mode.bots.clear();
+        assert_eq!(batch(&seed_mode).aborted, 0);
+    }
+
+    fn wolfpack(pilots: u8, ace: &str, threads: usize, games: u64) -> Result<SimReport, String> {
+        let opts = SimOptions { games, seed: 7, threads, bots: vec!["heuristic".into(), "random".into()] };
+        "wolfpack"
+            .parse::<GameKind>()
+            .unwrap()
+            .visit(Batch { players: Some(pilots), ace: Some(ace), seed_mode: false, opts: &opts, progress: &|_| {} })
+            .map_err(|e| e.to_string())?
+    }
+
+    /// The Ace stays the house's seat (last), the line-up rotates over the pilots only, and the
+    /// figures do not depend on the thread count.
+    #[test]
+    fn wolfpack_sims_the_same_on_any_thread_count() {
+        let one = wolfpack(3, "veteran", 1, 600).unwrap();
+        let two = wolfpack(3, "veteran", 2, 600).unwrap();
+        assert_eq!(one.games, 600);
+        assert_eq!((&one.wins, &one.wins_by_bot, one.mean_moves), (&two.wins, &two.wins_by_bot, two.mean_moves));
+        assert_eq!(one.wins.len(), 4, "three pilots and the Ace");
+        assert_eq!(one.wins_by_bot.len(), 3, "the line-up is the pilots': {:?}", one.wins_by_bot);
+        assert_eq!(one.aborted, 0);
+        // Co-operative: the pilots win together, so every pilot seat has the same wins.
+        assert!(one.wins[0] == one.wins[1] && one.wins[1] == one.wins[2]);
+        assert_eq!(one.wins[0] + one.wins[3], 600);
+        // The tier is the Ace's: a different tier, different results.
+        let rookie = wolfpack(3, "rookie", 2, 600).unwrap();
+        assert_ne!(rookie.wins, one.wins);
+        let err = wolfpack(3, "boss", 1, 10).unwrap_err();
+        assert!(err.contains("no Ace tier `boss`"), "{err}");
+        let err = wolfpack(6, "rookie", 1, 10).unwrap_err();
+        assert!(err.contains("Wolf Pack is for 1 to 5 players, not 6"), "{err}");
+    }
 }

@@ -44,9 +44,31 @@ pub trait Entry: Game {
         None
     }
 
+    /// Sets a game-specific option of a config by name (`cardtable sim wolfpack --ace veteran`
+    /// sets `ace` to `veteran`). The default knows none.
+    fn set_option(config: &mut Self::Config, key: &str, value: &str) -> Result<(), String> {
+        let _ = (config, value);
+        Err(format!("{} has no option `{key}`", Self::TITLE))
+    }
+
     /// Game-specific figures of a finished match, averaged by `cardtable sim`.
     fn metrics(&self) -> Vec<(&'static str, u64)> {
         Vec::new()
+    }
+
+    /// The config of the game's seed-compatible mode for `players`, if it has one (Three
+    /// Kingdoms' `--seed-mode`), with the bot that mode is meant for. `None` (the default):
+    /// no such mode.
+    fn seed_mode(players: u8) -> Option<Result<(Self::Config, &'static str), String>> {
+        let _ = players;
+        None
+    }
+
+    /// One whole game from `seed` with `bot` at every seat, told as a narrative log a person
+    /// can follow (`cardtable sim GAME --log`). `None` (the default): the game has no log.
+    fn narrate(config: &Self::Config, seed: u64, bot: &str) -> Option<Result<String, String>> {
+        let _ = (config, seed, bot);
+        None
     }
 
     /// The config of a match of [`Self::DEFAULT_PLAYERS`] players.

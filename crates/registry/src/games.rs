@@ -22,3 +22,5 @@ macro_rules! by_layout {
 mod buckshot;
 mod ivanhoe;
 mod sorcery;
+mod three_kingdoms;
+mod wolfpack;

@@ -37,11 +37,13 @@ macro_rules! games {
     };
 }
 
-// Wolf Pack (`wolfpack`) and Three Kingdoms (`three-kingdoms`) join here when their crates land.
+// A new game's line goes here (docs/adding-a-game.md).
 games! {
     Buckshot = buckshot::Buckshot,
     Sorcery = sorcery::Sorcery,
     Ivanhoe = ivanhoe::Ivanhoe,
+    ThreeKingdoms = three_kingdoms::ThreeKingdoms,
+    WolfPack = wolfpack::WolfPack,
 }
 
 /// Reads one constant of a kind's [`Entry`].
@@ -143,12 +145,15 @@ impl std::error::Error for UnknownGame {}
 impl FromStr for GameKind {
     type Err = UnknownGame;
 
-    /// A game's name, in any case (`Buckshot`, `buckshot`).
+    /// A game's name, in any case, with spaces, `-` or `_` anywhere (`Buckshot`, `three kingdoms`,
+    /// `Wolf Pack`).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let squeeze = |t: &str| -> String { t.chars().filter(|c| !matches!(c, ' ' | '-' | '_')).collect() };
+        let wanted = squeeze(s);
         GameKind::ALL
             .iter()
             .copied()
-            .find(|k| k.name().eq_ignore_ascii_case(s.trim()))
+            .find(|k| squeeze(k.name()).eq_ignore_ascii_case(&wanted))
             .ok_or_else(|| UnknownGame(s.into()))
     }
 }
@@ -190,6 +195,6 @@ mod tests {
         assert_eq!(info["maxPlayers"], 5);
         assert_eq!(info["title"], "Ivanhoe");
         let e = "chess".parse::<GameKind>().unwrap_err();
-        assert_eq!(e.to_string(), "unknown game `chess` (known: buckshot, sorcery, ivanhoe)");
+        assert_eq!(e.to_string(), "unknown game `chess` (known: buckshot, sorcery, ivanhoe, three-kingdoms, wolfpack)");
     }
 }

@@ -36,7 +36,6 @@ fn buckshot_search_with_heuristic_playouts_ignores_hidden_information() {
 // gathered in their real order, so the same RNG deals a different (equally likely) sample when
 // the hidden cards are arranged differently, and a finite search sees other samples. The fix
 // (sort the pool before shuffling) belongs to the game crate; see the crate's report.
-#[ignore = "needs a canonical determinize in the game crate"]
 fn ivanhoe_search_ignores_hidden_information() {
     let config = ivanhoe::Config { players: 3 };
     let checked = bot_ignores_hidden_information::<ivanhoe::Ivanhoe>(&config, 3, &|| search(200));
@@ -48,7 +47,6 @@ fn ivanhoe_search_ignores_hidden_information() {
 // gathered in their real order, so the same RNG deals a different (equally likely) sample when
 // the hidden cards are arranged differently, and a finite search sees other samples. The fix
 // (sort the pool before shuffling) belongs to the game crate; see the crate's report.
-#[ignore = "needs a canonical determinize in the game crate"]
 fn sorcery_search_ignores_hidden_information() {
     let config = sorcery::Config::default();
     let checked = bot_ignores_hidden_information::<sorcery::Sorcery>(&config, 2, &|| search(200));

@@ -40,6 +40,14 @@ pub trait GameAdapter: Send + Sync + 'static {
 
     fn bot_names() -> &'static [&'static str];
 
+    /// The seats the house plays, after the seated players' (Wolf Pack's Ace): each one's name
+    /// in `seats` (not a valid username, so no person can take it) and its bot's name (for
+    /// [`Self::make_bot`]). Default: none.
+    fn house_seats(config: &<Self::G as Game>::Config) -> Vec<(&'static str, &'static str)> {
+        let _ = config;
+        Vec::new()
+    }
+
     fn make_bot(name: &str) -> Option<Box<dyn Bot<Self::G>>>;
 
     /// The bot that stands in for a disconnected player whose turn timer ran out.
@@ -52,8 +60,8 @@ pub trait GameAdapter: Send + Sync + 'static {
     /// window's pass). The room only runs this clock for a seat the game has a
     /// `timeout_action` for. `None`: no limit; only disconnected players are timed (by the
     /// room's turn timer).
-    fn decision_timeout(kind: DecisionKind) -> Option<std::time::Duration> {
-        let _ = kind;
+    fn decision_timeout(game: &Self::G, seat: Seat, kind: DecisionKind) -> Option<std::time::Duration> {
+        let _ = (game, seat, kind);
         None
     }
 

@@ -14,19 +14,27 @@ pub trait AdapterVisitor {
     fn visit<A: GameAdapter>(self) -> Self::Out;
 }
 
-/// The one place a [`GameKind`] becomes the server's adapter type. The `match` is exhaustive,
-/// so a game added to the registry does not build until it has its adapter line here.
-pub fn visit_adapter<V: AdapterVisitor>(kind: GameKind, v: V) -> V::Out {
-    match kind {
+/// The one place a [`GameKind`] becomes the server's adapter type; `None` for a game the
+/// server has no adapter for yet. The `match` is exhaustive, so a game added to the registry
+/// does not build until it has its line here.
+pub fn visit_adapter<V: AdapterVisitor>(kind: GameKind, v: V) -> Option<V::Out> {
+    Some(match kind {
         GameKind::Buckshot => v.visit::<crate::games::buckshot::BuckshotAdapter>(),
         GameKind::Ivanhoe => v.visit::<crate::games::ivanhoe::IvanhoeAdapter>(),
         GameKind::Sorcery => v.visit::<crate::games::sorcery::SorceryAdapter>(),
-    }
+        GameKind::WolfPack => v.visit::<crate::games::wolfpack::WolfPackAdapter>(),
+        GameKind::ThreeKingdoms => return None,
+    })
 }
 
-/// Every game a room can be created for, as `GET /api/games` lists them.
+/// Every game a room can be created for (those with an adapter), as `GET /api/games` lists them.
 pub fn games() -> Vec<GameInfo> {
-    GameKind::ALL.iter().map(|k| k.info()).collect()
+    struct Has;
+    impl AdapterVisitor for Has {
+        type Out = ();
+        fn visit<A: GameAdapter>(self) {}
+    }
+    GameKind::ALL.iter().filter(|&&k| visit_adapter(k, Has).is_some()).map(|k| k.info()).collect()
 }
 
 pub struct Lobby {
@@ -56,7 +64,9 @@ impl Lobby {
                     continue;
                 }
             };
-            let handle = match visit_adapter(kind, RestoreRoom { stored: &stored, store: &store }) {
+            let rebuilt = visit_adapter(kind, RestoreRoom { stored: &stored, store: &store })
+                .unwrap_or_else(|| Err(format!("the server has no adapter for {kind}")));
+            let handle = match rebuilt {
                 Ok(handle) => handle,
                 Err(e) => {
                     tracing::error!(room = %stored.id, "room not restored: {e}; left in the database");
@@ -87,7 +97,9 @@ impl Lobby {
         options.check()?;
         let id = self.new_id();
         let kind = game.parse::<GameKind>().map_err(|e| e.to_string())?;
-        let handle = visit_adapter(kind, CreateRoom { id: id.clone(), options, store: self.store.clone() }).await?;
+        let create = visit_adapter(kind, CreateRoom { id: id.clone(), options, store: self.store.clone() })
+            .ok_or_else(|| format!("{} cannot be played on the server yet", kind.title()))?;
+        let handle = create.await?;
         self.rooms.lock().expect("lobby lock").insert(id.clone(), handle);
         Ok(id)
     }
@@ -176,7 +188,7 @@ mod tests {
             }
         }
         for &kind in GameKind::ALL {
-            let (name, min, max) = visit_adapter(kind, Facts);
+            let Some((name, min, max)) = visit_adapter(kind, Facts) else { continue };
             assert_eq!(name, kind.name());
             assert_eq!((min, max), (usize::from(*kind.seats().start()), usize::from(*kind.seats().end())), "{kind}");
         }

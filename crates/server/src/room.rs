@@ -1035,8 +1035,12 @@ impl<A: GameAdapter> Room<A> {
             Ok(g) => g,
             Err(e) => return self.fail(conn, e.code, &e.message),
         };
-        let seats: Vec<String> = seated.iter().map(|&i| self.members[i].username.clone()).collect();
-        let bot_kinds: Vec<Option<String>> = seated.iter().map(|&i| self.members[i].bot.clone()).collect();
+        let mut seats: Vec<String> = seated.iter().map(|&i| self.members[i].username.clone()).collect();
+        let mut bot_kinds: Vec<Option<String>> = seated.iter().map(|&i| self.members[i].bot.clone()).collect();
+        for (name, bot) in A::house_seats(&config) {
+            seats.push(name.to_string());
+            bot_kinds.push(Some(bot.to_string()));
+        }
         let bots = bot_kinds.iter().map(|b| b.as_deref().and_then(A::make_bot)).collect();
         let start_events = game.start_events();
         self.current = Some(Match {
@@ -1221,7 +1225,7 @@ impl<A: GameAdapter> Room<A> {
         let name = &cur.seats[seat.index()];
         let member = self.members.iter().find(|m| &m.username == name);
         match member {
-            Some(m) if m.conn.is_some() => A::decision_timeout(kind)
+            Some(m) if m.conn.is_some() => A::decision_timeout(&cur.game, seat, kind)
                 .filter(|_| cur.game.timeout_action(seat).is_some())
                 .map(|d| (later(since, d), false)),
             Some(m) => {

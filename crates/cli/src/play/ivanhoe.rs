@@ -107,6 +107,8 @@ mod tests {
             bots: bots.iter().map(|b| b.to_string()).collect(),
             seed: Some(1),
             init: None,
+            general: None,
+            ace: None,
         };
         let check = |a: &PlayArgs| GameKind::Ivanhoe.visit(super::super::Check(a)).map_err(|e| e.to_string());
         assert_eq!(check(&args(6, 0, &[])).unwrap_err(), "Ivanhoe is for 2 to 5 players, not 6");

@@ -5,6 +5,8 @@
 mod buckshot;
 mod ivanhoe;
 pub mod sorcery;
+mod three_kingdoms;
+mod wolfpack;
 
 use crate::input::Lines;
 use anyhow::bail;
@@ -18,8 +20,9 @@ use std::process::ExitCode;
 pub struct PlayArgs {
     #[arg(value_name = "GAME", help = format!("The game to play: {}", GameKind::names()))]
     pub game: GameKind,
-    /// Number of players, you included (default: the game's usual count).
-    #[arg(long)]
+    /// Number of players, you included (default: the game's usual count). Wolf Pack counts
+    /// its pilots (`--pilots`); the Ace is the house's.
+    #[arg(long, visible_alias = "pilots")]
     pub players: Option<u8>,
     /// Your seat (0 = first).
     #[arg(long, default_value_t = 0)]
@@ -34,6 +37,12 @@ pub struct PlayArgs {
     /// A file of commands to run before reading standard input.
     #[arg(long)]
     pub init: Option<PathBuf>,
+    /// The general you want, taken when it is offered (three-kingdoms).
+    #[arg(long)]
+    pub general: Option<String>,
+    /// Wolf Pack: the Ace's tier (rookie, veteran, ace).
+    #[arg(long)]
+    pub ace: Option<String>,
 }
 
 /// `seed`, or one from the clock.
@@ -68,6 +77,8 @@ fn driver(kind: GameKind) -> Option<Driver> {
         GameKind::Buckshot => Some(buckshot::play),
         GameKind::Ivanhoe => Some(ivanhoe::play),
         GameKind::Sorcery => Some(sorcery::play),
+        GameKind::ThreeKingdoms => Some(three_kingdoms::play),
+        GameKind::WolfPack => Some(wolfpack::play),
         _ => None,
     }
 }
@@ -126,6 +137,8 @@ fn run_script(
         bots: bots.iter().map(|b| b.to_string()).collect(),
         seed: Some(seed),
         init: None,
+        general: None,
+        ace: None,
     };
     let table = game.visit(Check(&args)).expect("valid options");
     let input = Lines::new(None, Box::new(std::io::Cursor::new(script.to_string()))).expect("in memory");

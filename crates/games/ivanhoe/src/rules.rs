@@ -922,6 +922,9 @@ impl Ivanhoe {
                 pool.extend(p.hand.cards());
             }
         }
+        // The pool is gathered in the real deal's order; sorting it first makes the copy
+        // depend only on what the viewer knows (the same view gives the same copy).
+        pool.sort_unstable();
         let starter_public = matches!(g.phase, Phase::Start) && Some(g.active) != viewer;
         for attempt in 0..64 {
             rng.shuffle(&mut pool);

@@ -109,11 +109,15 @@ impl Sorcery {
     pub(crate) fn resample(&self, viewer: Viewer, rng: &mut MatchRng) -> Self {
         let mut g = self.clone();
         for (i, p) in g.players.iter_mut().enumerate() {
+            // Pools are sorted before the shuffle, so the copy depends only on what the
+            // viewer knows, never on the real (hidden) order.
             if viewer.is(Seat(i as u8)) {
+                p.deck.sort_unstable_by_key(|c| (c.id, c.attack, c.defence));
                 rng.shuffle(&mut p.deck);
             } else {
                 let hand = p.hand.len();
                 let mut pool: Vec<Card> = p.hand.drain(..).chain(p.deck.drain(..)).collect();
+                pool.sort_unstable_by_key(|c| (c.id, c.attack, c.defence));
                 rng.shuffle(&mut pool);
                 p.deck = pool.split_off(hand);
                 p.hand = pool;

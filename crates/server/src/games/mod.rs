@@ -3,3 +3,4 @@
 pub mod buckshot;
 pub mod ivanhoe;
 pub mod sorcery;
+pub mod wolfpack;

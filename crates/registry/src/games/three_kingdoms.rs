@@ -1,0 +1,46 @@
+use crate::{Entry, GameKind};
+use std::ops::RangeInclusive;
+use three_kingdoms::{Config, Side, Step, ThreeKingdoms};
+
+impl Entry for ThreeKingdoms {
+    const KIND: GameKind = GameKind::ThreeKingdoms;
+    const TITLE: &'static str = "Three Kingdoms";
+    const DESCRIPTION: &'static str =
+        "Secret roles: the Lord and Loyalists against Rebels and a Spy, generals with skills, Negate chains.";
+    const SEATS: RangeInclusive<u8> = 4..=10;
+    const DEFAULT_PLAYERS: u8 = 5;
+
+    by_layout!(three_kingdoms);
+
+    fn config(players: u8) -> Result<Config, String> {
+        Self::check_players(players)?;
+        Ok(Config::players(players))
+    }
+
+    fn seed_mode(players: u8) -> Option<Result<(Config, &'static str), String>> {
+        Some(Self::check_players(players).map(|()| (Config::seed_mode(players), "seed")))
+    }
+
+    fn narrate(config: &Config, seed: u64, bot: &str) -> Option<Result<String, String>> {
+        let mut bots = match crate::bots::<Self>(&vec![bot.to_string(); usize::from(config.players)]) {
+            Ok(b) => b,
+            Err(e) => return Some(Err(e.to_string())),
+        };
+        Some(Ok(three_kingdoms::narrate_game(config, seed, &mut bots)))
+    }
+
+    /// The turns, and which side won (1 or 0 each, so `sim`'s means are win rates by role).
+    fn metrics(&self) -> Vec<(&'static str, u64)> {
+        let side = match self.step {
+            Step::Over(side) => Some(side),
+            _ => None,
+        };
+        let won = |f: fn(Side) -> bool| u64::from(side.is_some_and(f));
+        vec![
+            ("turns", u64::from(self.turn)),
+            ("lord_side_wins", won(|s| s == Side::LordAndLoyalists)),
+            ("rebels_wins", won(|s| s == Side::Rebels)),
+            ("spy_wins", won(|s| matches!(s, Side::Spy(_)))),
+        ]
+    }
+}

@@ -1,0 +1,58 @@
+use crate::{Entry, GameKind};
+use engine::{Bot, Game, Seat, Viewer};
+use std::ops::RangeInclusive;
+use wolfpack::{AceTier, Config, Event, WolfPack};
+
+/// Wolf Pack's "players" are its pilots (1 to 5): the Ace is the extra, last seat, always
+/// played by the house's Ace policy at the config's tier, never by a line-up or a person.
+impl Entry for WolfPack {
+    const KIND: GameKind = GameKind::WolfPack;
+    const TITLE: &'static str = "Wolf Pack";
+    const DESCRIPTION: &'static str =
+        "Co-operative dogfight: 1-5 pilots pick cards at once, in secret, against the Ace (the house).";
+    const SEATS: RangeInclusive<u8> = 1..=5;
+    const DEFAULT_PLAYERS: u8 = 3;
+
+    /// The pilot bots; the Ace's tiers are chosen with the config (`--ace`), not by name.
+    fn bot_names() -> &'static [&'static str] {
+        wolfpack::PILOT_BOTS
+    }
+
+    fn make_bot(name: &str) -> Option<Box<dyn Bot<Self>>> {
+        wolfpack::PILOT_BOTS.contains(&name).then(|| wolfpack::bot(name)).flatten()
+    }
+
+    fn config(players: u8) -> Result<Config, String> {
+        Self::check_players(players)?;
+        Ok(Config::pilots(players))
+    }
+
+    fn set_option(config: &mut Config, key: &str, value: &str) -> Result<(), String> {
+        match key {
+            "ace" => {
+                config.ace_tier = AceTier::parse(value).ok_or_else(|| {
+                    let tiers: Vec<&str> = AceTier::ALL.iter().map(|t| t.name()).collect();
+                    format!("no Ace tier `{value}` (tiers: {})", tiers.join(", "))
+                })?;
+                Ok(())
+            }
+            _ => Err(format!("Wolf Pack has no option `{key}` (options: ace)")),
+        }
+    }
+
+    /// Narration needs a view only to tell the Ace's seat and name effects; one of a fresh
+    /// fight of the same table size serves (the names give every seat's name).
+    fn describe_event(event: &Event, viewer: Viewer, names: &[String]) -> Option<String> {
+        let pilots = (names.len().saturating_sub(1) as u8).clamp(1, wolfpack::config::MAX_PILOTS);
+        let view = WolfPack::new(&Config::pilots(pilots), 0).ok()?.view(viewer);
+        wolfpack::text::describe_event(event, &view, names)
+    }
+
+    fn house_bot(&self, seat: Seat) -> Option<Box<dyn Bot<Self>>> {
+        self.is_ace(seat).then(|| wolfpack::ace_bot(self.config().ace_tier))
+    }
+
+    fn metrics(&self) -> Vec<(&'static str, u64)> {
+        vec![("turns", u64::from(self.turn()))]
+    }
+}

@@ -1,0 +1,128 @@
+//! Wolf Pack in a room, over real WebSockets on 127.0.0.1: pilots (people and bots) against
+//! the house's Ace, which sits in a seat of its own no person can take; a pilot's unconfirmed
+//! selection never reaches another client; reconnecting keeps the seat and the selection.
+
+use serde_json::{Value, json};
+
+mod common;
+use common::{Client, Server};
+
+const STEPS: usize = 6000;
+
+fn legal(d: &Value) -> Vec<Value> {
+    d["legal"].as_array().cloned().unwrap_or_default()
+}
+
+fn seat_of(d: &Value, name: &str) -> usize {
+    d["seats"].as_array().unwrap().iter().position(|s| s == name).unwrap()
+}
+
+/// What `d` (a sync for `me`) shows: no other pilot's choice before the reveal, and never the
+/// Ace's hand (pilots' hands are open among the pilots: the game is co-operative).
+fn check_hidden(d: &Value, me: &str) {
+    let mine = seat_of(d, me);
+    for (i, p) in d["view"]["pilots"].as_array().unwrap().iter().enumerate() {
+        if i != mine && (p["confirmed"] != true || d["view"]["phase"] == "Selection") {
+            assert!(p["choice"].is_null(), "{me} sees pilot {i}'s choice: {p}");
+        }
+    }
+    assert!(d["view"]["ace"]["hand"].is_null(), "{me} sees the Ace's hand");
+}
+
+async fn play_to_the_end(clients: &mut [(&str, &mut Client)]) -> Value {
+    for _ in 0..STEPS {
+        for (name, c) in clients.iter_mut() {
+            let d = c.sync().await;
+            if let Some(end) = c.seen.iter().rev().find(|p| p["type"] == "GameEnded") {
+                return end.clone();
+            }
+            check_hidden(&d, name);
+            for e in c.seen.iter().filter(|p| p["type"] == "GameEvent") {
+                assert!(e["event"]["text"].is_string(), "{e}");
+            }
+            c.seen.retain(|p| p["type"] != "GameEvent");
+            // Lock choices in (a `Select` with `confirm: false` would keep the pilot choosing).
+            let l = legal(&d);
+            let pick = l.iter().find(|a| a["confirm"] == true || a["type"] == "Confirm").or(l.first());
+            if let Some(a) = pick {
+                c.send(json!({"type": "Act", "action": a})).await;
+            }
+            let failed: Vec<&Value> = c.seen.iter().filter(|p| p["type"] == "ActionFailed").collect();
+            assert!(failed.is_empty(), "{name}: {failed:?}");
+        }
+    }
+    panic!("the fight did not end in {STEPS} steps");
+}
+
+async fn two_pilots_and_a_bot(seed: u64) -> (Server, Client, Client, String, String) {
+    let s = Server::fast(store::Store::memory().unwrap()).await;
+    let room =
+        s.room(json!({"game": "wolfpack", "seed": seed, "botDelayMs": 2, "gameOptions": {"ace": "veteran"}})).await;
+    let mut a = s.client(&room).await;
+    let ta = a.join("alice").await;
+    let mut b = s.client(&room).await;
+    let tb = b.join("bob").await;
+    a.send(json!({"type": "AddBot", "bot": "heuristic"})).await;
+    a.send(json!({"type": "StartGame"})).await;
+    a.expect("GameStarted").await;
+    (s, a, b, ta, tb)
+}
+
+#[tokio::test]
+async fn two_people_and_a_bot_fight_the_ace_to_the_end() {
+    let (s, mut a, mut b, _, _) = two_pilots_and_a_bot(5).await;
+    let d = a.sync().await;
+    assert_eq!(d["game"], "wolfpack");
+    assert_eq!(d["seats"].as_array().unwrap().len(), 4, "three pilots and the Ace: {}", d["seats"]);
+    assert_eq!(d["seats"][3], "the Ace");
+    assert_eq!(d["view"]["ace"]["tier"], "veteran");
+    let end = play_to_the_end(&mut [("alice", &mut a), ("bob", &mut b)]).await;
+    assert_eq!(end["type"], "GameEnded");
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn an_unconfirmed_selection_stays_private_and_survives_a_reconnect() {
+    let (s, mut a, mut b, ta, _) = two_pilots_and_a_bot(9).await;
+    let d = a.sync().await;
+    assert_eq!(d["view"]["phase"], "Selection", "{}", d["view"]);
+    let pick = legal(&d)
+        .into_iter()
+        .find(|x| x["type"] == "Select")
+        .map(|mut x| {
+            x["confirm"] = json!(false);
+            x
+        })
+        .expect("alice can select");
+    b.drain(50).await;
+    a.send(json!({"type": "Act", "action": pick})).await;
+    let d = a.sync().await;
+    let me = seat_of(&d, "alice");
+    assert!(!d["view"]["pilots"][me]["choice"].is_null(), "alice sees her own choice");
+    assert_eq!(d["view"]["pilots"][me]["confirmed"], false);
+    let seen_by_bob = b.drain(100).await;
+    let text = serde_json::to_string(&seen_by_bob).unwrap();
+    let db = b.sync().await;
+    check_hidden(&db, "bob");
+    assert!(db["view"]["pilots"][me]["choice"].is_null(), "bob's view shows no choice of alice's");
+    for p in &seen_by_bob {
+        if p["type"] == "GameEvent" && p["event"]["seat"] == me {
+            assert!(p["event"]["choice"].is_null(), "an event told bob alice's choice: {text}");
+        }
+    }
+    // Alice drops and comes back: same seat, same (unconfirmed) choice.
+    let choice = d["view"]["pilots"][me]["choice"].clone();
+    drop(a);
+    let mut a2 = s.client(&s_room(&d)).await;
+    a2.send(json!({"type": "Reconnect", "token": ta})).await;
+    a2.expect("Joined").await;
+    let d2 = a2.sync().await;
+    assert_eq!(seat_of(&d2, "alice"), me);
+    assert_eq!(d2["view"]["pilots"][me]["choice"], choice);
+    assert_eq!(d2["view"]["pilots"][me]["confirmed"], false);
+    s.stop().await;
+}
+
+fn s_room(d: &Value) -> String {
+    d["roomId"].as_str().unwrap().to_string()
+}
