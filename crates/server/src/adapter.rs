@@ -14,6 +14,11 @@ pub struct PacketError {
 }
 
 impl PacketError {
+    /// A packet the server cannot read (`bad_packet`).
+    pub fn bad(reason: impl Into<String>) -> Self {
+        PacketError::new(protocol::codes::BAD_PACKET, reason)
+    }
+
     pub fn new(code: &'static str, reason: impl Into<String>) -> Self {
         PacketError { code, reason: reason.into() }
     }
@@ -173,6 +178,17 @@ impl Fields {
     pub fn parse<T: serde::de::DeserializeOwned>(&self) -> T {
         serde_json::from_str(&format!("{{{}}}", self.as_str())).expect("fields make the object they are read as")
     }
+}
+
+/// Reads an `Act {"action": …}` packet, the shape every game's actions arrive in; `what` names
+/// the action in the error ("an Ivanhoe action").
+pub fn parse_act<A: serde::de::DeserializeOwned>(packet: &str, what: &str) -> Result<A, PacketError> {
+    let Ok(Value::Object(mut obj)) = serde_json::from_str(packet) else {
+        return Err(PacketError::bad("a packet is a JSON object"));
+    };
+    let action = obj.remove("action").ok_or_else(|| PacketError::bad("an Act packet needs `action`"))?;
+    serde_json::from_value(action)
+        .map_err(|e| PacketError::bad(format!("not {what} ({e}); see `legal` in GameDataSync for the forms")))
 }
 
 #[cfg(test)]

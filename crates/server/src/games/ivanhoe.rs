@@ -25,10 +25,6 @@ pub const REACTION: Duration = Duration::from_secs(15);
 /// How long an owner may think about which copy to keep under Adapt.
 pub const ADAPT_CHOICE: Duration = Duration::from_secs(30);
 
-fn bad(reason: impl Into<String>) -> PacketError {
-    PacketError::new(protocol::codes::BAD_PACKET, reason)
-}
-
 fn to_json<T: serde::Serialize>(v: &T) -> Value {
     serde_json::to_value(v).expect("packets serialize")
 }
@@ -88,12 +84,7 @@ impl GameAdapter for IvanhoeAdapter {
     }
 
     fn parse_action(packet: &str, _seat: Seat, names: &[String]) -> Result<Action, PacketError> {
-        let Ok(Value::Object(mut obj)) = serde_json::from_str(packet) else {
-            return Err(bad("a packet is a JSON object"));
-        };
-        let action = obj.remove("action").ok_or_else(|| bad("an Act packet needs `action`"))?;
-        let action: Action = serde_json::from_value(action)
-            .map_err(|e| bad(format!("not an Ivanhoe action ({e}); see `legal` in GameDataSync for the forms")))?;
+        let action: Action = crate::adapter::parse_act(packet, "an Ivanhoe action")?;
         if let Some(s) = seats_named(&action)
             && s.index() >= names.len()
         {

@@ -21,10 +21,6 @@ pub const ACE_NAME: &str = "the Ace";
 /// How long the host's confirm steps wait before they proceed on their own.
 pub const HOST_CONFIRM: Duration = Duration::from_secs(2);
 
-fn bad(reason: impl Into<String>) -> PacketError {
-    PacketError::new(protocol::codes::BAD_PACKET, reason)
-}
-
 impl GameAdapter for WolfPackAdapter {
     type G = WolfPack;
     const MIN_PLAYERS: usize = 1;
@@ -70,12 +66,7 @@ impl GameAdapter for WolfPackAdapter {
     }
 
     fn parse_action(packet: &str, _seat: Seat, names: &[String]) -> Result<Action, PacketError> {
-        let Ok(Value::Object(mut obj)) = serde_json::from_str(packet) else {
-            return Err(bad("a packet is a JSON object"));
-        };
-        let action = obj.remove("action").ok_or_else(|| bad("an Act packet needs `action`"))?;
-        let action: Action = serde_json::from_value(action)
-            .map_err(|e| bad(format!("not a Wolf Pack action ({e}); see `legal` in GameDataSync for the forms")))?;
+        let action: Action = crate::adapter::parse_act(packet, "a Wolf Pack action")?;
         let target = match action {
             Action::Select { target, .. } | Action::Play { target, .. } => target,
             _ => None,
