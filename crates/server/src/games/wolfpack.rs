@@ -4,7 +4,8 @@
 //! players (people and bots) are the pilots, 1 to 5; the Ace is one more seat, last, named
 //! [`ACE_NAME`] (not a valid username, so nobody can take it) and always played by the house's
 //! Ace policy at the room's `ace` option tier (`rookie` by default). The host's confirm steps
-//! answer themselves after [`HOST_CONFIRM`] (the rules' `Proceed`). Everything a client learns
+//! (the rules' `Proceed`) answer themselves after the room's `confirmDelayMs` option
+//! ([`DEFAULT_CONFIRM_DELAY`] when not given; 0 proceeds at once). Everything a client learns
 //! of the fight comes from `view(viewer)` (`GameDataSync.gameData.view`) and redacted events:
 //! a pilot's unconfirmed selection reaches nobody else.
 
@@ -18,19 +19,38 @@ pub struct WolfPackAdapter;
 
 /// The Ace seat's name in `seats` and the log.
 pub const ACE_NAME: &str = "the Ace";
-/// How long the host's confirm steps wait before they proceed on their own.
-pub const HOST_CONFIRM: Duration = Duration::from_secs(2);
+/// How long the host's confirm steps wait before they proceed on their own, unless the room's
+/// `confirmDelayMs` says otherwise.
+pub const DEFAULT_CONFIRM_DELAY: Duration = Duration::from_secs(2);
+/// The largest `confirmDelayMs` a room accepts (as long as a bot may be made to wait).
+pub const MAX_CONFIRM_DELAY_MS: u64 = 60_000;
+
+/// The room's `confirmDelayMs` option: absent or `null` for the default, else a whole number
+/// of milliseconds from 0 to [`MAX_CONFIRM_DELAY_MS`].
+fn confirm_delay(options: &Value) -> Result<Duration, String> {
+    match options.get("confirmDelayMs") {
+        None | Some(Value::Null) => Ok(DEFAULT_CONFIRM_DELAY),
+        Some(v) => match v.as_u64() {
+            Some(ms) if ms <= MAX_CONFIRM_DELAY_MS => Ok(Duration::from_millis(ms)),
+            _ => Err(format!(
+                "confirmDelayMs is a whole number of milliseconds from 0 to {MAX_CONFIRM_DELAY_MS}, not {v}"
+            )),
+        },
+    }
+}
 
 impl GameAdapter for WolfPackAdapter {
     type G = WolfPack;
     const MIN_PLAYERS: usize = 1;
     const MAX_PLAYERS: usize = 5;
 
-    /// `options`: `{"ace": "rookie" | "veteran" | "ace"}` (default rookie).
+    /// `options`: `{"ace": "rookie" | "veteran" | "ace", "confirmDelayMs": 0..=60000}` (default
+    /// rookie, 2000 ms).
     fn config(players: usize, options: &Value) -> Result<Config, String> {
         if !(Self::MIN_PLAYERS..=Self::MAX_PLAYERS).contains(&players) {
             return Err(format!("Wolf Pack is for 1 to 5 pilots, not {players}"));
         }
+        confirm_delay(options)?;
         let tier = match options.get("ace") {
             None | Some(Value::Null) => AceTier::Rookie,
             Some(Value::String(s)) => {
@@ -54,11 +74,12 @@ impl GameAdapter for WolfPackAdapter {
         wolfpack::bot(name)
     }
 
-    fn decision_timeout(game: &WolfPack, seat: Seat, _kind: engine::DecisionKind) -> Option<Duration> {
+    fn decision_timeout(game: &WolfPack, seat: Seat, _kind: engine::DecisionKind, options: &Value) -> Option<Duration> {
         matches!(game.phase(), Phase::Confirm | Phase::BossPhaseConfirm)
             .then_some(())
             .and(game.timeout_action(seat))
-            .map(|_| HOST_CONFIRM)
+            // Checked when the room was made; a bad value cannot get here, but would mean the default.
+            .map(|_| confirm_delay(options).unwrap_or(DEFAULT_CONFIRM_DELAY))
     }
 
     fn is_action_packet(kind: &str) -> bool {
@@ -92,7 +113,6 @@ impl GameAdapter for WolfPackAdapter {
     }
 
     fn public_data(game: Option<&WolfPack>, _names: &[String], seats: &mut [Fields], top: &mut Fields) {
-        top.put("hostConfirmSeconds", &HOST_CONFIRM.as_secs());
         let Some(game) = game else {
             top.put("phase", &None::<&str>).put("turn", &0);
             return;
