@@ -97,6 +97,7 @@ async function play(page, press, hooks = {}) {
         // The control went away between looking and pressing (the room moved on: the host's
         // confirm delay ran out, another pilot's move redrew the table): look again.
         if (e.name !== 'TimeoutError') throw e;
+        page.gone = (page.gone ?? 0) + 1;
         return;
       }
       acted += 1;
@@ -217,6 +218,7 @@ test('two people and a bot pilot fight the Ace to the end; a reload keeps seat a
     proceedRaces.push(...p.failures.filter((f) => f.startsWith('not_confirm')));
     assert.deepEqual(other, [], `${name}: no refused actions`);
   }
-  console.log(`wolfpack e2e: fight over in ${fightSeconds.toFixed(1)} s wall; alice ${aliceActs} acts, bob ${bobActs}; reload at turn ${reloaded.turn}; ${proceedRaces.length} Continue races`);
+  const turns = Number((await alice.locator('[data-testid=end-summary]').innerText()).match(/^(\d+) turn/)[1]);
+  console.log(`wolfpack e2e: ${turns} turns in ${fightSeconds.toFixed(1)} s wall (${(fightSeconds / turns).toFixed(2)} s a turn); alice ${aliceActs} acts, bob ${bobActs}; reload at turn ${reloaded.turn}; controls gone before the press: alice ${alice.gone ?? 0}, bob ${bob.gone ?? 0}; ${proceedRaces.length} Continue races`);
   assert.ok(fightSeconds < 110, `the fight took ${fightSeconds} s`);
 });
