@@ -138,11 +138,31 @@ test('two people and a bot pilot fight the Ace to the end; a reload keeps seat a
 
   // Mid-fight: screenshots of both pages once a turn has been played out, and bob's reload.
   let midShots = false;
+  let midDone = false; // bob reloads after the screenshots (a screenshot of a reloading page hangs)
   let reloaded = null;
   const proceedRaces = [];
   const seen = { chips: 0, aceSteps: 0, stepCounts: new Set() };
+  let keyboardTurn = false;
+  const focused = () => alice.evaluate(() => document.activeElement?.dataset?.key ?? null);
   const aliceHooks = {
     async each(s) {
+      if (!keyboardTurn && s.phase === 'Selection' && s.cards && !s.choice) {
+        // One whole selection by keyboard alone: Enter on a card, then focus moves to the
+        // card's first target (or to Confirm), Enter, then to Confirm, Enter.
+        keyboardTurn = true;
+        await keyboard(alice.locator('[data-testid=hand-card][data-playable=true]').first());
+        await alice.waitForFunction(() => /^(target-|confirm$)/.test(document.activeElement?.dataset?.key ?? ''), null, { timeout: 3000 });
+        if ((await focused()).startsWith('target-')) {
+          await alice.keyboard.press('Enter');
+          await alice.waitForFunction(() => document.activeElement?.dataset?.key === 'confirm', null, { timeout: 3000 });
+        }
+        assert.match(await alice.locator('[data-testid=choice]').innerText(), /not confirmed yet/);
+        await alice.keyboard.press('Enter');
+        // Locked in (or, if alice was the last to confirm, the turn has moved on).
+        await alice.waitForFunction(() => /\(confirmed\)/.test(document.querySelector('[data-testid=choice]')?.textContent ?? '')
+          || document.querySelector('.wolfpack')?.dataset.phase !== 'Selection', null, { timeout: 3000 });
+        return true;
+      }
       seen.chips = Math.max(seen.chips, s.chips);
       if (/the Ace's turn/.test(s.round)) { seen.aceSteps = Math.max(seen.aceSteps, s.steps); seen.stepCounts.add(s.steps); }
       if (!midShots && s.turn >= 2 && s.results >= 2) {
@@ -152,13 +172,14 @@ test('two people and a bot pilot fight the Ace to the end; a reload keeps seat a
         for (const p of [alice, bob]) assert.equal(await overflowX(p), 0, 'no sideways scrolling mid-fight');
         const step = await alice.locator('[data-testid=step]').first().innerText();
         assert.ok(step.length > 3, `a step of the playback: ${step}`);
+        midDone = true;
       }
       return false;
     },
   };
   const bobHooks = {
     async each(s) {
-      if (reloaded || s.turn < 3 || s.phase !== 'Selection' || !s.cards || s.choice) return false;
+      if (reloaded || !midDone || s.turn < 3 || s.phase !== 'Selection' || !s.cards || s.choice) return false;
       // Choose (no confirm): a card, then its first target if it asks for one.
       await tap(bob.locator('[data-testid=hand-card][data-playable=true]').first());
       if (await bob.locator('[data-testid=target]').count()) await tap(bob.locator('[data-testid=target]').first());
@@ -189,6 +210,7 @@ test('two people and a bot pilot fight the Ace to the end; a reload keeps seat a
   assert.ok(aliceActs > 0 && bobActs > 0, 'both people played');
   assert.ok(midShots, 'the mid-fight screenshots were taken');
   assert.ok(reloaded, 'bob reloaded mid-turn');
+  assert.ok(keyboardTurn, 'alice played a selection by keyboard alone');
   assert.equal(seen.chips, 3, 'the reveal shows every pilot\'s card');
   assert.ok(seen.aceSteps >= 2 && seen.stepCounts.size >= 2, `the Ace's turn plays out step by step: ${[...seen.stepCounts]}`);
 
