@@ -167,8 +167,11 @@ test('two people and a bot pilot fight the Ace to the end; a reload keeps seat a
       if (/the Ace's turn/.test(s.round)) { seen.aceSteps = Math.max(seen.aceSteps, s.steps); seen.stepCounts.add(s.steps); }
       if (!midShots && s.turn >= 2 && s.results >= 2) {
         midShots = true;
-        await shot(alice, 'wolfpack-desktop-mid');
-        await shot(bob, 'wolfpack-phone-mid');
+        // Each page at a moment its playback shows damage (it moves on every half second).
+        for (const [p, name] of [[alice, 'wolfpack-desktop-mid'], [bob, 'wolfpack-phone-mid']]) {
+          await p.waitForFunction(() => document.querySelectorAll('[data-testid=step] .wp-result').length >= 2, null, { timeout: 8000, polling: 20 }).catch(() => {});
+          await shot(p, name);
+        }
         for (const p of [alice, bob]) assert.equal(await overflowX(p), 0, 'no sideways scrolling mid-fight');
         const step = await alice.locator('[data-testid=step]').first().innerText();
         assert.ok(step.length > 3, `a step of the playback: ${step}`);

@@ -160,7 +160,8 @@ export function mount(ctx) {
           if (stats) bump(stats.dealt, actor, ev.amount);
         }
         if (stats) { bump(stats.taken, ev.seat, ev.amount); saveStats(); }
-        result(text, 'wp-dmg', ev.source === 'Suppression');
+        // Suppression's tick lands on the card's user as its card resolves: a line of that card.
+        result(text, 'wp-dmg');
         return true;
       }
       case 'Healed': {
@@ -199,17 +200,16 @@ export function mount(ctx) {
     }
   }
 
-  /** A line under the card now resolving (or a line of its own: Suppression's tick). */
-  function result(text, cls, own = false) {
+  /** A line under the card now resolving (or one of its own when no card is). */
+  function result(text, cls) {
     if (!round) newRound(`Turn ${lastView?.turn ?? ''}`);
     const last = round.items[round.items.length - 1];
-    if (own || !last || last.pick) round.items.push({ head: text, results: [], cls });
+    if (!last || last.pick) round.items.push({ head: text, results: [], cls });
     else last.results.push({ text, cls });
   }
 
   /** Whether `ev` begins a new step of the playback (then the previous step stays up a while). */
   function startsStep(ev) {
-    if (ev.type === 'Damaged') return ev.source === 'Suppression';
     if (ev.type === 'Revealed') return !(round?.kind === 'pilots' && round.items.length === 0);
     if (ev.type === 'Transition') return ev.transition === 'ConfirmToBossDraw';
     return STEP_START.has(ev.type);
