@@ -141,10 +141,11 @@ export function mount(ctx) {
       case 'Resolving': {
         actor = ev.seat;
         if (!round) newRound(`Turn ${lastView?.turn ?? ''}`);
-        // The Ace's face-down picks give way to the cards as they resolve.
+        // The Ace's face-down picks give way, in place, to the cards as they resolve.
+        const item = { seat: ev.seat, head: `${Who(ev.seat)}: ${cardName(ev.card)}${ev.target != null ? ` → ${who(ev.target)}` : ''}`, results: [] };
         const pick = round.items.findIndex((x) => x.pick);
-        if (pick >= 0) round.items.splice(pick, 1);
-        round.items.push({ seat: ev.seat, head: `${Who(ev.seat)}: ${cardName(ev.card)}${ev.target != null ? ` → ${who(ev.target)}` : ''}`, results: [] });
+        if (pick >= 0) round.items[pick] = item; else round.items.push(item);
+        round.cur = item;
         if (stats) { bump(stats.played, ev.seat); saveStats(); }
         return true;
       }
@@ -193,6 +194,8 @@ export function mount(ctx) {
       }
       case 'FightOver':
         if (stats && !stats.over) { stats.over = true; stats.endedAt = Date.now(); stats.winner = ev.winner; saveStats(); }
+        // Picks that never resolved (the fight ended first) go.
+        if (round) round.items = round.items.filter((x) => !x.pick);
         if (round) round.items.push({ head: ev.winner === 'Pilots' ? 'The Ace goes down. The pilots win!' : 'Every pilot is down. The Ace wins.', results: [], big: true });
         return true;
       default:
@@ -203,9 +206,8 @@ export function mount(ctx) {
   /** A line under the card now resolving (or one of its own when no card is). */
   function result(text, cls) {
     if (!round) newRound(`Turn ${lastView?.turn ?? ''}`);
-    const last = round.items[round.items.length - 1];
-    if (!last || last.pick) round.items.push({ head: text, results: [], cls });
-    else last.results.push({ text, cls });
+    if (round.cur) round.cur.results.push({ text, cls });
+    else round.items.push({ head: text, results: [], cls });
   }
 
   /** Whether `ev` begins a new step of the playback (then the previous step stays up a while). */
@@ -299,7 +301,7 @@ export function mount(ctx) {
         round.reveal.map((r) => h('span', { class: `wp-chip${isMe(r.seat) ? ' wp-mine-chip' : ''}`, text: r.text }))) : null,
       round.note ? h('p', { class: 'wp-muted', text: round.note }) : null,
       round.items.length ? h('ol', { class: 'wp-steps' }, round.items.map((it, i) => h('li', {
-        class: `wp-step${it.big ? ' wp-big' : ''}${i === round.items.length - 1 ? ' wp-current' : ''} ${it.cls ?? ''}`, dataset: { testid: 'step' },
+        class: `wp-step${it.big ? ' wp-big' : ''}${it === round.cur || (!round.cur && i === round.items.length - 1) ? ' wp-current' : ''} ${it.cls ?? ''}`, dataset: { testid: 'step' },
       }, h('span', { class: 'wp-step-head', text: it.head }),
       it.results.map((r) => h('span', { class: `wp-result ${r.cls}`, text: r.text }))))) : null);
   }

@@ -144,3 +144,43 @@ fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String> {
     let view = WolfPack::new(&Config::pilots(pilots), 0).ok()?.view(viewer);
     wolfpack::text::describe_event(event, &view, names)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use wolfpack::Card;
+
+    fn names() -> Vec<String> {
+        vec!["alice".into(), "bob".into(), ACE_NAME.into()]
+    }
+
+    fn text(event: &Event, viewer: Viewer) -> String {
+        let mut out = Vec::new();
+        WolfPackAdapter::event_packets(event, viewer, &names(), &mut out);
+        let v: Value = serde_json::from_str(&out[0]).unwrap();
+        v["event"]["text"].as_str().unwrap().to_string()
+    }
+
+    #[test]
+    fn the_log_speaks_to_its_reader() {
+        let hit = Event::Damaged { seat: Seat(0), amount: 10, source: Card::AirToAirBarrage, health: 40 };
+        assert_eq!(text(&hit, Viewer::seat(Seat(0))), "You take 10 from Air-to-Air Barrage (40 left).");
+        assert_eq!(text(&hit, Viewer::seat(Seat(1))), "alice takes 10 from Air-to-Air Barrage (40 left).");
+        let fire = Event::Resolving { seat: Seat(1), card: Card::OpenFire, target: Some(Seat(2)) };
+        assert_eq!(text(&fire, Viewer::seat(Seat(1))), "Your Open Fire at the Ace.");
+        assert_eq!(text(&fire, Viewer::Spectator), "bob's Open Fire at the Ace.");
+    }
+
+    #[test]
+    fn the_confirm_delay_option_is_checked() {
+        assert_eq!(confirm_delay(&json!({})), Ok(DEFAULT_CONFIRM_DELAY));
+        assert_eq!(confirm_delay(&json!({"confirmDelayMs": 0})), Ok(Duration::ZERO));
+        assert_eq!(confirm_delay(&json!({"confirmDelayMs": 60_000})), Ok(Duration::from_secs(60)));
+        for bad in [json!(60_001), json!(-5), json!("2000"), json!(true)] {
+            let e = confirm_delay(&json!({ "confirmDelayMs": bad })).unwrap_err();
+            assert!(e.contains("confirmDelayMs"), "{e}");
+            assert!(WolfPackAdapter::config(2, &json!({ "confirmDelayMs": bad })).is_err());
+        }
+    }
+}
