@@ -419,7 +419,7 @@ export function mount(ctx) {
       const b = h('button', {
         type: 'button',
         class: `wp-card${selected === i ? ' wp-selected' : ''}${isChosen ? ' wp-chosen' : ''}`,
-        dataset: { testid: 'hand-card', card: c, playable: String(options.length > 0), key: `card-${i}` },
+        dataset: { testid: 'hand-card', card: c, playable: String(options.length > 0), targets: String(options.length), key: `card-${i}` },
         attrs: { 'aria-pressed': String(selected === i || isChosen), 'aria-label': `${cardName(c)}: ${cardText(c)}` },
       }, h('strong', { text: cardName(c) }), h('span', { text: cardText(c) }));
       if (!options.length) b.disabled = true;
@@ -435,12 +435,15 @@ export function mount(ctx) {
       const options = selects.filter((x) => x.card === selected && !x.confirm);
       if (!options.length) selected = null;
       else {
-        hand.push(h('div', { class: 'wp-targets', dataset: { testid: 'targets' }, attrs: { role: 'group', 'aria-label': 'Targets' } },
+        const back = selected;
+        const cancel = () => { selected = null; wantFocus = `card-${back}`; draw(); };
+        hand.push(h('div', { class: 'wp-targets', dataset: { testid: 'targets' }, attrs: { role: 'group', 'aria-label': 'Targets (Escape cancels)' },
+          on: { keydown: (e) => { if (e.key === 'Escape') cancel(); } } },
           h('span', { text: `${cardName(mine.hand[selected])} at:` }),
           ...options.map((o) => button(o.target == null ? 'no target' : who(o.target), () => {
             if (chosen?.type === 'Play' && chosen.card === o.card && chosen.target === o.target) { selected = null; wantFocus = 'confirm'; draw(); } else send(o, 'confirm');
           }, { class: 'pick', dataset: { testid: 'target', key: `target-${o.target}` } })),
-          button('Cancel', () => { selected = null; wantFocus = 'card-0'; draw(); }, { class: 'pick-cancel', dataset: { key: 'cancel' } })));
+          button('Cancel', cancel, { class: 'pick-cancel', dataset: { key: 'cancel' } })));
       }
     }
     if (chosen) {

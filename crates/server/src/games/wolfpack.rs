@@ -43,6 +43,10 @@ impl GameAdapter for WolfPackAdapter {
     type G = WolfPack;
     const MIN_PLAYERS: usize = 1;
     const MAX_PLAYERS: usize = 5;
+    // No `TurnStart`/`TurnEnd` packets: pilots choose at once and the host's confirm steps and
+    // the Ace's picks are not anybody's turn to announce ("the Ace's turn." after each pick);
+    // the log's turn lines are the game's own ("— Turn 3: choose your cards —").
+    const TURN_PACKETS_FROM_EVENTS: bool = true;
 
     /// `options`: `{"ace": "rookie" | "veteran" | "ace", "confirmDelayMs": 0..=60000}` (default
     /// rookie, 2000 ms).
