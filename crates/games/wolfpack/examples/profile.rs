@@ -4,8 +4,9 @@
 //! `valgrind --tool=callgrind target/release/examples/profile 500` counts instructions, which
 //! (unlike time) does not depend on what else the machine is doing.
 //!
-//! `profile [GAMES] [random|bots]`: `random` (the default) is `engine::random_playout`, uniform
-//! random legal actions for every seat; `bots` is the `random` pilot bots and the `rookie` Ace
+//! `profile [GAMES] [random|fast|bots]`: `random` (the default) is `engine::random_playout`,
+//! uniform random legal actions for every seat; `fast` the same fights through
+//! `wolfpack::fast::random_playout` (no legal lists); `bots` is the `random` pilot bots and the `rookie` Ace
 //! through `engine::play_out`, as the sim runs them.
 
 use engine::{Game, MatchRng, PlayoutBuffers, play_out, random_playout};
@@ -35,6 +36,12 @@ fn main() {
                 moves += random_playout::<WolfPack>(&config, seed, &mut buf);
             }
         }
+        "fast" => {
+            let mut events = Vec::with_capacity(64);
+            for seed in 0..games {
+                moves += wolfpack::fast::random_playout(&config, seed, &mut events);
+            }
+        }
         "bots" => {
             for seed in 0..games {
                 let game = WolfPack::new(&config, seed).expect("valid");
@@ -43,7 +50,7 @@ fn main() {
                 moves += play_out(game, &mut bots, &mut rng, None).expect("ends").moves;
             }
         }
-        other => panic!("unknown mode `{other}` (random, bots)"),
+        other => panic!("unknown mode `{other}` (random, fast, bots)"),
     }
     let (cpu, wall) = (cpu_seconds() - cpu0, start.elapsed().as_secs_f64());
     println!(

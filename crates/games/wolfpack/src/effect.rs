@@ -166,18 +166,23 @@ pub struct EffectFile {
     pub triggers: Vec<Trigger>,
     pub next_id: EffectId,
     /// Which delegates hold a trigger (bit [`Delegate::bit`]): most transitions and most
-    /// player hooks have none, and firing them should cost one test, not a scan.
+    /// player hooks have none, and firing them should cost one test, not a scan. Kept exact:
+    /// set when a trigger is placed, worked out again when triggers are removed.
     pub hooked: u64,
 }
 
 impl Delegate {
-    /// The delegate's bit in [`EffectFile::hooked`]: players' hooks in bits 0..40 (8 a seat;
-    /// the sixth seat shares the first's), transitions from bit 40 (Enter and Exit share one).
-    /// A shared bit only costs a scan that finds nothing.
+    /// The delegate's bit in [`EffectFile::hooked`]: a player's hooks at `7 * seat + hook`
+    /// (six seats: bits 0..42), a transition's at `42 + transition` (its Enter and Exit share
+    /// one; no card hooks an Enter). A player's bit is set exactly while one of its triggers
+    /// is live, so testing it is the whole of [`EffectFile::any_at`] for players.
+    #[inline]
     pub const fn bit(self) -> u64 {
         match self {
-            Delegate::Player { seat, hook } => 1 << ((seat.0 as u32 % 5) * 8 + hook as u32),
-            Delegate::Fsm { transition, .. } => 1 << (40 + transition as u32),
+            // No seat past the sixth exists: it has no bit, so it never looks hooked.
+            Delegate::Player { seat, hook } if seat.0 < 6 => 1 << (seat.0 as u32 * 7 + hook as u32),
+            Delegate::Player { .. } => 0,
+            Delegate::Fsm { transition, .. } => 1 << (42 + transition as u32),
         }
     }
 }
@@ -256,9 +261,12 @@ impl EffectFile {
         f
     }
 
-    /// Whether any trigger sits at `at` (cheap test before firing).
+    /// Whether any trigger sits at `at` (cheap test before firing): one bit test, and a scan
+    /// only for a transition's delegate whose other stage may hold it.
+    #[inline]
     pub fn any_at(&self, at: Delegate) -> bool {
-        self.hooked & at.bit() != 0 && self.triggers.iter().any(|t| t.at == at)
+        self.hooked & at.bit() != 0
+            && (matches!(at, Delegate::Player { .. }) || self.triggers.iter().any(|t| t.at == at))
     }
 
     /// Removes every trigger a player's delegates hold (a shot-down pilot's).

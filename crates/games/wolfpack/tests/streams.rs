@@ -92,3 +92,69 @@ const EXPECTED_BOTS: &[(u64, usize)] = &[
     (2741324265123985172, 22328),
     (747271166499521124, 9138),
 ];
+
+/// `legal_count` and `legal_nth` agree with the legal list at every step of uniform random
+/// fights, for every seat (acting or not), and `fast::random_playout` plays the same fights,
+/// event for event, as `engine::random_playout`.
+#[test]
+fn fast_random_playout_is_the_same_game() {
+    use engine::{PlayoutBuffers, random_playout};
+    let mut legal = Vec::new();
+    for pilots in 1..=5u8 {
+        let config = Config::pilots(pilots);
+        for seed in 0..60 {
+            let mut g = WolfPack::new(&config, seed).unwrap();
+            let mut rng = MatchRng::new(seed ^ 0xBEEF);
+            loop {
+                for s in 0..=pilots {
+                    let s = Seat(s);
+                    legal.clear();
+                    g.legal_actions_into(s, &mut legal);
+                    assert_eq!(g.legal_count(s), legal.len(), "seed {seed} seat {s:?}");
+                    for (i, a) in legal.iter().enumerate() {
+                        assert_eq!(g.legal_nth(s, i), Some(*a), "seed {seed} seat {s:?} #{i}");
+                    }
+                    assert_eq!(g.legal_nth(s, legal.len()), None);
+                }
+                let Some(seat) = g.to_act().first() else { break };
+                let a = g.random_action(seat, &mut rng).unwrap();
+                g.apply(seat, a).unwrap();
+            }
+        }
+        let mut buf = PlayoutBuffers::<WolfPack>::default();
+        let mut events = Vec::new();
+        for seed in 0..300 {
+            let slow = random_playout::<WolfPack>(&config, seed, &mut buf);
+            let fast = wolfpack::fast::random_playout(&config, seed, &mut events);
+            assert_eq!(slow, fast, "moves, seed {seed}");
+            assert_eq!(buf.events, events, "last move's events, seed {seed}");
+        }
+    }
+}
+
+/// The fast playout's whole event stream matches the uniform fingerprint above.
+#[test]
+fn fast_random_playout_matches_the_fingerprint() {
+    for pilots in 1..=5u8 {
+        let config = Config::pilots(pilots);
+        let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+        let mut moves = 0;
+        for seed in 0..200 {
+            let mut g = WolfPack::new(&config, seed).unwrap();
+            let mut rng = MatchRng::new(seed ^ 0xBEEF);
+            for e in g.start_events() {
+                h.text(&format!("{e:?}"));
+            }
+            while let Some(seat) = g.to_act().first() {
+                h.text(&format!("{}", g.legal_count(seat)));
+                let a = g.random_action(seat, &mut rng).unwrap();
+                h.text(&format!("{seat:?}{a:?}"));
+                for e in g.apply(seat, a).unwrap() {
+                    h.text(&format!("{e:?}"));
+                }
+                moves += 1;
+            }
+        }
+        assert_eq!((h.0, moves), EXPECTED_UNIFORM[usize::from(pilots) - 1], "{pilots} pilots");
+    }
+}

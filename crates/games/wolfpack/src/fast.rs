@@ -1,0 +1,181 @@
+//! Random playouts without building legal lists: [`WolfPack::legal_count`] and
+//! [`WolfPack::legal_nth`] answer "how many legal actions" and "the n-th of them" from the
+//! same per-card target masks the legal list is built from, so a uniform pick by index draws
+//! exactly what `rng.pick(&legal)` draws. [`random_playout`] plays the same fights as
+//! `engine::random_playout::<WolfPack>` (the `streams` test checks it move by move) at a
+//! fraction of the cost: a pilot's Selection list has up to 45 actions, and the random player
+//! only ever needs one of them.
+
+use crate::action::Action;
+use crate::config::Config;
+use crate::phase::Phase;
+use crate::rules::{DISCARDS, UNTARGETED};
+use crate::state::WolfPack;
+use engine::{MatchRng, Seat};
+
+impl WolfPack {
+    /// The length of `seat`'s legal list (`legal_actions(seat).len()`), without building it.
+    pub fn legal_count(&self, seat: Seat) -> usize {
+        if self.winner.is_some() {
+            return 0;
+        }
+        match self.phase {
+            Phase::Selection => {
+                let Some(p) = self.pilot(seat) else { return 0 };
+                if !self.must_select(p) {
+                    return 0;
+                }
+                let masks = self.hand_targets(seat, &p.hand);
+                let plays: u32 = masks[..p.hand.len()].iter().map(|&m| plays(m)).sum();
+                (2 * plays) as usize + 2 * ((1 << p.hand.len()) - 1) + usize::from(p.choice.is_some())
+            }
+            Phase::BossSelection if self.is_ace(seat) => {
+                let masks = self.hand_targets(seat, &self.ace.hand);
+                let plays: u32 = masks[..self.ace.hand.len()].iter().map(|&m| plays(m)).sum();
+                (plays as usize).max(1)
+            }
+            Phase::Confirm | Phase::BossPhaseConfirm if self.host() == Some(seat) => 1,
+            _ => 0,
+        }
+    }
+
+    /// The `i`-th action of `seat`'s legal list (`legal_actions(seat)[i]`), without building
+    /// it. `None` past its end.
+    pub fn legal_nth(&self, seat: Seat, i: usize) -> Option<Action> {
+        if self.winner.is_some() {
+            return None;
+        }
+        let mut i = i;
+        match self.phase {
+            Phase::Selection => {
+                let p = self.pilot(seat)?;
+                if !self.must_select(p) {
+                    return None;
+                }
+                let masks = self.hand_targets(seat, &p.hand);
+                for (card, &mask) in masks[..p.hand.len()].iter().enumerate() {
+                    let n = 2 * plays(mask) as usize;
+                    if i < n {
+                        let target = nth_target(mask, i / 2);
+                        return Some(Action::Select { card: card as u8, target, confirm: i % 2 == 1 });
+                    }
+                    i -= n;
+                }
+                let discards = 2 * ((1 << p.hand.len()) - 1);
+                if i < discards {
+                    return Some(DISCARDS[i]);
+                }
+                (i == discards && p.choice.is_some()).then_some(Action::Confirm)
+            }
+            Phase::BossSelection if self.is_ace(seat) => {
+                let masks = self.hand_targets(seat, &self.ace.hand);
+                let mut any = false;
+                for (card, &mask) in masks[..self.ace.hand.len()].iter().enumerate() {
+                    let n = plays(mask) as usize;
+                    any |= n > 0;
+                    if i < n {
+                        return Some(Action::Play { card: card as u8, target: nth_target(mask, i) });
+                    }
+                    i -= n;
+                }
+                (!any && i == 0).then_some(Action::Pass)
+            }
+            Phase::Confirm | Phase::BossPhaseConfirm if self.host() == Some(seat) => {
+                (i == 0).then_some(Action::Proceed)
+            }
+            _ => None,
+        }
+    }
+
+    /// A uniform random legal action of `seat`: one `rng.below(legal_count)` draw, so the
+    /// same draw and the same action as `rng.pick(&legal_actions(seat))`. `None` if `seat`
+    /// has nothing to do.
+    pub fn random_action(&self, seat: Seat, rng: &mut MatchRng) -> Option<Action> {
+        if self.winner.is_some() {
+            return None;
+        }
+        // `legal_count` and `legal_nth` in one pass over the hand's target masks.
+        let (hand, select) = match self.phase {
+            Phase::Selection => {
+                let p = self.pilot(seat)?;
+                if !self.must_select(p) {
+                    return None;
+                }
+                (&p.hand[..], Some(p.choice.is_some()))
+            }
+            Phase::BossSelection if self.is_ace(seat) => (&self.ace.hand[..], None),
+            Phase::Confirm | Phase::BossPhaseConfirm if self.host() == Some(seat) => {
+                rng.index(1);
+                return Some(Action::Proceed);
+            }
+            _ => return None,
+        };
+        let masks = self.hand_targets(seat, hand);
+        let masks = &masks[..hand.len()];
+        let per_play = if select.is_some() { 2 } else { 1 };
+        let total: usize = masks.iter().map(|&m| per_play * plays(m) as usize).sum();
+        let Some(chosen) = select else {
+            if total == 0 {
+                rng.index(1);
+                return Some(Action::Pass);
+            }
+            let mut i = rng.index(total);
+            for (card, &mask) in masks.iter().enumerate() {
+                let n = plays(mask) as usize;
+                if i < n {
+                    return Some(Action::Play { card: card as u8, target: nth_target(mask, i) });
+                }
+                i -= n;
+            }
+            unreachable!("the index is below the count");
+        };
+        let discards = 2 * ((1 << hand.len()) - 1);
+        let mut i = rng.index(total + discards + usize::from(chosen));
+        if i >= total {
+            return Some(if i - total < discards { DISCARDS[i - total] } else { Action::Confirm });
+        }
+        for (card, &mask) in masks.iter().enumerate() {
+            let n = 2 * plays(mask) as usize;
+            if i < n {
+                return Some(Action::Select { card: card as u8, target: nth_target(mask, i / 2), confirm: i % 2 == 1 });
+            }
+            i -= n;
+        }
+        unreachable!("the index is below the count")
+    }
+}
+
+/// How many plays a card offers: one per target, one if it has none.
+fn plays(mask: u32) -> u32 {
+    if mask == UNTARGETED { 1 } else { mask.count_ones() }
+}
+
+/// The `k`-th target of a mask in seat order (`None` for an untargeted card).
+fn nth_target(mask: u32, k: usize) -> Option<Seat> {
+    if mask == UNTARGETED {
+        return None;
+    }
+    let mut m = mask;
+    for _ in 0..k {
+        m &= m - 1;
+    }
+    Some(Seat(m.trailing_zeros() as u8))
+}
+
+/// Plays fight `seed` to the end with uniform random legal actions for every seat: the same
+/// fight, move for move and event for event, as `engine::random_playout::<WolfPack>(config,
+/// seed, ..)` (same bot RNG), but each move draws its action by index instead of listing
+/// them, and is applied without re-checking it. `events` receives each move's events (cleared
+/// per move, as there). Returns the number of moves.
+pub fn random_playout(config: &Config, seed: u64, events: &mut Vec<crate::Event>) -> usize {
+    let mut game = WolfPack::setup(config, seed, events).expect("a valid config");
+    let mut rng = MatchRng::new(seed ^ 0xBEEF);
+    let mut moves = 0;
+    while let Some(seat) = game.acting().first() {
+        let action = game.random_action(seat, &mut rng).expect("a seat to act has a legal action");
+        events.clear();
+        game.apply_legal(seat, action, events);
+        moves += 1;
+    }
+    moves
+}
