@@ -7,7 +7,8 @@
 //! `profile [GAMES] [random|fast|bots]`: `random` (the default) is `engine::random_playout`,
 //! uniform random legal actions for every seat; `fast` the same fights through
 //! `wolfpack::fast::random_playout` (no legal lists); `bots` is the `random` pilot bots and the `rookie` Ace
-//! through `engine::play_out`, as the sim runs them.
+//! through `engine::play_out`, as the sim runs them; `floor` the least a fight of the same
+//! length could cost (its setup, one random draw a move, its events pushed), for comparison.
 
 use engine::{Game, MatchRng, PlayoutBuffers, play_out, random_playout};
 use wolfpack::{Config, WolfPack};
@@ -22,13 +23,29 @@ fn cpu_seconds() -> f64 {
     (ticks(11) + ticks(12)) / 100.0
 }
 
+/// Moves and events of a mean uniform random five-pilot fight (rounded), from 1,000 fights.
+fn counts(config: &Config) -> (usize, usize) {
+    let (mut moves, mut events) = (0, 0);
+    for seed in 0..1_000 {
+        let mut g = WolfPack::new(config, seed).expect("valid");
+        let mut rng = MatchRng::new(seed ^ 0xBEEF);
+        events += g.start_events().len();
+        while let Some(seat) = g.to_act().first() {
+            let a = g.random_action(seat, &mut rng).expect("legal");
+            events += g.apply(seat, a).expect("legal").len();
+            moves += 1;
+        }
+    }
+    ((moves + 500) / 1_000, (events + 500) / 1_000)
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let games: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(10_000);
     let mode = args.next().unwrap_or_else(|| "random".into());
     let config = Config::pilots(5);
     let mut moves = 0;
-    let (cpu0, start) = (cpu_seconds(), std::time::Instant::now());
+    let (mut cpu0, mut start) = (cpu_seconds(), std::time::Instant::now());
     match mode.as_str() {
         "random" => {
             let mut buf = PlayoutBuffers::default();
@@ -42,6 +59,33 @@ fn main() {
                 moves += wolfpack::fast::random_playout(&config, seed, &mut events);
             }
         }
+        "floor" => {
+            // The least a fight of this length could cost: its setup (both decks shuffled, the
+            // first Draw), one bounded draw per move, and its events written into a reused
+            // buffer. The fight's length and event count are the real ones (counted first,
+            // outside the timing, from 1,000 fights).
+            let (m, e) = counts(&config);
+            eprintln!("floor of a fight of {m} moves and {e} events");
+            let mut events: Vec<wolfpack::Event> = Vec::with_capacity(64);
+            (cpu0, start) = (cpu_seconds(), std::time::Instant::now());
+            let mut sink = 0usize;
+            for seed in 0..games {
+                let game = WolfPack::new(&config, seed).expect("valid");
+                let mut rng = MatchRng::new(seed ^ 0xBEEF);
+                for i in 0..m {
+                    sink = sink.wrapping_add(rng.index(30));
+                    events.clear();
+                    // The fight's events, spread evenly over its moves.
+                    for _ in 0..(e * (i + 1) / m - e * i / m) {
+                        events.push(wolfpack::Event::AcePassed);
+                    }
+                    sink = sink.wrapping_add(std::hint::black_box(&events).len());
+                }
+                sink = sink.wrapping_add(std::hint::black_box(&game).turn() as usize);
+                moves += m;
+            }
+            std::hint::black_box(sink);
+        }
         "bots" => {
             for seed in 0..games {
                 let game = WolfPack::new(&config, seed).expect("valid");
@@ -50,7 +94,7 @@ fn main() {
                 moves += play_out(game, &mut bots, &mut rng, None).expect("ends").moves;
             }
         }
-        other => panic!("unknown mode `{other}` (random, fast, bots)"),
+        other => panic!("unknown mode `{other}` (random, fast, bots, floor)"),
     }
     let (cpu, wall) = (cpu_seconds() - cpu0, start.elapsed().as_secs_f64());
     println!(

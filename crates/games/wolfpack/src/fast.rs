@@ -145,9 +145,19 @@ impl WolfPack {
     }
 }
 
-/// How many plays a card offers: one per target, one if it has none.
+/// How many plays a card offers: one per target, one if it has none. (A table: target masks
+/// have six bits, and the baseline x86-64 target has no popcount instruction.)
 fn plays(mask: u32) -> u32 {
-    if mask == UNTARGETED { 1 } else { mask.count_ones() }
+    const ONES: [u8; 64] = {
+        let mut t = [0; 64];
+        let mut i = 0;
+        while i < 64 {
+            t[i] = (i as u32).count_ones() as u8;
+            i += 1;
+        }
+        t
+    };
+    if mask == UNTARGETED { 1 } else { u32::from(ONES[(mask & 63) as usize]) }
 }
 
 /// The `k`-th target of a mask in seat order (`None` for an untargeted card).

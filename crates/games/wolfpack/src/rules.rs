@@ -146,13 +146,18 @@ impl WolfPack {
     /// `UNTARGETED` for a card without a target (entries past the hand are 0). Both the legal list and
     /// [`WolfPack::legal_nth`] walk it, so they agree by construction.
     pub(crate) fn hand_targets(&self, seat: Seat, hand: &[Card]) -> [u32; MAX_HAND as usize] {
-        let (forbidden, living) = (self.forbidden_targets(seat), self.living_mask());
+        let allowed = !self.forbidden_targets(seat).bits();
+        let (ace, living) = (1u32 << self.ace_seat().0, self.living_mask());
+        // The masks of the two aims: the other side, and one's own.
+        let (enemy, friend) = if self.is_ace(seat) { (living, ace) } else { (ace, living) };
+        let by_aim = |aim: Aim| match aim {
+            Aim::Untargeted => UNTARGETED,
+            Aim::Enemy => enemy & allowed,
+            Aim::Friend => friend & allowed,
+        };
         let mut masks = [0; MAX_HAND as usize];
-        for (m, &card) in masks.iter_mut().zip(hand) {
-            *m = match card.aim() {
-                Aim::Untargeted => UNTARGETED,
-                aim => self.target_mask(seat, aim, forbidden, living),
-            };
+        for (i, &card) in hand.iter().enumerate().take(MAX_HAND as usize) {
+            masks[i] = by_aim(card.aim());
         }
         masks
     }
