@@ -233,18 +233,30 @@ impl EffectFile {
     /// `Complete()`: removes the effect's triggers (`RemoveTriggers()`) and the effect. Returns
     /// it, or `None` if it had already completed.
     pub fn complete(&mut self, id: EffectId) -> Option<Effect> {
-        let i = self.effects.iter().position(|e| e.id == id)?;
-        self.triggers.retain(|t| t.effect != id);
-        self.rehook();
+        let i = self.index(id)?;
+        // One pass drops the effect's triggers and works out the bits of those left.
+        let mut hooked = 0;
+        self.triggers.retain(|t| {
+            let keep = t.effect != id;
+            if keep {
+                hooked |= t.at.bit();
+            }
+            keep
+        });
+        self.hooked = hooked;
         Some(self.effects.remove(i))
     }
 
+    fn index(&self, id: EffectId) -> Option<usize> {
+        self.effects.iter().position(|e| e.id == id)
+    }
+
     pub fn get(&self, id: EffectId) -> Option<&Effect> {
-        self.effects.iter().find(|e| e.id == id)
+        self.index(id).map(|i| &self.effects[i])
     }
 
     pub fn get_mut(&mut self, id: EffectId) -> Option<&mut Effect> {
-        self.effects.iter_mut().find(|e| e.id == id)
+        self.index(id).map(|i| &mut self.effects[i])
     }
 
     /// The effects with a trigger at `at`, in the order they were placed (ids only grow, so
