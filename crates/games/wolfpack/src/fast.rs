@@ -7,6 +7,7 @@
 //! only ever needs one of them.
 
 use crate::action::Action;
+use crate::card::{Aim, Card};
 use crate::config::Config;
 use crate::phase::Phase;
 use crate::rules::{DISCARDS, UNTARGETED};
@@ -94,7 +95,6 @@ impl WolfPack {
         if self.winner.is_some() {
             return None;
         }
-        // `legal_count` and `legal_nth` in one pass over the hand's target masks.
         let (hand, select) = match self.phase {
             Phase::Selection => {
                 let p = self.pilot(seat)?;
@@ -110,34 +110,46 @@ impl WolfPack {
             }
             _ => return None,
         };
-        let masks = self.hand_targets(seat, hand);
-        let masks = &masks[..hand.len()];
-        let per_play = if select.is_some() { 2 } else { 1 };
-        let total: usize = masks.iter().map(|&m| per_play * plays(m) as usize).sum();
+        // `legal_count` and `legal_nth` at once, from the two aims' target masks (the same
+        // masks `hand_targets` gives each card): a card offers one play per target of its aim.
+        let (enemy, friend) = self.aim_masks(seat);
+        let (enemies, friends) = (plays(enemy), plays(friend));
+        let count = |card: Card| match card.aim() {
+            Aim::Untargeted => 1,
+            Aim::Enemy => enemies,
+            Aim::Friend => friends,
+        };
+        let target = |card: Card, k: u32| match card.aim() {
+            Aim::Untargeted => None,
+            Aim::Enemy => nth_target(enemy, k as usize),
+            Aim::Friend => nth_target(friend, k as usize),
+        };
+        let total: u32 = hand.iter().map(|&c| count(c)).sum();
         let Some(chosen) = select else {
             if total == 0 {
                 rng.index(1);
                 return Some(Action::Pass);
             }
-            let mut i = rng.index(total);
-            for (card, &mask) in masks.iter().enumerate() {
-                let n = plays(mask) as usize;
+            let mut i = rng.below(total);
+            for (card, &c) in hand.iter().enumerate() {
+                let n = count(c);
                 if i < n {
-                    return Some(Action::Play { card: card as u8, target: nth_target(mask, i) });
+                    return Some(Action::Play { card: card as u8, target: target(c, i) });
                 }
                 i -= n;
             }
             unreachable!("the index is below the count");
         };
-        let discards = 2 * ((1 << hand.len()) - 1);
-        let mut i = rng.index(total + discards + usize::from(chosen));
-        if i >= total {
-            return Some(if i - total < discards { DISCARDS[i - total] } else { Action::Confirm });
+        let discards = 2 * ((1u32 << hand.len()) - 1);
+        let mut i = rng.below(2 * total + discards + u32::from(chosen));
+        if i >= 2 * total {
+            let d = i - 2 * total;
+            return Some(if d < discards { DISCARDS[d as usize] } else { Action::Confirm });
         }
-        for (card, &mask) in masks.iter().enumerate() {
-            let n = 2 * plays(mask) as usize;
+        for (card, &c) in hand.iter().enumerate() {
+            let n = 2 * count(c);
             if i < n {
-                return Some(Action::Select { card: card as u8, target: nth_target(mask, i / 2), confirm: i % 2 == 1 });
+                return Some(Action::Select { card: card as u8, target: target(c, i / 2), confirm: i % 2 == 1 });
             }
             i -= n;
         }
@@ -162,7 +174,7 @@ fn plays(mask: u32) -> u32 {
 
 /// The `k`-th target of a mask in seat order (`None` for an untargeted card).
 fn nth_target(mask: u32, k: usize) -> Option<Seat> {
-    if mask == UNTARGETED {
+    if mask == UNTARGETED || mask == 0 {
         return None;
     }
     let mut m = mask;

@@ -146,20 +146,26 @@ impl WolfPack {
     /// `UNTARGETED` for a card without a target (entries past the hand are 0). Both the legal list and
     /// [`WolfPack::legal_nth`] walk it, so they agree by construction.
     pub(crate) fn hand_targets(&self, seat: Seat, hand: &[Card]) -> [u32; MAX_HAND as usize] {
-        let allowed = !self.forbidden_targets(seat).bits();
-        let (ace, living) = (1u32 << self.ace_seat().0, self.living_mask());
-        // The masks of the two aims: the other side, and one's own.
-        let (enemy, friend) = if self.is_ace(seat) { (living, ace) } else { (ace, living) };
-        let by_aim = |aim: Aim| match aim {
-            Aim::Untargeted => UNTARGETED,
-            Aim::Enemy => enemy & allowed,
-            Aim::Friend => friend & allowed,
-        };
+        let (enemy, friend) = self.aim_masks(seat);
         let mut masks = [0; MAX_HAND as usize];
         for (i, &card) in hand.iter().enumerate().take(MAX_HAND as usize) {
-            masks[i] = by_aim(card.aim());
+            masks[i] = match card.aim() {
+                Aim::Untargeted => UNTARGETED,
+                Aim::Enemy => enemy,
+                Aim::Friend => friend,
+            };
         }
         masks
+    }
+
+    /// The seats `seat` may aim a card at now, for each of the two aims: (the other side,
+    /// its own side), as [`Self::target_mask`] gives them.
+    #[inline]
+    pub(crate) fn aim_masks(&self, seat: Seat) -> (u32, u32) {
+        let allowed = !self.forbidden_targets(seat).bits();
+        let (ace, living) = (1u32 << self.ace_seat().0, self.living_mask());
+        let (enemy, friend) = if self.is_ace(seat) { (living, ace) } else { (ace, living) };
+        (enemy & allowed, friend & allowed)
     }
 
     pub(crate) fn target_ok(&self, origin: Seat, card: Card, target: Option<Seat>) -> bool {
