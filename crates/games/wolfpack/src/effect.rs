@@ -39,15 +39,41 @@ pub enum Hook {
     OnAct,
 }
 
-/// Where a trigger sits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// Where a trigger sits. Compared by [`Delegate::key`]: delegates are compared while
+/// scanning the trigger list, and a field-by-field compare branches on data the branch
+/// predictor cannot guess.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 #[serde(tag = "type")]
 pub enum Delegate {
     Player { seat: Seat, hook: Hook },
     Fsm { transition: Transition, stage: Stage },
 }
 
+impl PartialEq for Delegate {
+    #[inline]
+    fn eq(&self, other: &Delegate) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for Delegate {}
+
+impl std::hash::Hash for Delegate {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.key().hash(state);
+    }
+}
+
 impl Delegate {
+    /// One number per delegate (equal keys, equal delegates).
+    #[inline]
+    pub const fn key(self) -> u32 {
+        match self {
+            Delegate::Player { seat, hook } => (seat.0 as u32) << 8 | hook as u32,
+            Delegate::Fsm { transition, stage } => 1 << 16 | (transition as u32) << 8 | stage as u32,
+        }
+    }
+
     pub const fn player(seat: Seat, hook: Hook) -> Delegate {
         Delegate::Player { seat, hook }
     }
@@ -187,19 +213,21 @@ impl Delegate {
     }
 }
 
-/// The most triggers one delegate may hold at once (a fight has far fewer live effects).
-pub const FIRE_MAX: usize = 64;
+/// How many of the triggers at one delegate [`Fired`] keeps inline (a fight rarely has more
+/// than a handful of live effects); the rest go to a `Vec`.
+pub const FIRE_INLINE: usize = 16;
 
 /// The effects whose triggers sit at one delegate when it fires, copied out so that the
 /// handlers may complete effects (and so edit the trigger list) while they run.
 pub struct Fired {
-    ids: [EffectId; FIRE_MAX],
+    ids: [EffectId; FIRE_INLINE],
     len: usize,
+    more: Vec<EffectId>,
 }
 
 impl Fired {
     pub fn iter(&self) -> impl Iterator<Item = EffectId> + '_ {
-        self.ids[..self.len].iter().copied()
+        self.ids[..self.len].iter().chain(&self.more).copied()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -261,13 +289,18 @@ impl EffectFile {
 
     /// The effects with a trigger at `at`, in the order they were placed (ids only grow, so
     /// trigger order within one delegate is EffectFile order).
+    #[inline]
     pub fn at(&self, at: Delegate) -> Fired {
-        let mut f = Fired { ids: [0; FIRE_MAX], len: 0 };
+        let mut f = Fired { ids: [0; FIRE_INLINE], len: 0, more: Vec::new() };
+        let key = at.key();
         for t in &self.triggers {
-            if t.at == at {
-                assert!(f.len < FIRE_MAX, "more than {FIRE_MAX} triggers on one delegate");
-                f.ids[f.len] = t.effect;
-                f.len += 1;
+            if t.at.key() == key {
+                if f.len < FIRE_INLINE {
+                    f.ids[f.len] = t.effect;
+                    f.len += 1;
+                } else {
+                    f.more.push(t.effect);
+                }
             }
         }
         f
