@@ -198,20 +198,35 @@ pub struct EffectFile {
 }
 
 impl Delegate {
-    /// The delegate's bit in [`EffectFile::hooked`]: a player's hooks at `7 * seat + hook`
-    /// (six seats: bits 0..42), a transition's at `42 + transition` (its Enter and Exit share
-    /// one; no card hooks an Enter). A player's bit is set exactly while one of its triggers
-    /// is live, so testing it is the whole of [`EffectFile::any_at`] for players.
+    /// The delegate's bit in [`EffectFile::hooked`]: a player's hooks at `6 * seat + slot`
+    /// (six seats: bits 0..36; OnCardDraw and OnTargeted, which no card hooks, share a slot),
+    /// a transition's Exit at `36 + transition` and its Enter at `48 + transition`. So a bit
+    /// is set while a trigger sits at its delegate (or, for the shared slot, at its twin):
+    /// testing it is the whole of [`EffectFile::any_at`].
     #[inline]
     pub const fn bit(self) -> u64 {
         match self {
             // No seat past the sixth exists: it has no bit, so it never looks hooked.
-            Delegate::Player { seat, hook } if seat.0 < 6 => 1 << (seat.0 as u32 * 7 + hook as u32),
+            Delegate::Player { seat, hook } if seat.0 < 6 => {
+                let slot = match hook {
+                    Hook::OnDamaged => 0,
+                    Hook::OnDeath => 1,
+                    Hook::OnCardDraw | Hook::OnTargeted => 2,
+                    Hook::OnSelect => 3,
+                    Hook::OnTarget => 4,
+                    Hook::OnAct => 5,
+                };
+                1 << (seat.0 as u32 * 6 + slot)
+            }
             Delegate::Player { .. } => 0,
-            Delegate::Fsm { transition, .. } => 1 << (42 + transition as u32),
+            Delegate::Fsm { transition, stage: Stage::Exit } => 1 << (36 + transition as u32),
+            Delegate::Fsm { transition, stage: Stage::Enter } => 1 << (48 + transition as u32),
         }
     }
 }
+
+// Every delegate's bit fits in the 64 of `hooked`.
+const _: () = assert!(48 + Transition::BossPhaseConfirmToDraw as u32 <= 63);
 
 /// How many of the triggers at one delegate [`Fired`] keeps inline (a fight rarely has more
 /// than a handful of live effects); the rest go to a `Vec`.
@@ -306,12 +321,11 @@ impl EffectFile {
         f
     }
 
-    /// Whether any trigger sits at `at` (cheap test before firing): one bit test, and a scan
-    /// only for a transition's delegate whose other stage may hold it.
+    /// Whether any trigger sits at `at` (cheap test before firing): one bit test (a shared
+    /// slot may say yes for its twin; firing then finds nothing).
     #[inline]
     pub fn any_at(&self, at: Delegate) -> bool {
         self.hooked & at.bit() != 0
-            && (matches!(at, Delegate::Player { .. }) || self.triggers.iter().any(|t| t.at == at))
     }
 
     /// Removes every trigger a player's delegates hold (a shot-down pilot's).
