@@ -76,13 +76,7 @@ impl WolfPack {
 
     pub(crate) fn acting(&self) -> SeatSet {
         match self.phase {
-            Phase::Selection => self
-                .pilots
-                .iter()
-                .enumerate()
-                .filter(|(_, p)| self.must_select(p))
-                .map(|(i, _)| Seat(i as u8))
-                .collect(),
+            Phase::Selection => SeatSet::from_bits(self.waiting_mask()),
             Phase::BossSelection => SeatSet::one(self.ace_seat()),
             Phase::Confirm | Phase::BossPhaseConfirm => self.host().map_or(SeatSet::EMPTY, SeatSet::one),
             _ => SeatSet::EMPTY,
@@ -431,7 +425,7 @@ impl WolfPack {
                     self.transition(Transition::DrawToSelection, out);
                 }
                 Phase::Selection => {
-                    if self.pilots.iter().any(|p| self.must_select(p)) {
+                    if self.waiting_mask() != 0 {
                         return;
                     }
                     self.transition(Transition::SelectionToAction, out);
