@@ -185,7 +185,10 @@ impl Effect {
 }
 
 /// The ordered list of live effects the state machine holds, and every trigger they placed.
+/// Deserializing works `hooked` out again from the triggers (a state saved by a build whose
+/// bit layout differed still fires every hook).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "EffectFileData")]
 pub struct EffectFile {
     /// Oldest first: the order in which delegates run their triggers.
     pub effects: Vec<Effect>,
@@ -193,8 +196,28 @@ pub struct EffectFile {
     pub next_id: EffectId,
     /// Which delegates hold a trigger (bit [`Delegate::bit`]): most transitions and most
     /// player hooks have none, and firing them should cost one test, not a scan. Kept exact:
-    /// set when a trigger is placed, worked out again when triggers are removed.
+    /// set when a trigger is placed, worked out again when triggers are removed and when the
+    /// file is deserialized.
     pub hooked: u64,
+}
+
+/// [`EffectFile`] as stored: `hooked` is read but not trusted.
+#[derive(Deserialize)]
+struct EffectFileData {
+    effects: Vec<Effect>,
+    triggers: Vec<Trigger>,
+    next_id: EffectId,
+    #[serde(default)]
+    #[allow(dead_code)]
+    hooked: u64,
+}
+
+impl From<EffectFileData> for EffectFile {
+    fn from(d: EffectFileData) -> EffectFile {
+        let mut file = EffectFile { effects: d.effects, triggers: d.triggers, next_id: d.next_id, hooked: 0 };
+        file.rehook();
+        file
+    }
 }
 
 impl Delegate {

@@ -158,3 +158,27 @@ fn fast_random_playout_matches_the_fingerprint() {
         assert_eq!((h.0, moves), EXPECTED_UNIFORM[usize::from(pilots) - 1], "{pilots} pilots");
     }
 }
+
+/// A state whose `hooked` bits are stale (saved by a build with another bit layout) fires its
+/// hooks all the same: deserializing works the bits out again from the triggers.
+#[test]
+fn stale_delegate_bits_are_recomputed_on_load() {
+    let config = Config::pilots(5);
+    let mut checked = 0;
+    for seed in 0..40 {
+        let mut g = WolfPack::new(&config, seed).unwrap();
+        let mut rng = MatchRng::new(seed ^ 0xBEEF);
+        while let Some(seat) = g.to_act().first() {
+            if !g.effects().triggers.is_empty() {
+                let mut json: serde_json::Value = serde_json::to_value(&g).unwrap();
+                json["file"]["hooked"] = serde_json::Value::from(0u64);
+                let back: WolfPack = serde_json::from_value(json).unwrap();
+                assert_eq!(back, g, "seed {seed}");
+                checked += 1;
+            }
+            let a = g.random_action(seat, &mut rng).unwrap();
+            g.apply(seat, a).unwrap();
+        }
+    }
+    assert!(checked > 1_000, "only {checked} states with triggers");
+}
