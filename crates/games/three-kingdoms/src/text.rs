@@ -172,6 +172,10 @@ pub fn describe_event(e: &Event, viewer: Viewer, names: &[String]) -> Option<Str
             format!("{} killed {}, a Loyalist, and discards every card in hand and equipment!", n(*seat), n(*victim))
         }
         Event::Reshuffled { cards } => format!("The discard pile is shuffled into a new draw pile ({cards} cards)."),
+        Event::RiskLevel { level } => format!("Current risk level: {level}"),
+        Event::SpyRevealed { seat } => {
+            format!("{} reveals his/her identity: a Spy! From now on he/she fights the Lord.", n(*seat))
+        }
         Event::GameOver { winners, roles, alive } => {
             let mut s = match winners {
                 Side::LordAndLoyalists => "The Lord and the Loyalists win!".to_string(),

@@ -954,3 +954,73 @@ fn actions_and_events_are_tagged_json() {
     let e = Event::TurnStarted { seat: Seat(2), turn: 5 };
     assert_eq!(serde_json::to_string(&e).unwrap(), r#"{"type":"TurnStarted","seat":2,"turn":5}"#);
 }
+
+// ----- seed-compatible mode: the Lord's risk level and the Spy's reveal (§15) ----------------
+
+#[test]
+fn seed_mode_risk_level_rises_and_the_spy_reveals_itself() {
+    use three_kingdoms::{SeedCompat, text::describe_event};
+    let [a, b, c, d] = plain();
+    let attacks = ["♠7 Attack", "♠8 Attack", "♠9 Attack", "♠10 Attack"];
+    let mut s = Scenario::new(vec![
+        // Equipment so that a seat is asked even with an empty hand.
+        a.hp(4).hand(&["♥2 Dodge"]).equip(&["♥5 Red Hare"]),
+        b.hand(&attacks).equip(&["♣A Zhuge Crossbow"]),
+        c.equip(&["♠K Ferghana Horse"]),
+        d,
+    ])
+    .current(1);
+    s.config.seed_compat = SeedCompat { spy_reveal: true, ..SeedCompat::default() };
+    let mut g = s.build().unwrap();
+    let risk = |ev: &[Event]| {
+        ev.iter().find_map(|e| match e {
+            Event::RiskLevel { level } => Some(*level),
+            _ => None,
+        })
+    };
+    // Dodged: +5; each hit: +10.
+    act(&mut g, 1, use1(attacks[0], Kind::Attack, 0));
+    assert_eq!(risk(&act(&mut g, 0, respond("♥2 Dodge", Kind::Dodge))), Some(5));
+    act(&mut g, 1, use1(attacks[1], Kind::Attack, 0));
+    let ev = act(&mut g, 0, Action::Pass);
+    assert_eq!(risk(&ev), Some(15));
+    let names: Vec<String> = ["Xu Chu", "Lv Meng", "Huang Gai", "Zhang Liao"].map(String::from).to_vec();
+    let lines: Vec<String> = ev.iter().filter_map(|e| describe_event(e, engine::Viewer::Spectator, &names)).collect();
+    assert!(lines.contains(&"Current risk level: 15".to_string()), "{lines:?}");
+    // An Attack on someone else does not count.
+    act(&mut g, 1, use1(attacks[2], Kind::Attack, 2));
+    let ev = act(&mut g, 2, Action::Pass);
+    assert_eq!(risk(&ev), None);
+    act(&mut g, 1, use1(attacks[3], Kind::Attack, 0));
+    assert_eq!(risk(&act(&mut g, 0, Action::Pass)), Some(25));
+    assert!(!g.p(Seat(3)).revealed);
+    // Below the threshold the Spy's turn starts unrevealed...
+    let until_turn_of = |g: &mut ThreeKingdoms, seat: u8| loop {
+        let s = waiting(g);
+        let a = match g.pending {
+            Some(Pending::DrawPhase { .. }) => Action::DrawNormally,
+            Some(Pending::Play { .. }) => Action::EndPlay,
+            _ => g.legal_actions(Seat(s))[0],
+        };
+        let ev = act(g, s, a);
+        if ev.iter().any(|e| matches!(e, Event::TurnStarted { seat: t, .. } if t.0 == seat)) {
+            break ev;
+        }
+    };
+    let ev = until_turn_of(&mut g, 3);
+    assert!(!ev.iter().any(|e| matches!(e, Event::SpyRevealed { .. })));
+    assert!(!g.p(Seat(3)).revealed);
+    // ...and once it reaches 30 the Spy reveals itself at the start of its next turn.
+    g.risk = 30;
+    let ev = until_turn_of(&mut g, 3);
+    assert!(ev.contains(&Event::SpyRevealed { seat: Seat(3) }), "{ev:?}");
+    assert!(g.p(Seat(3)).revealed, "the role is face up");
+    assert_eq!(g.view(engine::Viewer::Seat { seat: Seat(1) }).players[3].role, Some(Role::Spy));
+    // Without the switch nothing of this happens.
+    let [a, b, c, d] = plain();
+    let mut g =
+        Scenario::new(vec![a.equip(&["♥5 Red Hare"]), b.hand(&["♠7 Attack"]), c, d]).current(1).build().unwrap();
+    act(&mut g, 1, use1("♠7 Attack", Kind::Attack, 0));
+    assert_eq!(risk(&act(&mut g, 0, Action::Pass)), None);
+    assert_eq!(g.risk, 0);
+}
