@@ -125,7 +125,7 @@ pub fn describe_event(e: &Event, viewer: Viewer, names: &[String]) -> Option<Str
         },
         Event::Discarded { seat, cards, hand, hp } => {
             format!(
-                "{} (HP: {}) discarded {} card(s), now has {hand} card(s): {}",
+                "{} (HP: {}) discarded {} card(s): {}, now has {hand} card(s).",
                 n(*seat),
                 hp,
                 cards.len(),
@@ -219,18 +219,28 @@ pub fn narrate_game(config: &Config, seed: u64, bots: &mut [Box<dyn Bot<ThreeKin
             let _ = writeln!(text, "(a bot chose an illegal action; the narration stops)");
             break;
         }
-        for e in &events {
+        for (i, e) in events.iter().enumerate() {
             if matches!(e, Event::Dealt { .. }) && !dealt {
                 dealt = true;
                 let _ = writeln!(text, "---Distribute Cards for the Starting Hand---");
             }
             // The narrator sees everything: the roles as the generals are chosen, too.
-            let line = match e {
+            let mut line = match e {
                 Event::GeneralChosen { seat, general, hp } => {
                     Some(format!("Seat {} ({}) chooses {general}, HP {hp}.", seat.0, game.p(*seat).role))
                 }
                 _ => describe_event(e, Viewer::Spectator, &names(&game)),
             };
+            // After a draw or a discard the seed's log shows the whole hand: the narrator can
+            // when nothing later in this step changed that hand.
+            if let (Some(l), Event::Drew { seat, hand, .. } | Event::Discarded { seat, hand, .. }) = (&mut line, e)
+                && !events[i + 1..].iter().any(|later| touches_hand(later, *seat))
+                && game.p(*seat).hand.len() == usize::from(*hand)
+                && *hand > 0
+            {
+                let stop = if l.ends_with('.') { "" } else { "." };
+                let _ = write!(l, "{stop} Hand: {}", card_list(&game.p(*seat).hand));
+            }
             if let Some(line) = line {
                 let _ = writeln!(text, "{line}");
             }
@@ -238,6 +248,22 @@ pub fn narrate_game(config: &Config, seed: u64, bots: &mut [Box<dyn Bot<ThreeKin
         steps += 1;
     }
     text
+}
+
+/// Whether `e` may change `seat`'s hand.
+fn touches_hand(e: &Event, seat: Seat) -> bool {
+    match *e {
+        Event::Drew { seat: s, .. }
+        | Event::Dealt { seat: s, .. }
+        | Event::Discarded { seat: s, .. }
+        | Event::Gained { seat: s, .. }
+        | Event::Played { seat: s, .. }
+        | Event::UsedCard { seat: s, .. }
+        | Event::Equipped { seat: s, .. }
+        | Event::Penalty { seat: s, .. } => s == seat,
+        Event::Moved { from, to, .. } => from == seat || to == seat,
+        _ => false,
+    }
 }
 
 /// What a seat sees, for terminal play: its role, general, HP, numbered hand, equipment and
