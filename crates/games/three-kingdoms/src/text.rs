@@ -120,8 +120,8 @@ pub fn describe_event(e: &Event, viewer: Viewer, names: &[String]) -> Option<Str
         Event::Recovered { seat, amount, hp } => format!("{} recovers {amount} HP, current HP is {hp}", n(*seat)),
         Event::Dying { seat, hp } => format!("{}'s hp is {hp} now! {} is dying.", n(*seat), n(*seat)),
         Event::Died { seat, role, killer } => match killer {
-            Some(k) => format!("{} is killed by {}. {} was a {role}.", n(*seat), n(*k), n(*seat)),
-            None => format!("{} dies. {} was a {role}.", n(*seat), n(*seat)),
+            Some(k) => format!("{} is killed by {}. {} was {}.", n(*seat), n(*k), n(*seat), a_role(*role)),
+            None => format!("{} dies. {} was {}.", n(*seat), n(*seat), a_role(*role)),
         },
         Event::Discarded { seat, cards, hand, hp } => {
             format!(
@@ -185,7 +185,7 @@ pub fn describe_event(e: &Event, viewer: Viewer, names: &[String]) -> Option<Str
             };
             for (seat, role) in roles {
                 let dead = if alive.contains(*seat) { "" } else { " (dead)" };
-                let _ = write!(s, "\n{} was a {role}{dead}.", n(*seat));
+                let _ = write!(s, "\n{} was {}{dead}.", n(*seat), a_role(*role));
             }
             s
         }
@@ -248,6 +248,12 @@ pub fn narrate_game(config: &Config, seed: u64, bots: &mut [Box<dyn Bot<ThreeKin
         steps += 1;
     }
     text
+}
+
+/// "the Lord", "a Rebel", ...
+fn a_role(role: crate::config::Role) -> String {
+    let article = if role == crate::config::Role::Lord { "the" } else { "a" };
+    format!("{article} {role}")
 }
 
 /// Whether `e` may change `seat`'s hand.
