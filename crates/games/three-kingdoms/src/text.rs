@@ -35,12 +35,19 @@ pub fn describe_event(e: &Event, viewer: Viewer, names: &[String]) -> Option<Str
         Event::GeneralChosen { seat, general, hp } => {
             format!("Seat {} chooses {general}, HP {hp}.", seat.0)
         }
+        // Cards a viewer may not see are left out of the line.
+        Event::Dealt { seat, cards, count } if cards.is_empty() => {
+            format!("{} draw {} card(s), now has {} card(s).", n(*seat), count, count)
+        }
         Event::Dealt { seat, cards, count } => {
             format!("{} draw {} card(s), now has {} card(s). Hand: {}", n(*seat), count, count, card_list(cards))
         }
         Event::TurnStarted { turn, .. } => format!("---Turn {turn}---"),
         Event::PlaySkipped { seat } => format!("{} is unlucky and skips the Play phase.", n(*seat)),
         Event::DiscardSkipped { seat } => format!("{} skips the Discard phase.", n(*seat)),
+        Event::Drew { seat, cards, count, hand } if cards.is_empty() => {
+            format!("{} draw {} card(s), now has {} card(s).", n(*seat), count, hand)
+        }
         Event::Drew { seat, cards, count, hand } => {
             format!("{} draw {} card(s), now has {} card(s). Drew: {}", n(*seat), count, hand, card_list(cards))
         }
