@@ -4,7 +4,7 @@
 use crate::action::{Event, JudgeFor, Side};
 use crate::cards::{CardId, Kind, Slot};
 use crate::config::Config;
-use crate::state::ThreeKingdoms;
+use crate::state::{Pending, ThreeKingdoms};
 use engine::{Bot, Game, MatchRng, Observation, Seat, Viewer};
 use std::fmt::Write;
 
@@ -358,8 +358,17 @@ pub fn render_view(g: &ThreeKingdoms, view: &crate::view::View) -> String {
         let what = match (view.request, view.about) {
             (Some(Kind::Negate), Some((k, t))) => format!("a Negate against the {k} on {}", vname(t)),
             (Some(Kind::Peach), Some((_, t))) => format!("a Peach for the dying {}", vname(t)),
-            (Some(k), _) => format!("a {k}"),
-            _ => format!("{w:?}").split([' ', '{']).next().unwrap_or("").to_string(),
+            (Some(k), _) => {
+                let article = if k.name().starts_with(['A', 'E', 'I', 'O', 'U']) { "an" } else { "a" };
+                format!("{article} {k}")
+            }
+            _ => match w {
+                Pending::Play { .. } => "the Play phase".to_string(),
+                Pending::Discard { n, .. } => format!("{n} card(s) to discard"),
+                Pending::Confirm { .. } => "a yes or no".to_string(),
+                Pending::Pick { from, .. } => format!("a card of {} to pick", vname(from)),
+                _ => format!("{w:?}").split([' ', '{']).next().unwrap_or("").to_string(),
+            },
         };
         let _ = writeln!(s, "Waiting for {who}: {what}.");
     }
