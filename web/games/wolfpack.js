@@ -42,7 +42,7 @@ const PHASES = {
 /** The pause before each step of the playback (a reveal, a card resolving, a pick of the Ace's). */
 const STEP_MS = 550;
 /** With more than this many events waiting, steps follow each other quickly (catching up). */
-const BACKLOG = 24;
+const BACKLOG = 12;
 const QUICK_MS = 40;
 /** How long the first event of a burst waits for the rest of its move's events. */
 const GATHER_MS = 30;
