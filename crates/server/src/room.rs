@@ -179,6 +179,9 @@ struct Snapshot {
     chat: Vec<ChatMessage>,
     matches_played: u64,
     base_seed: u64,
+    /// The stored id of the room's last finished match (its end screen and replay).
+    #[serde(default)]
+    last_match: Option<i64>,
     #[serde(rename = "match")]
     current: Option<MatchSnap>,
 }
@@ -236,6 +239,9 @@ pub struct Room<A: GameAdapter> {
     waiting_since: Option<(u32, Instant)>,
     /// Who won the last match (for pages opened after it ended).
     last_winner: Option<String>,
+    /// The stored id of the last finished match: pages show its final table until the next
+    /// match starts, and link its replay.
+    last_match: Option<i64>,
     /// When the last move was applied: each bot move waits its delay from here.
     last_move_at: Instant,
     /// The room's own fields of `GameDataSync` (host, chat, options, seats…), serialized once
@@ -327,6 +333,7 @@ impl<A: GameAdapter> Room<A> {
             rng,
             waiting_since: None,
             last_winner: None,
+            last_match: None,
             last_move_at: Instant::now(),
             room_fields: Mutex::new(None),
             _adapter: std::marker::PhantomData,
@@ -361,6 +368,7 @@ impl<A: GameAdapter> Room<A> {
         room.host = snap.host;
         room.chat = snap.chat;
         room.matches_played = snap.matches_played;
+        room.last_match = snap.last_match;
         if let Some(ms) = snap.current {
             let config: <A::G as Game>::Config =
                 serde_json::from_value(ms.config).map_err(|e| format!("room {}: config: {e}", stored.id))?;
@@ -578,6 +586,7 @@ impl<A: GameAdapter> Room<A> {
             .put("bots", A::bot_names())
             .put("seats", &self.current.as_ref().map(|c| &c.seats))
             .put("lastWinner", &self.last_winner)
+            .put("lastMatch", &self.last_match)
             .put("minPlayers", &A::MIN_PLAYERS)
             .put("maxPlayers", &A::MAX_PLAYERS)
             .put("options", &self.options.public());
@@ -688,6 +697,7 @@ impl<A: GameAdapter> Room<A> {
             chat: self.chat.clone(),
             matches_played: self.matches_played,
             base_seed: self.base_seed,
+            last_match: self.last_match,
             current: self.current.as_ref().map(|c| MatchSnap {
                 seed: c.seed,
                 config: serde_json::to_value(&c.config).expect("configs serialize"),
@@ -1185,8 +1195,14 @@ impl<A: GameAdapter> Room<A> {
             ended_at: now_ms(),
         };
         match self.store.finish_match(record).await {
-            Ok(id) => tracing::info!(room = %self.id, match_id = id, "match finished"),
-            Err(e) => tracing::error!(room = %self.id, "recording the match failed: {e}"),
+            Ok(id) => {
+                tracing::info!(room = %self.id, match_id = id, "match finished");
+                self.last_match = Some(id);
+            }
+            Err(e) => {
+                tracing::error!(room = %self.id, "recording the match failed: {e}");
+                self.last_match = None;
+            }
         }
         self.matches_played += 1;
         self.last_winner = winners.first().cloned();
