@@ -622,7 +622,9 @@ class Room {
         h('h3', { class: 'end-sub', text: 'The final table' }), tableRoot);
       if (final) mountReadOnly(this.mod, tableRoot, final.you).render(final);
       this.endRoot.hidden = false;
+      // The end screen's title replaces the banner (one element says who won).
       this.banner.hidden = true;
+      this.banner.replaceChildren();
     }).catch(() => { /* the log says who won */ });
   }
 
@@ -636,6 +638,7 @@ class Room {
     const d = this.data;
     if (d?.gameStarted || this.winner === undefined || !this.endRoot.hidden) {
       this.banner.hidden = true;
+      this.banner.replaceChildren();
       return;
     }
     this.banner.hidden = false;

@@ -112,7 +112,7 @@ for (const [game, spec] of Object.entries(GAMES)) {
       await page.reload();
       await end.waitFor({ timeout: 10_000 });
 
-      if (size === 'desktop') {
+      {
         // The replay viewer: from the end back to the deal, from seat 0's view.
         await page.goto(`${base}${replay}`);
         await page.locator('[data-testid=replay-counter]').waitFor();
@@ -124,7 +124,8 @@ for (const [game, spec] of Object.entries(GAMES)) {
         await page.waitForFunction(() => document.body.dataset.replayStep === '1');
         assert.match(await page.locator('[data-testid=replay-counter]').textContent(), /^Move 1 of \d+$/);
         assert.ok((await page.locator('.replay-table *').count()) > 5, 'the table of the step is drawn');
-        await viewShot(page, `${game}-replay`);
+        assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), 'no sideways scrolling');
+        await viewShot(page, `${game}-${size}-replay`);
       }
       assert.deepEqual(page.errors, [], `no page errors (${game} ${size})`);
       await page.context().close();
