@@ -124,6 +124,15 @@ for (const [game, spec] of Object.entries(GAMES)) {
         await page.waitForFunction(() => document.body.dataset.replayStep === '1');
         assert.match(await page.locator('[data-testid=replay-counter]').textContent(), /^Move 1 of \d+$/);
         assert.ok((await page.locator('.replay-table *').count()) > 5, 'the table of the step is drawn');
+        if (size === 'desktop') {
+          // Every seat side by side, at the same move.
+          await page.locator('[data-testid=replay-view]').selectOption('all');
+          await page.locator('.replay-seat').nth(spec.bots).waitFor();
+          assert.equal(await page.locator('.replay-seat').count(), spec.bots + 1, 'one table per seat');
+          await viewShot(page, `${game}-replay-all`);
+          await page.locator('[data-testid=replay-view]').selectOption('0');
+          await page.locator('.replay-seat').nth(1).waitFor({ state: 'detached' });
+        }
         assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), 'no sideways scrolling');
         await viewShot(page, `${game}-${size}-replay`);
       }
