@@ -19,6 +19,7 @@ pub const PAGES: &[(&str, &str, &str)] = &[
     ("wolfpack", "Wolf Pack", include_str!("../../../docs/rules/wolfpack.md")),
     ("wolfpack-balance", "Wolf Pack balance", include_str!("../../../docs/rules/wolfpack-balance.md")),
     ("three-kingdoms", "Three Kingdoms", include_str!("../../../docs/rules/three-kingdoms.md")),
+    ("three-kingdoms-balance", "Three Kingdoms balance", include_str!("../../../docs/rules/three-kingdoms-balance.md")),
 ];
 
 /// The page called `name` (`buckshot`, `buckshot.md`, `README`), or a 404 listing them.
@@ -300,6 +301,17 @@ mod tests {
              <tr><td>1</td><td>&lt;2&gt;</td></tr>\n</tbody></table></div>\n\
              <pre><code>x &lt; y\n</code></pre>\n"
         );
+    }
+
+    /// A page added to `docs/rules` is served too (it needs its line in `PAGES`).
+    #[test]
+    fn every_file_of_docs_rules_is_a_page() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/rules");
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let name = entry.unwrap().file_name().into_string().unwrap();
+            let Some(page) = name.strip_suffix(".md") else { continue };
+            assert!(PAGES.iter().any(|(n, _, _)| *n == page), "docs/rules/{name} has no line in rules::PAGES");
+        }
     }
 
     /// Every page renders, no text is left as markup, and every in-page link has its heading.
