@@ -366,7 +366,10 @@ export function mount(ctx) {
 
     // Your hand and choices.
     const mine = me != null ? v.pilots?.[me] : null;
-    if (mine && mine.hand && mine.alive) {
+    if (v.winner != null) {
+      // The final table (the room's end screen shows this module read-only).
+      parts.push(h('p', { class: 'wp-choice', dataset: { testid: 'final-outcome' }, text: v.winner === 'Pilots' ? 'The pilots shot down the Ace.' : 'The Ace shot down every pilot.' }));
+    } else if (mine && mine.hand && mine.alive) {
       parts.push(renderHand(v, mine, legal));
     } else if (mine && !mine.alive) {
       parts.push(h('p', { class: 'watching-note', text: 'You were shot down: watch your wingmen finish the fight.' }));
