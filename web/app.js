@@ -448,6 +448,9 @@ class Room {
         this.log(msg.winner ? `${msg.winner === this.you ? 'You win' : `${msg.winner} wins`} the game!` : 'The game ended with no winner.', { cls: 'log-big' });
         break;
       case 'ActionFailed':
+        // A game may name refusals that are races, not mistakes (Wolf Pack: a Continue pressed
+        // just as the host's confirm delay ran out); the page already shows the new state.
+        if (this.mod?.isRace?.(msg.code)) break;
         showAlert(msg.reason, 'error');
         break;
       case 'ShowAlert':

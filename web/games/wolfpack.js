@@ -58,6 +58,12 @@ function addStyles() {
   document.head.appendChild(h('link', { rel: 'stylesheet', href: '/games/wolfpack.css', dataset: { sheet: 'wolfpack' } }));
 }
 
+/** Refusals that are races, not mistakes: a Continue pressed just as the room proceeded for
+ * the host (its confirm delay ran out) is refused with `not_confirm`; nothing to tell anyone. */
+export function isRace(code) {
+  return code === 'not_confirm';
+}
+
 export function mount(ctx) {
   addStyles();
   let data = null;
@@ -486,8 +492,10 @@ export function mount(ctx) {
     });
     const ace = live.get(v.ace.seat) ?? { hp: v.ace.health };
     replaceChildren(ctx.root, h('div', { class: 'wolfpack' },
-      h('section', { class: `wp-end card ${won ? 'wp-won' : 'wp-lost'}`, dataset: { testid: 'wp-end' }, attrs: { 'aria-label': 'The fight is over' } },
-        h('h2', { dataset: { testid: 'outcome' }, text: won ? 'Victory: the pilots shot down the Ace!' : 'Defeat: the Ace shot down every pilot.' }),
+      // The room's end screen above says who won; this panel is the fight's statistics.
+      h('section', { class: `wp-end card ${won ? 'wp-won' : 'wp-lost'}`, dataset: { testid: 'wp-end' }, attrs: { 'aria-label': 'Fight statistics' } },
+        h('h2', { text: 'Fight statistics' }),
+        h('p', { class: 'wp-outcome', dataset: { testid: 'outcome' }, text: won ? 'Victory: the pilots shot down the Ace!' : 'Defeat: the Ace shot down every pilot.' }),
         h('p', { dataset: { testid: 'end-summary' }, text: `${v.turn} turn${v.turn === 1 ? '' : 's'} · ${played} cards played${secs != null ? ` · ${Math.floor(secs / 60)} min ${secs % 60} s` : ''} · the Ace (${v.ace.tier}) ended on ${Math.max(0, ace.hp)} / ${v.ace.max_health}` }),
         h('div', { class: 'wp-table-wrap' }, h('table', { class: 'wp-end-table' },
           h('thead', {}, h('tr', {}, ['Pilot', 'Health', 'Cards played', 'Damage dealt', 'Damage taken'].map((t) => h('th', { attrs: { scope: 'col' }, text: t })))),
