@@ -54,7 +54,12 @@ impl GameAdapter for WolfPackAdapter {
         wolfpack::bot(name)
     }
 
-    fn decision_timeout(game: &WolfPack, seat: Seat, _kind: engine::DecisionKind) -> Option<Duration> {
+    fn decision_timeout(
+        game: &WolfPack,
+        seat: Seat,
+        _kind: engine::DecisionKind,
+        _options: &Value,
+    ) -> Option<Duration> {
         matches!(game.phase(), Phase::Confirm | Phase::BossPhaseConfirm)
             .then_some(())
             .and(game.timeout_action(seat))
