@@ -143,7 +143,8 @@ pub fn public_json(v: &View, names: &[String], seats: &mut [Fields], top: &mut F
             .put("maxHp", &p.max_hp)
             .put("handCount", &p.hand_count)
             .put("alive", &p.alive)
-            .put("role", &p.role);
+            .put("role", &p.role)
+            .put("skills", &p.general.map(|g| g.def().skills.iter().map(|s| s.name()).collect::<Vec<_>>()));
     }
     let over = matches!(v.step, Step::Over(_));
     let current = (!over && !matches!(v.step, Step::LordChooses | Step::OthersChoose))
@@ -162,6 +163,39 @@ pub fn private_json(v: &View, top: &mut Fields) {
     let in_range: Vec<bool> =
         seats.map(|s| s != me && v.players[s.index()].alive && dist[s.index()] <= range).collect();
     top.put("distance", &dist).put("inRange", &in_range).put("attackRange", &range);
+    if !v.candidates.is_empty() {
+        let offered: Vec<Value> = v
+            .candidates
+            .iter()
+            .map(|g| {
+                let d = g.def();
+                serde_json::json!({
+                    "general": g, "name": d.name, "kingdom": d.kingdom, "hp": d.hp,
+                    "skills": d.skills.iter().map(|s| s.name()).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        top.put("candidates", &offered);
+    }
+}
+
+/// The card table the web client (`web/games/three-kingdoms.js`) reads card ids with: one
+/// `<suit><rank>:<Kind>` entry per card of the deck, in id order.
+pub fn deck_table() -> String {
+    use three_kingdoms::Suit;
+    three_kingdoms::CardId::all()
+        .map(|c| {
+            let suit = match c.suit() {
+                Suit::Spade => 'S',
+                Suit::Heart => 'H',
+                Suit::Club => 'C',
+                Suit::Diamond => 'D',
+            };
+            let kind = serde_json::to_value(c.kind()).expect("kinds serialize");
+            format!("{suit}{}:{}", c.rank(), kind.as_str().expect("a kind is a name"))
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 impl GameAdapter for ThreeKingdomsAdapter {
@@ -330,6 +364,14 @@ mod tests {
                 g.apply(seat, a).unwrap();
             }
         }
+    }
+
+    /// The web client's copy of the deck is the deck.
+    #[test]
+    fn the_web_client_knows_every_card() {
+        let js = include_str!("../../../../web/games/three-kingdoms.js");
+        let line = format!("const DECK = '{}';", deck_table());
+        assert!(js.contains(&line), "web/games/three-kingdoms.js needs the line\n{line}");
     }
 
     #[test]
