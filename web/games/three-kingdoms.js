@@ -147,35 +147,37 @@ export function mount(ctx) {
     for (let i = 1; i < n; i++) others.push((bottom + i) % n);
     const seatEls = others.map((s) => seatBox(d, v, s, legal));
     const ring = h('div', { class: 'tk-ring', dataset: { testid: 'ring', seats: String(n) } });
-    // Counter-clockwise from you: up the right side, right to left along the top, down the left.
+    // Counter-clockwise from you: up the right side, right to left along the top, down the
+    // left side. (On a phone the CSS makes this one list in that order, your seat last.)
     const m = others.length;
     const side = Math.floor((m + 1) / 4);
     const top = m - 2 * side;
-    const cols = Math.max(top, 3);
-    ring.style.setProperty('--tk-cols', String(cols));
-    ring.style.setProperty('--tk-rows', String(side + 2));
+    const topRow = h('div', { class: 'tk-top' });
+    topRow.style.gridRow = '1';
+    topRow.style.gridColumn = '1 / -1';
     seatEls.forEach((el, i) => {
-      let row; let col;
-      if (i < side) { row = side + 1 - i; col = cols; } else if (i < side + top) { row = 1; col = top === cols ? cols - (i - side) : cols - 1 - (i - side) + (cols - top === 1 ? 1 : 0); } else { row = 2 + (i - side - top); col = 1; }
-      if (top < cols) {
-        // Fewer seats on top than columns: centre them.
-        const k = i - side;
-        if (i >= side && i < side + top) col = cols - Math.floor((cols - top) / 2) - k;
+      if (i < side) {
+        el.style.gridRow = String(side + 1 - i);
+        el.style.gridColumn = '3';
+        ring.appendChild(el);
+      } else if (i < side + top) {
+        topRow.prepend(el);
+        if (i === side + top - 1) ring.appendChild(topRow);
+      } else {
+        el.style.gridRow = String(2 + (i - side - top));
+        el.style.gridColumn = '1';
+        ring.appendChild(el);
       }
-      el.style.gridRow = String(row);
-      el.style.gridColumn = String(col);
-      ring.appendChild(el);
     });
+    if (top === 0) ring.appendChild(topRow);
     const centre = h('div', { class: 'tk-centre', dataset: { testid: 'centre' } }, centreParts(d, v, legal));
     centre.style.gridRow = `2 / ${side + 2}`;
-    centre.style.gridColumn = side > 0 ? `2 / ${cols}` : `1 / ${cols + 1}`;
-    if (side === 0) centre.style.gridRow = '2';
+    centre.style.gridColumn = '2';
     ring.appendChild(centre);
     const meBox = seatBox(d, v, bottom, legal);
     meBox.classList.add('tk-bottom');
     meBox.style.gridRow = String(side + 2);
-    meBox.style.gridColumn = side > 0 ? `2 / ${cols}` : `1 / ${cols + 1}`;
-    if (side === 0) { centre.style.gridRow = '2'; meBox.style.gridRow = '3'; ring.style.setProperty('--tk-rows', '3'); }
+    meBox.style.gridColumn = '2';
     ring.appendChild(meBox);
 
     const parts = [header(d, v), ring];
@@ -329,8 +331,8 @@ export function mount(ctx) {
   function responsePrompt(d, v, legal) {
     const me = mySeat();
     const askedSeat = v.waiting?.Ask?.seat;
-    if (askedSeat == null || !v.request) return null;
-    const need = kindName(v.request);
+    if (askedSeat == null) return null;
+    const need = v.request ? kindName(v.request) : 'a card';
     let what;
     if (v.request === 'Peach' && v.about) what = `${isMe(v.about[1]) ? 'You are' : `${who(v.about[1])} is`} dying: use a Peach?`;
     else if (v.request === 'Negate' && v.about) what = `${kindName(v.about[0])} on ${who(v.about[1])}: play Negate?`;
@@ -345,7 +347,7 @@ export function mount(ctx) {
       }));
       const pass = legal.find((a) => a.type === 'Pass');
       if (pass) buttons.push(h('button', { type: 'button', dataset: { key: 'answer-pass', testid: 'pass' }, text: 'Pass', on: { click: () => send(pass) } }));
-      return h('section', { class: 'tk-prompt is-asked', dataset: { testid: 'response-prompt', request: v.request }, attrs: { role: 'alertdialog', 'aria-label': what } },
+      return h('section', { class: 'tk-prompt is-asked', dataset: { testid: 'response-prompt', request: v.request ?? '' }, attrs: { role: 'alertdialog', 'aria-label': what } },
         h('p', { class: 'tk-prompt-text' }, h('strong', { text: what })),
         h('div', { class: 'tk-prompt-row' }, buttons, clock));
     }
@@ -417,8 +419,11 @@ export function mount(ctx) {
     const me = mySeat();
     const asked = v.waiting?.Ask?.seat === me;
     const byCard = new Map();
+    // Actions on hand cards are reached through the cards; the rest (skills, phase steps,
+    // cards from equipment or from a look at the pile) are buttons.
+    const inHand = (a) => CARD_ACTIONS.has(a.type) && cardsOf(a).length > 0 && cardsOf(a).every((c) => v.hand.includes(c));
     for (const a of legal) {
-      if (!CARD_ACTIONS.has(a.type)) continue;
+      if (!inHand(a)) continue;
       for (const c of cardsOf(a)) { if (!byCard.has(c)) byCard.set(c, []); byCard.get(c).push(a); }
     }
     const discarding = legal.some((a) => a.type === 'Discard');
@@ -440,7 +445,7 @@ export function mount(ctx) {
       return b;
     });
     // Buttons for everything that is not a hand card: skills, End Play, choices.
-    const rest = legal.filter((a) => !CARD_ACTIONS.has(a.type) && a.type !== 'ChooseGeneral' && !(asked && (a.type === 'Pass')));
+    const rest = legal.filter((a) => !inHand(a) && a.type !== 'ChooseGeneral' && !(asked && (a.type === 'Pass' || ANSWERS.has(a.type) || a.type === 'EightTrigrams' || a.type === 'AskHelpers')));
     const groups = new Map();
     for (const a of rest) {
       const key = seatsOf(a).length && !['Use'].includes(a.type) ? a.type : JSON.stringify(a);
