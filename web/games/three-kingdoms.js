@@ -334,10 +334,8 @@ export function mount(ctx) {
     if (askedSeat == null) return null;
     const need = v.request ? kindName(v.request) : 'a card';
     let what;
-    if (v.request === 'Peach' && v.about) what = `${isMe(v.about[1]) ? 'You are' : `${who(v.about[1])} is`} dying: use a Peach?`;
-    else if (v.request === 'Negate' && v.about) what = `${kindName(v.about[0])} on ${who(v.about[1])}: play Negate?`;
-    else if (lastUse) what = `${kindName(lastUse.kind)} from ${who(lastUse.seat)}: play ${need}?`;
-    else what = `Play ${need}?`;
+    let cause;
+    if (v.request === 'Peach' && v.about) { cause = `${isMe(v.about[1]) ? 'You are' : `${who(v.about[1])} is`} dying`; what = `${cause}: use a Peach?`; } else if (v.request === 'Negate' && v.about) { cause = `${kindName(v.about[0])} on ${who(v.about[1])}`; what = `${cause}: play Negate?`; } else if (lastUse) { cause = `${kindName(lastUse.kind)} from ${who(lastUse.seat)}`; what = `${cause}: play ${need}?`; } else { cause = ''; what = `Play ${need}?`; }
     const clock = h('span', { class: 'tk-clock', dataset: { countdown: '1', testid: 'countdown' } });
     if (askedSeat === me) {
       const answers = legal.filter((a) => a.type !== 'Pass');
@@ -352,7 +350,7 @@ export function mount(ctx) {
         h('div', { class: 'tk-prompt-row' }, buttons, clock));
     }
     return h('section', { class: 'tk-prompt', dataset: { testid: 'response-wait' }, attrs: { role: 'status' } },
-      h('p', { class: 'tk-prompt-text' }, `${what.replace(/\?$/, '')} — waiting for ${who(askedSeat)}. `, clock));
+      h('p', { class: 'tk-prompt-text' }, `${cause ? `${cause}: ` : ''}${who(askedSeat)} may play ${v.request === 'Peach' ? 'a Peach' : need}. `, clock));
   }
 
   // ---- actions as words ----
