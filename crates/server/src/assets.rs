@@ -22,6 +22,8 @@ pub const ASSETS: &[Asset] = &[
     asset!("games/sorcery.js", "text/javascript; charset=utf-8"),
     asset!("games/wolfpack.js", "text/javascript; charset=utf-8"),
     asset!("games/wolfpack.css", "text/css; charset=utf-8"),
+    asset!("games/three-kingdoms.js", "text/javascript; charset=utf-8"),
+    asset!("games/three-kingdoms.css", "text/css; charset=utf-8"),
 ];
 
 pub fn find(path: &str) -> Option<&'static Asset> {

@@ -23,7 +23,7 @@ pub fn visit_adapter<V: AdapterVisitor>(kind: GameKind, v: V) -> Option<V::Out> 
         GameKind::Ivanhoe => v.visit::<crate::games::ivanhoe::IvanhoeAdapter>(),
         GameKind::Sorcery => v.visit::<crate::games::sorcery::SorceryAdapter>(),
         GameKind::WolfPack => v.visit::<crate::games::wolfpack::WolfPackAdapter>(),
-        GameKind::ThreeKingdoms => return None,
+        GameKind::ThreeKingdoms => v.visit::<crate::games::three_kingdoms::ThreeKingdomsAdapter>(),
     })
 }
 
