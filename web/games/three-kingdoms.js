@@ -92,6 +92,15 @@ function loadCss() {
   document.head.appendChild(h('link', { rel: 'stylesheet', href: '/games/three-kingdoms.css' }));
 }
 
+/** A seat's final state for the room's end screen: role, general and HP (every role is face
+ * up once the game is over). */
+export function standing(d, player) {
+  const seat = (d?.seats ?? []).indexOf(player.username);
+  const p = d?.view?.players?.[seat];
+  if (!p) return player.inGame === false ? 'out' : '';
+  return [p.role ?? '?', p.general ? spaced(p.general) : null, p.alive ? `${p.hp} / ${p.max_hp} HP` : 'dead'].filter(Boolean).join(' · ');
+}
+
 export function mount(ctx) {
   loadCss();
   let data = null;
