@@ -379,7 +379,7 @@ impl<A: GameAdapter> Room<A> {
                 scratch.clear();
                 moves.push(m);
             }
-            let bots = ms.bots.iter().map(|b| b.as_deref().and_then(A::make_bot)).collect();
+            let bots = ms.bots.iter().map(|b| b.as_deref().and_then(A::bot)).collect();
             room.current = Some(Match {
                 game,
                 seed: ms.seed,
@@ -576,6 +576,7 @@ impl<A: GameAdapter> Room<A> {
             .put("gameStarted", &self.current.is_some())
             .put("chat", &self.chat[chat_from..])
             .put("bots", A::bot_names())
+            .put("levels", search::Level::NAMES)
             .put("seats", &self.current.as_ref().map(|c| &c.seats))
             .put("lastWinner", &self.last_winner)
             .put("minPlayers", &A::MIN_PLAYERS)
@@ -800,12 +801,16 @@ impl<A: GameAdapter> Room<A> {
                 if !is_host || self.current.is_some() {
                     return;
                 }
-                let kind = bot.unwrap_or_else(|| A::bot_names().last().expect("a bot").to_string());
-                if A::make_bot(&kind).is_none() {
+                let kind = bot.unwrap_or_else(|| crate::adapter::STAND_IN_LEVEL.to_string());
+                if A::bot(&kind).is_none() {
                     return self.fail(
                         conn,
                         codes::UNKNOWN_BOT,
-                        &format!("unknown bot `{kind}` (known: {:?})", A::bot_names()),
+                        &format!(
+                            "unknown bot `{kind}` (levels: {:?}; bots: {:?})",
+                            search::Level::NAMES,
+                            A::bot_names()
+                        ),
                     );
                 }
                 if self.players_in_lobby() >= A::MAX_PLAYERS {
@@ -1041,7 +1046,7 @@ impl<A: GameAdapter> Room<A> {
             seats.push(name.to_string());
             bot_kinds.push(Some(bot.to_string()));
         }
-        let bots = bot_kinds.iter().map(|b| b.as_deref().and_then(A::make_bot)).collect();
+        let bots = bot_kinds.iter().map(|b| b.as_deref().and_then(A::bot)).collect();
         let start_events = game.start_events();
         self.current = Some(Match {
             game,
