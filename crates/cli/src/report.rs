@@ -61,6 +61,9 @@ const FONT: &str = "sans-serif";
 /// rate a seat would have if nothing favoured it), in percent.
 fn rate_chart(rates: &[Rate], share: Option<f64>, x_desc: &str) -> String {
     let n = rates.len().max(1);
+    if rates.is_empty() {
+        return String::new();
+    }
     let longest = rates.iter().map(|r| r.label.chars().count()).max().unwrap_or(4);
     let label_px = (longest as u32 * 8 + 16).clamp(60, 320);
     let height = 70 + 34 * n as u32;
@@ -74,7 +77,8 @@ fn rate_chart(rates: &[Rate], share: Option<f64>, x_desc: &str) -> String {
             .margin(10)
             .x_label_area_size(38)
             .y_label_area_size(label_px)
-            .build_cartesian_2d(0f64..x_max, (0..n).into_segmented())
+            // An integer range includes its end: `0..n - 1` is n segments.
+            .build_cartesian_2d(0f64..x_max, (0..n - 1).into_segmented())
         else {
             return svg_error();
         };
@@ -139,7 +143,7 @@ fn histogram(counts: &BTreeMap<u64, u64>, x_desc: &str) -> String {
             .margin(10)
             .x_label_area_size(40)
             .y_label_area_size(60)
-            .build_cartesian_2d((0..bins).into_segmented(), 0u64..top + top / 10 + 1)
+            .build_cartesian_2d((0..bins - 1).into_segmented(), 0u64..top + top / 10 + 1)
         else {
             return svg_error();
         };
