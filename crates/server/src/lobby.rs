@@ -2,7 +2,7 @@
 //! or list — never across an `.await`.
 
 use crate::adapter::GameAdapter;
-use crate::room::{Room, RoomHandle, RoomOptions, RoomSummary};
+use crate::room::{Inbox, Room, RoomHandle, RoomOptions, RoomSummary};
 use registry::{GameInfo, GameKind};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -42,8 +42,8 @@ pub struct Lobby {
     store: store::Store,
 }
 
-fn spawn<A: GameAdapter>(room: Room<A>, rx: tokio::sync::mpsc::Receiver<crate::room::RoomCmd>) {
-    tokio::spawn(room.run(rx));
+fn spawn<A: GameAdapter>(room: Room<A>, inbox: Inbox) {
+    tokio::spawn(room.run(inbox));
 }
 
 impl Lobby {
@@ -110,7 +110,7 @@ impl Lobby {
 
     pub fn list(&self) -> Vec<RoomSummary> {
         let handles: Vec<RoomHandle> = self.rooms.lock().expect("lobby lock").values().cloned().collect();
-        handles.iter().map(|h| h.summary.lock().expect("summary lock").clone()).collect()
+        handles.iter().map(RoomHandle::summary).collect()
     }
 
     pub fn len(&self) -> usize {
