@@ -161,6 +161,7 @@ impl<A: GameAdapter> Room<A> {
             .put("levels", search::Level::NAMES)
             .put("seats", &self.current.as_ref().map(|c| &c.seats))
             .put("lastWinner", &self.last_winner)
+            .put("lastMatch", &self.last_match)
             .put("minPlayers", &A::MIN_PLAYERS)
             .put("maxPlayers", &A::MAX_PLAYERS)
             .put("options", &self.options.public());
