@@ -13,7 +13,7 @@ import { h, replaceChildren, clock } from '/dom.js';
 
 /**
  * The games a room can be created for, by name: the server's `GET /api/games` (each game's
- * `{name, title, description, minPlayers, maxPlayers, defaultPlayers, bots}`), loaded once
+ * `{name, title, description, minPlayers, maxPlayers, defaultPlayers, bots, levels}`), loaded once
  * before the first page is drawn.
  */
 const GAMES = {};
@@ -579,9 +579,11 @@ class Room {
       start.addEventListener('click', () => this.send({ type: 'StartGame' }));
       parts.push(h('div', { class: 'host-row' }, start,
         h('span', { class: 'hint', text: `${seated} of ${d.minPlayers ?? 2}–${d.maxPlayers ?? 8} players` })));
-      if (d.bots?.length) {
-        const kind = h('select', { id: 'bot-kind', dataset: { key: 'bot-kind' } }, d.bots.map((b) => h('option', { value: b, text: b })));
-        kind.value = this.botKind ?? d.bots[d.bots.length - 1];
+      if (d.bots?.length || d.levels?.length) {
+        // The difficulty levels first (every game has them), then the game's own bots.
+        const group = (label, names) => (names?.length ? h('optgroup', { label }, names.map((b) => h('option', { value: b, text: b }))) : null);
+        const kind = h('select', { id: 'bot-kind', dataset: { key: 'bot-kind' } }, group('Level', d.levels), group('Game bots', d.bots));
+        kind.value = this.botKind ?? (d.levels?.includes('medium') ? 'medium' : d.bots[d.bots.length - 1]);
         kind.addEventListener('change', () => { this.botKind = kind.value; });
         const add = h('button', { type: 'button', text: 'Add bot', dataset: { key: 'add-bot', testid: 'add-bot' }, disabled: seated >= (d.maxPlayers ?? 8) });
         add.addEventListener('click', () => this.send({ type: 'AddBot', bot: kind.value }));

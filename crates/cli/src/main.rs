@@ -1,10 +1,12 @@
 //! `cardtable`: the one binary. Subcommands live in their own modules; this file only parses
 //! arguments and dispatches. Games are named through the `registry` crate.
 
+mod bench_cmd;
 mod input;
 mod loadtest;
 mod play;
 mod replay;
+mod report;
 mod serve;
 mod sim_cmd;
 
@@ -38,6 +40,8 @@ cardtable play wolfpack --pilots 2   Wolf Pack: you and a bot pilot against the 
 cardtable sorcery -testing       the Sorcery command-line game\n  \
 cardtable sim buckshot --games 100000 --players 4 --bots heuristic\n  \
 cardtable sim wolfpack --pilots 5 --ace veteran --bots heuristic\n  \
+cardtable sim sorcery --games 200 --bots expert,heuristic --report report.html\n  \
+cardtable bench search buckshot --players 4 --json   search iterations/s\n  \
 cardtable matches                the finished matches of the server's database\n  \
 cardtable replay 1               one of them, narrated",
     );
@@ -66,6 +70,8 @@ enum Command {
     Play(play::PlayArgs),
     /// Play many bot-vs-bot games and report win rates and speed.
     Sim(sim_cmd::SimArgs),
+    /// Benchmarks: `bench search GAME` measures the search bot's iterations per second.
+    Bench(bench_cmd::BenchArgs),
     /// The Sorcery command-line game, with the arguments of its specification
     /// (-deck1 FILE, -deck2 FILE, -init FILE, -testing, -graphics, -seed N).
     #[command(disable_help_flag = true)]
@@ -89,6 +95,7 @@ fn main() -> ExitCode {
         Command::Matches(args) => replay::matches(args, &mut std::io::stdout().lock()),
         Command::Play(args) => play::run(args),
         Command::Sim(args) => sim_cmd::run(args),
+        Command::Bench(args) => bench_cmd::run(args),
         Command::Sorcery { args } => play::sorcery::run(&args),
     };
     match result {

@@ -43,6 +43,11 @@ pub struct SimArgs {
     /// `seed` bots unless `--bots` names others).
     #[arg(long)]
     seed_mode: bool,
+    /// Also write a balance report to FILE: one self-contained HTML page (inline SVG charts)
+    /// with win rates by seat and by bot or level (95% intervals), first-player advantage,
+    /// game lengths and the game's own figures.
+    #[arg(long, value_name = "FILE")]
+    report: Option<std::path::PathBuf>,
 }
 
 pub fn run(args: SimArgs) -> anyhow::Result<ExitCode> {
@@ -66,7 +71,7 @@ pub fn run(args: SimArgs) -> anyhow::Result<ExitCode> {
             b.set_position(done);
         }
     };
-    let report = args
+    let (report, detail) = args
         .game
         .visit(Batch {
             players: args.players,
@@ -74,11 +79,19 @@ pub fn run(args: SimArgs) -> anyhow::Result<ExitCode> {
             seed_mode: args.seed_mode,
             opts: &opts,
             progress: &progress,
+            detailed: args.report.is_some(),
         })?
         .map_err(anyhow::Error::msg)
         .context("simulation failed")?;
     if let Some(b) = bar {
         b.finish_and_clear();
+    }
+    if let (Some(path), Some(detail)) = (&args.report, &detail) {
+        let html = report_html(args.game, &report, detail);
+        std::fs::write(path, html).with_context(|| format!("writing the report to {}", path.display()))?;
+        if !args.json {
+            eprintln!("report written to {}", path.display());
+        }
     }
     let mut out = std::io::stdout().lock();
     if args.json {
@@ -94,13 +107,34 @@ pub fn run(args: SimArgs) -> anyhow::Result<ExitCode> {
     Ok(if report.aborted > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
 
+/// The balance report of a batch of `game`.
+fn report_html(game: GameKind, report: &SimReport, detail: &sim::Detail) -> String {
+    // The line-up in entry order, from the report's `index:name` keys.
+    let mut entries: Vec<(usize, String)> = report
+        .wins_by_bot
+        .keys()
+        .filter_map(|k| k.split_once(':').and_then(|(i, n)| Some((i.parse().ok()?, n.to_string()))))
+        .collect();
+    entries.sort();
+    let bots: Vec<String> = entries.into_iter().map(|(_, n)| n).collect();
+    crate::report::html(
+        report,
+        detail,
+        &crate::report::Context { title: game.title(), seats: report.wins.len(), bots: &bots },
+    )
+}
+
 /// `--bots`'s long help: every game's bots.
 fn bots_help() -> String {
-    let mut s = "Bots in seat order, comma-separated (missing seats are `random`). The line-up rotates one seat \
-per game so no bot keeps a seat's advantage. Each game's bots:"
-        .to_string();
+    let mut s = format!(
+        "Bots in seat order, comma-separated (missing seats are `random`). The line-up rotates one seat \
+per game so no bot keeps a seat's advantage. Every game offers the levels {} (easy: its heuristic with \
+half its moves random; medium: its heuristic; hard and expert: a search bot with a modest and a larger \
+budget), besides its own bots:",
+        search::Level::NAMES.join(", ")
+    );
     for k in GameKind::ALL {
-        s.push_str(&format!("\n  {:<10} {}", k.name(), k.bot_names().join(", ")));
+        s.push_str(&format!("\n  {:<15} {}", k.name(), k.bot_names().join(", ")));
     }
     s
 }
@@ -127,10 +161,12 @@ struct Batch<'a> {
     seed_mode: bool,
     opts: &'a SimOptions,
     progress: &'a (dyn Fn(u64) + Sync),
+    /// Keep the detail a balance report needs.
+    detailed: bool,
 }
 
 impl GameVisitor for Batch<'_> {
-    type Out = anyhow::Result<Result<SimReport, String>>;
+    type Out = anyhow::Result<Result<(SimReport, Option<sim::Detail>), String>>;
     fn visit<G: Entry>(self) -> Self::Out {
         let (mut config, mode_bot) = config_for::<G>(self.players, self.seed_mode)?;
         if let Some(tier) = self.ace {
@@ -140,7 +176,11 @@ impl GameVisitor for Batch<'_> {
         if let (Some(bot), true) = (mode_bot, opts.bots.is_empty()) {
             opts.bots = vec![bot.to_string(); usize::from(self.players.unwrap_or(G::DEFAULT_PLAYERS))];
         }
-        Ok(sim::run::<G>(&config, &opts, self.progress))
+        Ok(if self.detailed {
+            sim::run_detailed::<G>(&config, &opts, self.progress).map(|(r, d)| (r, Some(d)))
+        } else {
+            sim::run::<G>(&config, &opts, self.progress).map(|r| (r, None))
+        })
     }
 }
 
@@ -230,15 +270,24 @@ mod tests {
             log,
             seed_mode,
             ace: None,
+            report: None,
         }
     }
 
     fn batch(a: &SimArgs) -> SimReport {
         let opts = SimOptions { games: a.games, seed: a.seed, threads: a.threads.unwrap(), bots: a.bots.clone() };
         a.game
-            .visit(Batch { players: a.players, ace: None, seed_mode: a.seed_mode, opts: &opts, progress: &|_| {} })
+            .visit(Batch {
+                players: a.players,
+                ace: None,
+                seed_mode: a.seed_mode,
+                opts: &opts,
+                progress: &|_| {},
+                detailed: false,
+            })
             .unwrap()
             .unwrap()
+            .0
     }
 
     /// A 5-player Three Kingdoms game told as a narrative log, official rules and heuristic
@@ -280,8 +329,16 @@ mod tests {
         "wolfpack"
             .parse::<GameKind>()
             .unwrap()
-            .visit(Batch { players: Some(pilots), ace: Some(ace), seed_mode: false, opts: &opts, progress: &|_| {} })
+            .visit(Batch {
+                players: Some(pilots),
+                ace: Some(ace),
+                seed_mode: false,
+                opts: &opts,
+                progress: &|_| {},
+                detailed: false,
+            })
             .map_err(|e| e.to_string())?
+            .map(|(r, _)| r)
     }
 
     /// The Ace stays the house's seat (last), the line-up rotates over the pilots only, and the
@@ -305,5 +362,53 @@ mod tests {
         assert!(err.contains("no Ace tier `boss`"), "{err}");
         let err = wolfpack(6, "rookie", 1, 10).unwrap_err();
         assert!(err.contains("Wolf Pack is for 1 to 5 players, not 6"), "{err}");
+    }
+
+    /// Every game's report is written, parses as XML (so as well-formed HTML) and shows its
+    /// sections, its charts and the game's own figure; levels play in the line-up.
+    #[test]
+    fn every_game_writes_a_well_formed_report() {
+        let figures = [
+            ("buckshot", "Wins by item use"),
+            ("sorcery", "Wins by deck"),
+            ("ivanhoe", "Tournaments won by colour"),
+            ("three-kingdoms", "Wins by role and player count"),
+            ("wolfpack", "Pilot wins by pilot count and Ace tier"),
+        ];
+        let dir = std::env::temp_dir().join(format!("cardtable-report-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for (game, figure) in figures {
+            let kind: GameKind = game.parse().unwrap();
+            let path = dir.join(format!("{game}.html"));
+            let a = SimArgs {
+                game: kind,
+                games: 24,
+                players: None,
+                seed: 2,
+                bots: vec!["heuristic".into(), "easy".into()],
+                threads: Some(1),
+                json: true,
+                log: false,
+                seed_mode: false,
+                ace: None,
+                report: Some(path.clone()),
+            };
+            run(a).unwrap();
+            let html = std::fs::read_to_string(&path).unwrap();
+            let xml = html.strip_prefix("<!DOCTYPE html>\n").expect("a doctype first");
+            let doc = roxmltree::Document::parse(xml).unwrap_or_else(|e| panic!("{game}: {e}"));
+            let text: String = doc.descendants().filter(|n| n.is_text()).filter_map(|n| n.text()).collect();
+            for heading in
+                ["Win rate by seat", "Win rate by bot or level", "First-player advantage", "Game length", figure]
+            {
+                assert!(text.contains(heading), "{game}: no `{heading}`");
+            }
+            let svgs = doc.descendants().filter(|n| n.tag_name().name() == "svg").count();
+            assert!(svgs >= 4, "{game}: {svgs} charts");
+            for fetch in ["src=", "<script", "<link", "@import", "url("] {
+                assert!(!html.contains(fetch), "{game}: the page fetches nothing (`{fetch}`)");
+            }
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -54,3 +54,30 @@ impl<G: Game> Bot<G> for RandomBot {
         rng.pick(obs.legal()).clone()
     }
 }
+
+/// A game crate's table of bots by name: writes its `pub const BOTS: &[&str]` (the names, in
+/// order; the first is the default where a tool needs one) and `pub fn bot(name) ->
+/// Option<Box<dyn Bot<G>>>`, from one list of `"name" => constructor` lines, so the names and
+/// the bots cannot drift apart and no game writes the two out by hand.
+///
+/// ```text
+/// engine::bot_table!(Buckshot {
+///     "random" => engine::RandomBot,
+///     "heuristic" => Heuristic,
+/// });
+/// ```
+#[macro_export]
+macro_rules! bot_table {
+    ($game:ty { $($name:literal => $make:expr),+ $(,)? }) => {
+        /// The bots this game offers, by name.
+        pub const BOTS: &[&str] = &[$($name),+];
+
+        /// A bot by name (see [`BOTS`]).
+        pub fn bot(name: &str) -> Option<Box<dyn $crate::Bot<$game>>> {
+            match name {
+                $($name => Some(Box::new($make)),)+
+                _ => None,
+            }
+        }
+    };
+}

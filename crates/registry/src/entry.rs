@@ -3,6 +3,7 @@
 
 use crate::GameKind;
 use engine::{Bot, Game, Seat, Viewer};
+use search::{Level, SearchLevels};
 use std::fmt;
 use std::ops::RangeInclusive;
 
@@ -25,8 +26,14 @@ pub trait Entry: Game {
     /// The bot that fills a seat nobody named one for in terminal play.
     const DEFAULT_BOT: &'static str = "heuristic";
 
-    /// The bot called `name`, if there is one (use [`bot`] for an error that lists them).
+    /// The game's own bot called `name`, if there is one. Tools call [`bot`] instead, which
+    /// also knows the [`Level`]s and gives an error that lists the names.
     fn make_bot(name: &str) -> Option<Box<dyn Bot<Self>>>;
+
+    /// How this game's searching levels (`hard`, `expert`) search: which playouts suit it and
+    /// how many iterations each level runs (the game knows what its iterations cost). The
+    /// `easy` and `medium` levels are built from its `heuristic` bot.
+    const SEARCH: SearchLevels = SearchLevels::RANDOM;
 
     /// The config of a match of `players` players; refuses a count outside [`Self::SEATS`].
     fn config(players: u8) -> Result<Self::Config, String>;
@@ -54,6 +61,22 @@ pub trait Entry: Game {
     /// Game-specific figures of a finished match, averaged by `cardtable sim`.
     fn metrics(&self) -> Vec<(&'static str, u64)> {
         Vec::new()
+    }
+
+    /// The balance report's per-game figures (`cardtable sim --report`): the `(figure, group)`
+    /// tags of `seat` in this finished match (Three Kingdoms: `("wins by role", "Lord, 5
+    /// players")`). The report shows, per group, how many seat-games had it and their win
+    /// rate. The default gives none.
+    fn seat_tags(&self, seat: Seat) -> Vec<(&'static str, String)> {
+        let _ = seat;
+        Vec::new()
+    }
+
+    /// As [`Entry::seat_tags`], from one event of a match: the seat it tags and its `(figure,
+    /// group)` (Buckshot: the item a seat used). The default gives none.
+    fn event_tag(event: &Self::Event) -> Option<(Seat, &'static str, String)> {
+        let _ = event;
+        None
     }
 
     /// The config of the game's seed-compatible mode for `players`, if it has one (Three
@@ -98,19 +121,32 @@ pub trait Entry: Game {
 pub struct UnknownBot {
     pub game: &'static str,
     pub name: String,
+    /// The game's own bots (the levels are every game's).
     pub known: &'static [&'static str],
 }
 
 impl fmt::Display for UnknownBot {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} has no bot called `{}` (its bots: {})", self.game, self.name, self.known.join(", "))
+        write!(
+            f,
+            "{} has no bot called `{}` (its bots: {}; levels: {})",
+            self.game,
+            self.name,
+            self.known.join(", "),
+            Level::NAMES.join(", ")
+        )
     }
 }
 
 impl std::error::Error for UnknownBot {}
 
-/// The bot of game `G` called `name`; the error lists the ones there are.
+/// The bot of game `G` called `name`: one of the game's own bots, or a [`Level`] (`easy`,
+/// `medium`, `hard`, `expert`) built from its heuristic and [`Entry::SEARCH`]. The error lists
+/// both.
 pub fn bot<G: Entry>(name: &str) -> Result<Box<dyn Bot<G>>, UnknownBot> {
+    if let Ok(level) = name.parse::<Level>() {
+        return Ok(level.bot_by_name(G::make_bot, G::SEARCH));
+    }
     G::make_bot(name).ok_or_else(|| UnknownBot { game: G::TITLE, name: name.to_string(), known: G::bot_names() })
 }
 

@@ -101,6 +101,7 @@ impl GameKind {
             max_players: *self.seats().end(),
             default_players: self.default_players(),
             bots: self.bot_names(),
+            levels: search::Level::NAMES,
         }
     }
 
@@ -111,7 +112,8 @@ impl GameKind {
 }
 
 /// A game as lists show it; serializes as `{"name":"ivanhoe","title":"Ivanhoe",
-/// "description":"…","minPlayers":2,"maxPlayers":5,"defaultPlayers":3,"bots":["random",…]}`.
+/// "description":"…","minPlayers":2,"maxPlayers":5,"defaultPlayers":3,"bots":["random",…],
+/// "levels":["easy","medium","hard","expert"]}`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct GameInfo {
@@ -122,6 +124,8 @@ pub struct GameInfo {
     pub max_players: u8,
     pub default_players: u8,
     pub bots: &'static [&'static str],
+    /// The difficulty levels, weakest first: every game offers them besides its own bots.
+    pub levels: &'static [&'static str],
 }
 
 impl fmt::Display for GameKind {
@@ -194,6 +198,7 @@ mod tests {
         assert_eq!(info["minPlayers"], 2);
         assert_eq!(info["maxPlayers"], 5);
         assert_eq!(info["title"], "Ivanhoe");
+        assert_eq!(info["levels"], serde_json::json!(["easy", "medium", "hard", "expert"]));
         let e = "chess".parse::<GameKind>().unwrap_err();
         assert_eq!(e.to_string(), "unknown game `chess` (known: buckshot, sorcery, ivanhoe, three-kingdoms, wolfpack)");
     }

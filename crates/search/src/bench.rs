@@ -26,14 +26,30 @@ pub struct BenchReport {
     /// Positions searched.
     pub positions: u64,
     pub iterations: u64,
+    /// Wall-clock searching time.
     pub seconds: f64,
+    /// The searching thread's CPU time, where the system reports it (Linux); on a loaded
+    /// machine this is the honest denominator.
+    pub cpu_seconds: Option<f64>,
+    /// Iterations per CPU second of the searching thread when known, else per wall second.
     pub iterations_per_sec: f64,
+    /// Iterations per wall-clock second.
+    pub wall_iterations_per_sec: f64,
+}
+
+/// The calling thread's CPU time so far, from `/proc/thread-self/schedstat` (nanoseconds on
+/// the CPU, first field). `None` where there is no such file.
+fn thread_cpu() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(Duration::from_nanos(ns))
 }
 
 /// Runs single-threaded random-playout searches of `iterations_per_search` iterations from
 /// positions spread over random games (game `i` is seeded with `derive_seed(seed, i)` and
 /// stopped at a uniformly drawn step) until `seconds` of searching have passed. Each
-/// iteration is the whole cycle: determinize, select, expand, play out, back up.
+/// iteration is the whole cycle: determinize, select, expand, play out, back up. Both the
+/// wall-clock and (on Linux) the thread's CPU time of the searches are measured.
 ///
 /// # Errors
 /// If the config does not set up a game.
@@ -41,6 +57,7 @@ pub fn bench_search<G: Game>(config: &G::Config, opts: &BenchOptions) -> Result<
     let mut bot = SearchBot::<G>::new(Budget::iterations(opts.iterations_per_search.max(1))).playout(Playout::Random);
     let mut rng = MatchRng::new(opts.seed);
     let (mut positions, mut iterations, mut searching) = (0u64, 0u64, Duration::ZERO);
+    let mut cpu = Some(Duration::ZERO);
     let mut players = 0;
     let mut legal = Vec::new();
     let mut events = Vec::new();
@@ -68,19 +85,27 @@ pub fn bench_search<G: Game>(config: &G::Config, opts: &BenchOptions) -> Result<
         let (position, seat) = &line[rng.index(line.len())];
         legal.clear();
         position.legal_actions_into(*seat, &mut legal);
-        let start = Instant::now();
+        let (start, cpu_start) = (Instant::now(), thread_cpu());
         bot.search(&Observation::new(position, *seat, &legal), &mut rng);
         searching += start.elapsed();
+        cpu = match (cpu, cpu_start, thread_cpu()) {
+            (Some(total), Some(a), Some(b)) => Some(total + b.saturating_sub(a)),
+            _ => None,
+        };
         iterations += bot.stats().iterations;
         positions += 1;
     }
     let seconds = searching.as_secs_f64();
+    let cpu_seconds = cpu.map(|c| c.as_secs_f64()).filter(|c| *c > 0.0);
+    let wall_iterations_per_sec = iterations as f64 / seconds.max(1e-9);
     Ok(BenchReport {
         game: G::NAME,
         players,
         positions,
         iterations,
         seconds,
-        iterations_per_sec: iterations as f64 / seconds.max(1e-9),
+        cpu_seconds,
+        iterations_per_sec: cpu_seconds.map_or(wall_iterations_per_sec, |c| iterations as f64 / c),
+        wall_iterations_per_sec,
     })
 }

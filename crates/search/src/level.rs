@@ -25,6 +25,8 @@ pub enum Level {
 
 impl Level {
     pub const ALL: [Level; 4] = [Level::Easy, Level::Medium, Level::Hard, Level::Expert];
+    /// The names of [`Level::ALL`], weakest first (for lists and help texts).
+    pub const NAMES: &'static [&'static str] = &["easy", "medium", "hard", "expert"];
 
     pub const fn name(self) -> &'static str {
         match self {
@@ -164,8 +166,9 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        for l in Level::ALL {
+        for (l, name) in Level::ALL.into_iter().zip(Level::NAMES) {
             assert_eq!(l.to_string().parse::<Level>(), Ok(l));
+            assert_eq!(l.name(), *name);
         }
         assert!("grandmaster".parse::<Level>().is_err());
         for p in [SearchLevels::RANDOM, SearchLevels::HEURISTIC] {

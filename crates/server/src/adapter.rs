@@ -24,8 +24,12 @@ impl PacketError {
     }
 }
 
+/// The level a stand-in bot plays at, and the level a host's "Add bot" picks by default.
+pub const STAND_IN_LEVEL: &str = "medium";
+
 pub trait GameAdapter: Send + Sync + 'static {
-    type G: Game;
+    /// The game; its registry entry gives the difficulty levels ([`Self::bot`]).
+    type G: Game + registry::Entry;
 
     const MIN_PLAYERS: usize;
     const MAX_PLAYERS: usize;
@@ -55,9 +59,19 @@ pub trait GameAdapter: Send + Sync + 'static {
 
     fn make_bot(name: &str) -> Option<Box<dyn Bot<Self::G>>>;
 
-    /// The bot that stands in for a disconnected player whose turn timer ran out.
+    /// A bot by name, as rooms ask for them: a difficulty level (`easy`, `medium`, `hard`,
+    /// `expert`, the same for every game) or one of [`Self::make_bot`]'s names.
+    fn bot(name: &str) -> Option<Box<dyn Bot<Self::G>>> {
+        match name.parse::<search::Level>() {
+            Ok(_) => registry::bot::<Self::G>(name).ok(),
+            Err(_) => Self::make_bot(name),
+        }
+    }
+
+    /// The bot that stands in for a disconnected player whose turn timer ran out: the
+    /// `medium` level (the game's heuristic).
     fn stand_in_bot() -> Box<dyn Bot<Self::G>> {
-        Self::make_bot(Self::bot_names().last().expect("at least one bot")).expect("listed bot exists")
+        Self::bot(STAND_IN_LEVEL).expect("every game has the levels")
     }
 
     /// How long a connected person may take over a decision of this kind (the engine's

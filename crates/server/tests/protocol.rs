@@ -350,15 +350,19 @@ async fn bots_fill_seats_and_play() {
     let mut a = s.client(&room).await;
     a.join("alice").await;
     a.send(json!({"type": "AddBot"})).await;
-    a.send(json!({"type": "AddBot", "bot": "random"})).await;
+    // A difficulty level: the searching `hard` bot plays the game below.
+    a.send(json!({"type": "AddBot", "bot": "hard"})).await;
     a.send(json!({"type": "AddBot", "bot": "nonsense"})).await;
-    assert_eq!(a.expect("ActionFailed").await["code"], "unknown_bot");
+    let failed = a.expect("ActionFailed").await;
+    assert_eq!(failed["code"], "unknown_bot");
+    assert!(failed["reason"].as_str().unwrap().contains("expert"), "{failed}");
     let data = a.sync().await;
+    assert_eq!(data["levels"], json!(["easy", "medium", "hard", "expert"]));
     let names: Vec<&str> =
         data["players"].as_array().unwrap().iter().map(|p| p["username"].as_str().unwrap()).collect();
     assert_eq!(names, ["alice", "bot-ana", "bot-ben"]);
-    a.send(json!({"type": "RemoveBot", "username": "bot-ben"})).await;
-    assert_eq!(a.expect("PlayerLeft").await["username"], "bot-ben");
+    a.send(json!({"type": "RemoveBot", "username": "bot-ana"})).await;
+    assert_eq!(a.expect("PlayerLeft").await["username"], "bot-ana");
     // Alice leaves her own fate to the stand-in: she leaves, the bot wins alone.
     a.send(json!({"type": "StartGame"})).await;
     a.expect("GameStarted").await;
@@ -369,7 +373,7 @@ async fn bots_fill_seats_and_play() {
             break;
         }
         if data["currentTurn"] == "alice" {
-            a.send(json!({"type": "ShootPlayer", "username": "bot-ana"})).await;
+            a.send(json!({"type": "ShootPlayer", "username": "bot-ben"})).await;
         }
         a.drain(20).await;
     }

@@ -47,6 +47,53 @@ pub struct SimReport {
     pub aborted: u64,
 }
 
+/// What a balance report draws, beyond the totals of [`SimReport`] ([`run_detailed`]).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Detail {
+    /// Games by their length in moves.
+    pub moves: BTreeMap<u64, u64>,
+    /// Games by the value of each of the game's metrics ([`Entry::metrics`]: turns, rounds).
+    pub metrics: BTreeMap<&'static str, BTreeMap<u64, u64>>,
+    /// The game's own figures ([`Entry::seat_tags`], [`Entry::event_tag`]): figure → group →
+    /// counts.
+    pub tags: BTreeMap<&'static str, BTreeMap<String, TagCount>>,
+}
+
+/// How often a group of a figure came up, and how the seats in it did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct TagCount {
+    /// Times the tag was given (an event tag may come many times a game).
+    pub occurrences: u64,
+    /// Seat-games with the tag at least once.
+    pub seat_games: u64,
+    /// Those seat-games the seat won.
+    pub wins: u64,
+}
+
+impl Detail {
+    fn add(mut self, o: Detail) -> Detail {
+        for (k, v) in o.moves {
+            *self.moves.entry(k).or_default() += v;
+        }
+        for (m, hist) in o.metrics {
+            let mine = self.metrics.entry(m).or_default();
+            for (k, v) in hist {
+                *mine.entry(k).or_default() += v;
+            }
+        }
+        for (f, groups) in o.tags {
+            let mine = self.tags.entry(f).or_default();
+            for (g, c) in groups {
+                let t = mine.entry(g).or_default();
+                t.occurrences += c.occurrences;
+                t.seat_games += c.seat_games;
+                t.wins += c.wins;
+            }
+        }
+        self
+    }
+}
+
 #[derive(Default, Clone)]
 struct Totals {
     games: u64,
@@ -56,6 +103,8 @@ struct Totals {
     moves: u64,
     metrics: BTreeMap<&'static str, u64>,
     aborted: u64,
+    /// Kept only by [`run_detailed`].
+    detail: Option<Detail>,
 }
 
 impl Totals {
@@ -69,6 +118,10 @@ impl Totals {
             *self.metrics.entry(k).or_default() += v;
         }
         self.aborted += o.aborted;
+        self.detail = match (self.detail, o.detail) {
+            (Some(a), Some(b)) => Some(a.add(b)),
+            (a, b) => a.or(b),
+        };
         self
     }
 }
@@ -92,6 +145,26 @@ pub fn run<G: Entry>(
     opts: &SimOptions,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<SimReport, String> {
+    run_inner::<G>(config, opts, progress, false).map(|(r, _)| r)
+}
+
+/// As [`run`], also keeping what a balance report draws: the distribution of game lengths and
+/// the game's own figures. Each game's moves are followed event by event for those, so this
+/// is somewhat slower. The detail, like the report, does not depend on the thread count.
+pub fn run_detailed<G: Entry>(
+    config: &G::Config,
+    opts: &SimOptions,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<(SimReport, Detail), String> {
+    run_inner::<G>(config, opts, progress, true).map(|(r, d)| (r, d.unwrap_or_default()))
+}
+
+fn run_inner<G: Entry>(
+    config: &G::Config,
+    opts: &SimOptions,
+    progress: &(dyn Fn(u64) + Sync),
+    detailed: bool,
+) -> Result<(SimReport, Option<Detail>), String> {
     let probe = G::new(config, opts.seed).map_err(|e| e.to_string())?;
     let n = probe.num_seats();
     let house: Vec<bool> = Seat::all(n).map(|s| probe.house_bot(s).is_some()).collect();
@@ -111,7 +184,12 @@ pub fn run<G: Entry>(
         (0..blocks)
             .into_par_iter()
             .map(|b| {
-                let mut t = Totals { wins: vec![0; n], wins_by_bot: vec![0; m], ..Totals::default() };
+                let mut t = Totals {
+                    wins: vec![0; n],
+                    wins_by_bot: vec![0; m],
+                    detail: detailed.then(Detail::default),
+                    ..Totals::default()
+                };
                 for i in b * BLOCK..((b + 1) * BLOCK).min(opts.games) {
                     play_one::<G>(config, opts.seed, i, &names, &house, &mut t);
                 }
@@ -123,7 +201,8 @@ pub fn run<G: Entry>(
     });
     let seconds = start.elapsed().as_secs_f64();
     let games = totals.games.max(1) as f64;
-    Ok(SimReport {
+    let detail = totals.detail;
+    let report = SimReport {
         game: G::NAME,
         games: totals.games,
         seed: opts.seed,
@@ -140,7 +219,8 @@ pub fn run<G: Entry>(
         mean_moves: totals.moves as f64 / games,
         means: totals.metrics.iter().map(|(k, v)| (*k, *v as f64 / games)).collect(),
         aborted: totals.aborted,
-    })
+    };
+    Ok((report, detail))
 }
 
 /// Which line-up entry plays each seat in game `i`: `None` for the house's seats; the others,
@@ -168,13 +248,40 @@ fn play_one<G: Entry>(config: &G::Config, seed: u64, i: u64, names: &[String], h
     let entries = seat_entries(house, i);
     let mut bots: Vec<Box<dyn Bot<G>>> = Seat::all(entries.len())
         .map(|s| match entries[s.index()] {
-            Some(e) => G::make_bot(&names[e]).expect("checked"),
+            Some(e) => registry::bot::<G>(&names[e]).expect("checked"),
             None => game.house_bot(s).expect("the house plays the same seats in every match of a config"),
         })
         .collect();
     let mut rng = MatchRng::new(derive_seed(game_seed, 0xB07));
     t.games += 1;
-    match play_out(game, &mut bots, &mut rng, None) {
+    let mut tags = Vec::new();
+    let played = match t.detail {
+        Some(_) => play_out_tagged(game, &mut bots, &mut rng, &mut tags),
+        None => play_out(game, &mut bots, &mut rng, None),
+    };
+    if let (Some(d), Some(result)) = (t.detail.as_mut(), played.as_ref()) {
+        let g = &result.final_state;
+        *d.moves.entry(result.moves as u64).or_default() += 1;
+        for (k, v) in g.metrics() {
+            *d.metrics.entry(k).or_default().entry(v).or_default() += 1;
+        }
+        for s in Seat::all(entries.len()) {
+            tags.extend(g.seat_tags(s).into_iter().map(|(f, group)| (s, f, group)));
+        }
+        // Occurrences count every tag; seat-games and wins count each (seat, figure, group)
+        // once.
+        for (_, f, group) in &tags {
+            d.tags.entry(f).or_default().entry(group.clone()).or_default().occurrences += 1;
+        }
+        tags.sort();
+        tags.dedup();
+        for (s, f, group) in tags {
+            let c = d.tags.entry(f).or_default().entry(group).or_default();
+            c.seat_games += 1;
+            c.wins += u64::from(result.outcome.winners.contains(s));
+        }
+    }
+    match played {
         Some(result) => {
             t.moves += result.moves as u64;
             if result.outcome.winners.is_empty() {
@@ -191,6 +298,33 @@ fn play_one<G: Entry>(config: &G::Config, seed: u64, i: u64, names: &[String], h
             }
         }
         None => t.aborted += 1,
+    }
+}
+
+/// [`play_out`], collecting each event's [`Entry::event_tag`].
+fn play_out_tagged<G: Entry>(
+    mut game: G,
+    bots: &mut [Box<dyn Bot<G>>],
+    rng: &mut MatchRng,
+    tags: &mut Vec<(Seat, &'static str, String)>,
+) -> Option<engine::MatchResult<G>> {
+    let limit = game.step_limit();
+    let (mut legal, mut events, mut moves) = (Vec::new(), Vec::new(), 0);
+    loop {
+        if let Some(outcome) = game.outcome() {
+            return Some(engine::MatchResult { outcome, moves, final_state: game });
+        }
+        if moves >= limit {
+            return None;
+        }
+        let seat = game.to_act().first()?;
+        legal.clear();
+        game.legal_actions_into(seat, &mut legal);
+        let action = bots[seat.index()].choose(&engine::Observation::new(&game, seat, &legal), rng);
+        events.clear();
+        game.apply_into(seat, action, &mut events).expect("a bot chose an action outside its legal list");
+        tags.extend(events.iter().filter_map(G::event_tag));
+        moves += 1;
     }
 }
 
@@ -237,6 +371,29 @@ mod tests {
     fn unknown_bot_is_an_error() {
         let opts = SimOptions { games: 1, seed: 0, threads: 1, bots: vec!["nobody".into()] };
         let e = run::<Buckshot>(&Config::players(2), &opts, &|_| {}).unwrap_err();
-        assert_eq!(e, "Buckshot has no bot called `nobody` (its bots: random, heuristic)");
+        assert_eq!(
+            e,
+            "Buckshot has no bot called `nobody` (its bots: random, heuristic; levels: easy, medium, hard, expert)"
+        );
+    }
+
+    /// The detailed run gives the same totals as the plain one, whatever the thread count, and
+    /// its detail adds up.
+    #[test]
+    fn detail_adds_up_and_ignores_threads() {
+        let opts = |threads| SimOptions { games: 600, seed: 3, threads, bots: vec!["heuristic".into(), "easy".into()] };
+        let plain = run::<Buckshot>(&Config::players(3), &opts(1), &|_| {}).unwrap();
+        let (one, d1) = run_detailed::<Buckshot>(&Config::players(3), &opts(1), &|_| {}).unwrap();
+        let (two, d2) = run_detailed::<Buckshot>(&Config::players(3), &opts(2), &|_| {}).unwrap();
+        assert_eq!((&plain.wins, &plain.wins_by_bot), (&one.wins, &one.wins_by_bot));
+        assert_eq!((&one.wins, one.mean_moves), (&two.wins, two.mean_moves));
+        assert_eq!(d1, d2);
+        assert_eq!(d1.moves.values().sum::<u64>(), 600);
+        assert_eq!(d1.moves.iter().map(|(m, n)| m * n).sum::<u64>() as f64 / 600.0, one.mean_moves);
+        let items = &d1.tags["wins by item use"];
+        assert!(!items.is_empty());
+        for c in items.values() {
+            assert!(c.wins <= c.seat_games && c.seat_games <= c.occurrences);
+        }
     }
 }

@@ -26,7 +26,9 @@ pub fn game(args: &PlayArgs, table: &Table, mut input: Lines, out: &mut dyn Writ
     let players = table.players;
     let seed = super::seed_or_clock(args.seed);
     let me = Seat(args.seat);
-    let (mut session, opening) = Session::new(players, seed, me, &table.bots).map_err(anyhow::Error::msg)?;
+    let (mut session, opening) =
+        Session::new_with_bots(players, seed, me, &table.bots, |n| registry::bot::<ivanhoe::Ivanhoe>(n).ok())
+            .map_err(anyhow::Error::msg)?;
     writeln!(
         out,
         "Ivanhoe, {players} players, seed {seed}. You are P{} (seat {}). Type `help` for commands.",
@@ -115,7 +117,7 @@ mod tests {
         assert!(check(&args(3, 3, &[])).unwrap_err().contains("--seat 3"));
         assert_eq!(
             check(&args(3, 0, &["clever"])).unwrap_err(),
-            "Ivanhoe has no bot called `clever` (its bots: random, heuristic)"
+            "Ivanhoe has no bot called `clever` (its bots: random, heuristic; levels: easy, medium, hard, expert)"
         );
         assert_eq!(check(&args(3, 0, &["random"])).unwrap().bots, ["random", "heuristic"]);
     }

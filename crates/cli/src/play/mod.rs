@@ -27,8 +27,8 @@ pub struct PlayArgs {
     /// Your seat (0 = first).
     #[arg(long, default_value_t = 0)]
     pub seat: u8,
-    /// Bots for the other seats in order, comma-separated (default: heuristic). `cardtable
-    /// sim --help` lists each game's bots.
+    /// Bots for the other seats in order, comma-separated (default: heuristic): a level (easy,
+    /// medium, hard, expert) or one of the game's bots (`cardtable sim --help` lists them).
     #[arg(long, value_delimiter = ',')]
     pub bots: Vec<String>,
     /// Seed for the deal (default: from the clock; printed so a game can be replayed).

@@ -36,8 +36,9 @@ pub struct Args {
 fn usage() -> String {
     format!(
         "usage: cardtable sorcery [-deck1 FILE] [-deck2 FILE] [-init FILE] [-testing] [-graphics] \
-[-seed N] [-unicode] [-bot1 NAME] [-bot2 NAME]   (bots: {})",
-        Sorcery::bot_names().join(", ")
+[-seed N] [-unicode] [-bot1 NAME] [-bot2 NAME]   (bots: {}, {})",
+        Sorcery::bot_names().join(", "),
+        search::Level::NAMES.join(", ")
     )
 }
 
@@ -61,7 +62,7 @@ pub fn parse_args(args: &[String]) -> Result<Args, String> {
                 a.seed = Some(v.parse().map_err(|_| format!("-seed needs a whole number, not \"{v}\""))?);
             }
             "bot1" | "bot2" => {
-                let known = Sorcery::bot_names();
+                let known: Vec<&str> = Sorcery::bot_names().iter().chain(search::Level::NAMES).copied().collect();
                 let v = value(&format!("a bot name ({})", known.join(" or ")))?;
                 if !known.contains(&v.as_str()) {
                     return Err(format!("unknown bot \"{v}\" (choose from: {})", known.join(", ")));
@@ -251,13 +252,14 @@ pub fn drive_watched(
     if args.seed.is_none() && !args.options.testing {
         (io.err)(&format!("Seed {seed} (play this deal again with -seed {seed}).\n"));
     }
-    let (mut session, first) = match Session::new(&args.options, decks, seed) {
-        Ok(s) => s,
-        Err(e) => {
-            (io.err)(&format!("cardtable sorcery: {e}\n"));
-            return 1;
-        }
-    };
+    let (mut session, first) =
+        match Session::new_with_bots(&args.options, decks, seed, |n| registry::bot::<Sorcery>(n).ok()) {
+            Ok(s) => s,
+            Err(e) => {
+                (io.err)(&format!("cardtable sorcery: {e}\n"));
+                return 1;
+            }
+        };
     (io.out)(&first);
     if let Some(show) = display.as_mut() {
         show(&session);

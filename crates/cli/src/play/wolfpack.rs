@@ -38,7 +38,11 @@ pub fn game(args: &PlayArgs, table: &Table, mut input: Lines, out: &mut dyn Writ
     let mut bots: Vec<Option<Box<dyn engine::Bot<WolfPack>>>> = (0..n)
         .map(|i| {
             let s = Seat(i as u8);
-            if s == me { None } else { g.house_bot(s).or_else(|| others.next().and_then(|b| WolfPack::make_bot(b))) }
+            if s == me {
+                None
+            } else {
+                g.house_bot(s).or_else(|| others.next().and_then(|b| registry::bot::<WolfPack>(b).ok()))
+            }
         })
         .collect();
     let names: Vec<String> = (0..n)

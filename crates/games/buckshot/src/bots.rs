@@ -9,16 +9,10 @@
 use crate::{Action, Buckshot, ItemUse, Shell, View};
 use engine::{Bot, MatchRng, Observation, RandomBot, Seat};
 
-pub const BOTS: &[&str] = &["random", "heuristic"];
-
-/// A bot by name (`random` or `heuristic`).
-pub fn bot(name: &str) -> Option<Box<dyn Bot<Buckshot>>> {
-    match name {
-        "random" => Some(Box::new(RandomBot)),
-        "heuristic" => Some(Box::new(Heuristic)),
-        _ => None,
-    }
-}
+engine::bot_table!(Buckshot {
+    "random" => RandomBot,
+    "heuristic" => Heuristic,
+});
 
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Heuristic;

@@ -23,17 +23,10 @@ use crate::state::{Ivanhoe, Phase};
 use crate::view::{PhaseView, View};
 use engine::{Bot, Game, MatchRng, Observation, RandomBot, Seat};
 
-/// The bots this crate offers, by name.
-pub const BOTS: &[&str] = &["random", "heuristic"];
-
-/// A bot by name.
-pub fn bot(name: &str) -> Option<Box<dyn Bot<Ivanhoe>>> {
-    match name {
-        "random" => Some(Box::new(RandomBot)),
-        "heuristic" => Some(Box::new(HeuristicBot)),
-        _ => None,
-    }
-}
+engine::bot_table!(Ivanhoe {
+    "random" => RandomBot,
+    "heuristic" => HeuristicBot,
+});
 
 /// See the module documentation.
 #[derive(Clone, Copy, Debug, Default)]

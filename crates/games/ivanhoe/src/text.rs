@@ -413,11 +413,23 @@ pub struct Session {
 impl Session {
     /// `bot_names` are for the other seats in order (the last one repeats; default heuristic).
     pub fn new(players: u8, seed: u64, human: Seat, bot_names: &[String]) -> Result<(Session, String), String> {
+        Session::new_with_bots(players, seed, human, bot_names, bots::bot)
+    }
+
+    /// As [`Session::new`], with bots named for `make` (a tool's table, which may know more
+    /// names than this crate's, such as difficulty levels).
+    pub fn new_with_bots(
+        players: u8,
+        seed: u64,
+        human: Seat,
+        bot_names: &[String],
+        make: fn(&str) -> Option<Box<dyn Bot<Ivanhoe>>>,
+    ) -> Result<(Session, String), String> {
         let (game, events) = Ivanhoe::new_with_events(&Config { players }, seed).map_err(|e| e.message)?;
         if human.index() >= players as usize {
             return Err(format!("there is no seat {} in a {players}-player game", human.0 + 1));
         }
-        let session = Session::with_game(game, human, bot_names, seed)?;
+        let session = Session::with_game_and_bots(game, human, bot_names, seed, make)?;
         let mut out = String::new();
         session.log(&events, &mut out);
         Ok((session, out))
@@ -425,6 +437,16 @@ impl Session {
 
     /// A session on a given position (tests).
     pub fn with_game(game: Ivanhoe, human: Seat, bot_names: &[String], seed: u64) -> Result<Session, String> {
+        Session::with_game_and_bots(game, human, bot_names, seed, bots::bot)
+    }
+
+    fn with_game_and_bots(
+        game: Ivanhoe,
+        human: Seat,
+        bot_names: &[String],
+        seed: u64,
+        make: fn(&str) -> Option<Box<dyn Bot<Ivanhoe>>>,
+    ) -> Result<Session, String> {
         let mut names = bot_names.iter();
         let mut last = "heuristic".to_string();
         let mut bots_v = Vec::new();
@@ -437,7 +459,7 @@ impl Session {
                 last = n.clone();
             }
             bots_v.push(Some(
-                bots::bot(&last).ok_or_else(|| format!("unknown bot `{last}` (known: {})", bots::BOTS.join(", ")))?,
+                make(&last).ok_or_else(|| format!("unknown bot `{last}` (known: {})", bots::BOTS.join(", ")))?,
             ));
         }
         let names = Seat::all(game.num_players()).map(seat_name).collect();

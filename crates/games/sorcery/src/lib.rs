@@ -63,17 +63,10 @@ pub use view::View;
 
 use engine::{Decision, DecisionKind, Game, MatchRng, Outcome, RuleError, Seat, SetupError, Viewer};
 
-/// The bots this game offers, by name.
-pub const BOTS: &[&str] = &["random", "heuristic"];
-
-/// A bot by name (see [`BOTS`]).
-pub fn bot(name: &str) -> Option<Box<dyn engine::Bot<Sorcery>>> {
-    match name {
-        "random" => Some(Box::new(engine::RandomBot)),
-        "heuristic" => Some(Box::new(bots::HeuristicBot)),
-        _ => None,
-    }
-}
+engine::bot_table!(Sorcery {
+    "random" => engine::RandomBot,
+    "heuristic" => bots::HeuristicBot,
+});
 
 impl Game for Sorcery {
     const NAME: &'static str = "sorcery";

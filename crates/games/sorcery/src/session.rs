@@ -52,7 +52,18 @@ pub struct Session {
 impl Session {
     /// Sets the game up and returns the first prompt.
     pub fn new(args: &Options, decks: [Vec<CardId>; 2], seed: u64) -> Result<(Session, String), SetupError> {
-        let bots = [0, 1].map(|i| args.bots[i].as_deref().and_then(crate::bot));
+        Session::new_with_bots(args, decks, seed, crate::bot)
+    }
+
+    /// As [`Session::new`], with the bots of `args` made by `make` (a tool's table, which may
+    /// know more names than this crate's, such as difficulty levels).
+    pub fn new_with_bots(
+        args: &Options,
+        decks: [Vec<CardId>; 2],
+        seed: u64,
+        make: fn(&str) -> Option<Box<dyn Bot<Sorcery>>>,
+    ) -> Result<(Session, String), SetupError> {
+        let bots = [0, 1].map(|i| args.bots[i].as_deref().and_then(make));
         let mut config = Config::terminal(decks, args.testing);
         if bots.iter().all(Option::is_some) {
             // Nobody can type `quit`: make sure two bots finish.

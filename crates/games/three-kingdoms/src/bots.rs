@@ -26,16 +26,11 @@ use crate::state::{Pending, Step, ThreeKingdoms};
 use crate::view::View;
 use engine::{Bot, MatchRng, Observation, RandomBot, Seat};
 
-pub const BOTS: &[&str] = &["random", "heuristic", "seed"];
-
-pub fn bot(name: &str) -> Option<Box<dyn Bot<ThreeKingdoms>>> {
-    match name {
-        "random" => Some(Box::new(RandomBot)),
-        "heuristic" => Some(Box::new(HeuristicBot { seed: false })),
-        "seed" => Some(Box::new(HeuristicBot { seed: true })),
-        _ => None,
-    }
-}
+engine::bot_table!(ThreeKingdoms {
+    "random" => RandomBot,
+    "heuristic" => HeuristicBot { seed: false },
+    "seed" => HeuristicBot { seed: true },
+});
 
 #[derive(Clone, Copy, Debug, Default)]
 pub struct HeuristicBot {

@@ -1,5 +1,7 @@
 use crate::{Entry, GameKind};
-use buckshot::{Buckshot, Config};
+use buckshot::{Buckshot, Config, Event, Item};
+use engine::Seat;
+use search::SearchLevels;
 use std::ops::RangeInclusive;
 
 impl Entry for Buckshot {
@@ -12,9 +14,29 @@ impl Entry for Buckshot {
 
     by_layout!(buckshot);
 
+    /// Heuristic playouts win far more than random ones here, and are cheap enough for more.
+    const SEARCH: SearchLevels = SearchLevels::HEURISTIC.iterations(1_000, 4_000);
+
     fn config(players: u8) -> Result<Config, String> {
         Self::check_players(players)?;
         Ok(Config::players(players))
+    }
+
+    /// Every item use, stolen or not (a steal is tagged as well: the use follows as its own
+    /// event).
+    fn event_tag(event: &Event) -> Option<(Seat, &'static str, String)> {
+        let (by, item) = match *event {
+            Event::SkipUsed { by, .. } => (by, Item::Skip),
+            Event::ChamberChecked { by, .. } => (by, Item::ChamberCheck),
+            Event::DoubleDamageUsed { by } => (by, Item::DoubleDamage),
+            Event::Rebalanced { by, .. } => (by, Item::Rebalancer),
+            Event::QuickshotUsed { by } => (by, Item::Quickshot),
+            Event::LifeAdded { by, .. } => (by, Item::AddLife),
+            Event::AirShot { by, .. } => (by, Item::ShootAir),
+            Event::Stole { by, .. } => (by, Item::Steal),
+            _ => return None,
+        };
+        Some((by, "wins by item use", item.name().to_string()))
     }
 
     fn metrics(&self) -> Vec<(&'static str, u64)> {

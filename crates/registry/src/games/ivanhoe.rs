@@ -1,5 +1,7 @@
 use crate::{Entry, GameKind};
-use ivanhoe::{Config, Ivanhoe};
+use engine::Seat;
+use ivanhoe::{Config, Event, Ivanhoe};
+use search::SearchLevels;
 use std::ops::RangeInclusive;
 
 impl Entry for Ivanhoe {
@@ -12,9 +14,21 @@ impl Entry for Ivanhoe {
 
     by_layout!(ivanhoe);
 
+    /// Heuristic playouts: random ones rarely finish a tournament sensibly.
+    const SEARCH: SearchLevels = SearchLevels::HEURISTIC;
+
     fn config(players: u8) -> Result<Config, String> {
         Self::check_players(players)?;
         Ok(Config { players })
+    }
+
+    fn event_tag(event: &Event) -> Option<(Seat, &'static str, String)> {
+        match *event {
+            Event::TournamentWon { seat, colour } => {
+                Some((seat, "tournaments won by colour", colour.name().to_string()))
+            }
+            _ => None,
+        }
     }
 
     fn metrics(&self) -> Vec<(&'static str, u64)> {

@@ -1,4 +1,6 @@
 use crate::{Entry, GameKind};
+use engine::Seat;
+use search::SearchLevels;
 use sorcery::{Config, Sorcery};
 use std::ops::RangeInclusive;
 
@@ -12,9 +14,19 @@ impl Entry for Sorcery {
 
     by_layout!(sorcery);
 
+    /// Random playouts are as strong as heuristic ones here and far cheaper.
+    const SEARCH: SearchLevels = SearchLevels::RANDOM;
+
     fn config(players: u8) -> Result<Config, String> {
         Self::check_players(players)?;
         Ok(Config::default())
+    }
+
+    /// Simulations play the handout's deck at both seats, so the groups are the deck and the
+    /// seat (the first seat moves first).
+    fn seat_tags(&self, seat: Seat) -> Vec<(&'static str, String)> {
+        let which = if seat.index() == 0 { "seat 1 (moves first)" } else { "seat 2" };
+        vec![("wins by deck", format!("handout deck, {which}"))]
     }
 
     fn metrics(&self) -> Vec<(&'static str, u64)> {

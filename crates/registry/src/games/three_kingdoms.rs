@@ -1,4 +1,6 @@
 use crate::{Entry, GameKind};
+use engine::Seat;
+use search::SearchLevels;
 use std::ops::RangeInclusive;
 use three_kingdoms::{Config, Side, Step, ThreeKingdoms};
 
@@ -11,6 +13,10 @@ impl Entry for ThreeKingdoms {
     const DEFAULT_PLAYERS: u8 = 5;
 
     by_layout!(three_kingdoms);
+
+    /// Heuristic playouts: random play says nothing about hidden roles; a 5-player playout
+    /// is long, so fewer iterations.
+    const SEARCH: SearchLevels = SearchLevels::HEURISTIC.iterations(200, 800);
 
     fn config(players: u8) -> Result<Config, String> {
         Self::check_players(players)?;
@@ -27,6 +33,11 @@ impl Entry for ThreeKingdoms {
             Err(e) => return Some(Err(e.to_string())),
         };
         Some(Ok(three_kingdoms::narrate_game(config, seed, &mut bots)))
+    }
+
+    fn seat_tags(&self, seat: Seat) -> Vec<(&'static str, String)> {
+        let role = self.players[seat.index()].role.name();
+        vec![("wins by role and player count", format!("{role}, {} players", self.players.len()))]
     }
 
     /// The turns, and which side won (1 or 0 each, so `sim`'s means are win rates by role).

@@ -1,5 +1,6 @@
 use crate::{Entry, GameKind};
 use engine::{Bot, Game, Seat, Viewer};
+use search::SearchLevels;
 use std::ops::RangeInclusive;
 use wolfpack::{AceTier, Config, Event, WolfPack};
 
@@ -21,6 +22,10 @@ impl Entry for WolfPack {
     fn make_bot(name: &str) -> Option<Box<dyn Bot<Self>>> {
         wolfpack::PILOT_BOTS.contains(&name).then(|| wolfpack::bot(name)).flatten()
     }
+
+    /// Heuristic playouts for the pilots (the Ace plays its own policy in the real game but
+    /// the playout policy in the search's).
+    const SEARCH: SearchLevels = SearchLevels::HEURISTIC;
 
     fn config(players: u8) -> Result<Config, String> {
         Self::check_players(players)?;
@@ -50,6 +55,18 @@ impl Entry for WolfPack {
 
     fn house_bot(&self, seat: Seat) -> Option<Box<dyn Bot<Self>>> {
         self.is_ace(seat).then(|| wolfpack::ace_bot(self.config().ace_tier))
+    }
+
+    fn seat_tags(&self, seat: Seat) -> Vec<(&'static str, String)> {
+        if self.is_ace(seat) {
+            return Vec::new();
+        }
+        let pilots = self.num_seats() - 1;
+        let s = if pilots == 1 { "" } else { "s" };
+        vec![(
+            "pilot wins by pilot count and Ace tier",
+            format!("{pilots} pilot{s} vs {} Ace", self.config().ace_tier.name()),
+        )]
     }
 
     fn metrics(&self) -> Vec<(&'static str, u64)> {

@@ -99,12 +99,16 @@ impl<A: GameAdapter> Room<A> {
                 if !is_host || self.current.is_some() {
                     return;
                 }
-                let kind = bot.unwrap_or_else(|| A::bot_names().last().expect("a bot").to_string());
-                if A::make_bot(&kind).is_none() {
+                let kind = bot.unwrap_or_else(|| crate::adapter::STAND_IN_LEVEL.to_string());
+                if A::bot(&kind).is_none() {
                     return self.fail(
                         conn,
                         codes::UNKNOWN_BOT,
-                        &format!("unknown bot `{kind}` (known: {:?})", A::bot_names()),
+                        &format!(
+                            "unknown bot `{kind}` (levels: {:?}; bots: {:?})",
+                            search::Level::NAMES,
+                            A::bot_names()
+                        ),
                     );
                 }
                 if self.players_in_lobby() >= A::MAX_PLAYERS {

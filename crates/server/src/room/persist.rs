@@ -92,7 +92,7 @@ impl<A: GameAdapter> Room<A> {
                 scratch.clear();
                 moves.push(m);
             }
-            let bots = ms.bots.iter().map(|b| b.as_deref().and_then(A::make_bot)).collect();
+            let bots = ms.bots.iter().map(|b| b.as_deref().and_then(A::bot)).collect();
             room.current = Some(Match {
                 game,
                 seed: ms.seed,

@@ -57,7 +57,7 @@ impl<A: GameAdapter> Room<A> {
             seats.push(name.to_string());
             bot_kinds.push(Some(bot.to_string()));
         }
-        let bots = bot_kinds.iter().map(|b| b.as_deref().and_then(A::make_bot)).collect();
+        let bots = bot_kinds.iter().map(|b| b.as_deref().and_then(A::bot)).collect();
         let start_events = game.start_events();
         self.current = Some(Match {
             game,

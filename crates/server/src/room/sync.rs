@@ -158,6 +158,7 @@ impl<A: GameAdapter> Room<A> {
             .put("gameStarted", &self.current.is_some())
             .put("chat", &self.chat[chat_from..])
             .put("bots", A::bot_names())
+            .put("levels", search::Level::NAMES)
             .put("seats", &self.current.as_ref().map(|c| &c.seats))
             .put("lastWinner", &self.last_winner)
             .put("lastMatch", &self.last_match)

@@ -1,0 +1,44 @@
+//! Every game offers the four levels by name, besides its own bots.
+
+use engine::{MatchRng, Observation};
+use registry::{Entry, GameKind, GameVisitor};
+use search::Level;
+
+/// Each level of the game, asked for the first few decisions of a heuristic game, answers one
+/// of the legal actions; the searching levels answer within their time cap.
+struct LevelsPlay;
+
+impl GameVisitor for LevelsPlay {
+    type Out = ();
+    fn visit<G: Entry>(self) {
+        for name in Level::NAMES {
+            assert!(!G::bot_names().contains(name), "{}: a bot of its own is called `{name}`", G::TITLE);
+            let mut bot = registry::bot::<G>(name).unwrap_or_else(|e| panic!("{e}"));
+            let mut heuristic = registry::bot::<G>("heuristic").expect("every game has a heuristic");
+            let mut game = G::new(&G::default_config(), 5).expect("setup");
+            let mut rng = MatchRng::new(9);
+            for step in 0..6 {
+                let Some(seat) = game.to_act().first() else { break };
+                let legal = game.legal_actions(seat);
+                let obs = Observation::new(&game, seat, &legal);
+                let action = match game.house_bot(seat) {
+                    Some(mut house) => house.choose(&obs, &mut rng),
+                    None if step % 2 == 0 => bot.choose(&obs, &mut rng),
+                    None => heuristic.choose(&obs, &mut rng),
+                };
+                assert!(legal.contains(&action), "{} {name}: an illegal action", G::TITLE);
+                game.apply(seat, action).expect("legal");
+            }
+        }
+        let e = registry::bot::<G>("grandmaster").err().expect("not a bot").to_string();
+        assert!(e.contains("levels: easy, medium, hard, expert"), "{e}");
+    }
+}
+
+#[test]
+fn every_game_offers_every_level() {
+    for &kind in GameKind::ALL {
+        kind.visit(LevelsPlay);
+        assert_eq!(kind.info().levels, Level::NAMES);
+    }
+}
