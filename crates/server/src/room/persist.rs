@@ -141,8 +141,12 @@ impl<A: GameAdapter> Room<A> {
         Ok(self.store.save_room(&self.id, A::name(), self.snapshot()).await?)
     }
 
-    pub(super) async fn save(&self) {
+    /// Stores the room after a change to it (every change to who is who, to the host, the chat
+    /// or the match passes here): also drops the cached room fields and refreshes the
+    /// connections' viewers.
+    pub(super) async fn save(&mut self) {
         self.room_fields.lock().expect("room fields lock").take();
+        self.refresh_viewers();
         if let Err(e) = self.store.save_room(&self.id, A::name(), self.snapshot()).await {
             tracing::error!(room = %self.id, "saving the room failed: {e}");
         }
