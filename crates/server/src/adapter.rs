@@ -216,6 +216,18 @@ impl Fields {
     }
 }
 
+/// Refuses an action naming a seat the match does not have (`unknown_player`), before it
+/// reaches the rules. `names` are the usernames by seat.
+pub fn check_seat(named: Option<Seat>, names: &[String]) -> Result<(), PacketError> {
+    match named {
+        Some(s) if s.index() >= names.len() => Err(PacketError::new(
+            protocol::codes::UNKNOWN_PLAYER,
+            format!("there is no seat {} in this game (seats 0 to {})", s.0, names.len().saturating_sub(1)),
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Reads the `action` of an `Act {"action": …}` packet, the shape every game's actions arrive
 /// in, as the game's action; `what` names the action in the error ("an Ivanhoe action").
 pub fn action_from_json<A: serde::de::DeserializeOwned>(action: Value, what: &str) -> Result<A, PacketError> {

@@ -81,14 +81,7 @@ impl GameAdapter for IvanhoeAdapter {
 
     fn parse_act(action: Value, _seat: Seat, names: &[String]) -> Result<Action, PacketError> {
         let action: Action = crate::adapter::action_from_json(action, "an Ivanhoe action")?;
-        if let Some(s) = seats_named(&action)
-            && s.index() >= names.len()
-        {
-            return Err(PacketError::new(
-                protocol::codes::UNKNOWN_PLAYER,
-                format!("there is no seat {} in this game (seats 0 to {})", s.0, names.len().saturating_sub(1)),
-            ));
-        }
+        crate::adapter::check_seat(seats_named(&action), names)?;
         Ok(action)
     }
 

@@ -67,14 +67,7 @@ impl GameAdapter for WolfPackAdapter {
             Action::Select { target, .. } | Action::Play { target, .. } => target,
             _ => None,
         };
-        if let Some(s) = target
-            && s.index() >= names.len()
-        {
-            return Err(PacketError::new(
-                protocol::codes::UNKNOWN_PLAYER,
-                format!("there is no seat {} in this game (seats 0 to {})", s.0, names.len().saturating_sub(1)),
-            ));
-        }
+        crate::adapter::check_seat(target, names)?;
         Ok(action)
     }
 
