@@ -105,6 +105,11 @@ impl Lobby {
         Ok(id)
     }
 
+    /// The database the rooms and finished matches are kept in.
+    pub fn store(&self) -> &store::Store {
+        &self.store
+    }
+
     pub fn get(&self, id: &str) -> Option<RoomHandle> {
         self.rooms.lock().expect("lobby lock").get(id).cloned()
     }
