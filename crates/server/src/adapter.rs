@@ -1,8 +1,11 @@
 //! How a game plugs into a room: its packets, its part of `GameDataSync`, its bots. The room
 //! actor is generic over this trait, so each room task is compiled for its game (no dynamic
 //! dispatch on the hot path); the lobby picks the adapter by name when it spawns a room.
+//!
+//! An adapter renders from a [`Table`]: one viewer's `Game::view` and the match's public facts.
+//! It never gets the game's state, so "only `view` leaves the engine" holds by the types.
 
-use engine::{Bot, DecisionKind, Game, Seat, Viewer};
+use engine::{Bot, Decision, DecisionKind, Game, Seat, Viewer};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -26,6 +29,20 @@ impl PacketError {
 
 /// The level a stand-in bot plays at, and the level a host's "Add bot" picks by default.
 pub const STAND_IN_LEVEL: &str = "medium";
+
+/// A running match as an adapter sees it: the match as `viewer` may see it (`Game::view`) and
+/// the facts every member knows. For what everyone sees alike (`public_data`, `in_game`) the
+/// viewer is `Viewer::Spectator`; for `private_data`, the viewer of the sync being built.
+pub struct Table<'a, G: Game> {
+    /// `Game::view(viewer)`: the only game state an adapter gets.
+    pub view: &'a G::View,
+    /// Whom `view` is for.
+    pub viewer: Viewer,
+    /// The usernames by seat (house seats included), as in `GameDataSync.seats`.
+    pub names: &'a [String],
+    /// What the engine waits for now (`Game::decision`): the seats, the kind, the serial.
+    pub decision: Decision,
+}
 
 pub trait GameAdapter: Send + Sync + 'static {
     /// The game; its registry entry gives the difficulty levels ([`Self::bot`]).
@@ -90,12 +107,30 @@ pub trait GameAdapter: Send + Sync + 'static {
         None
     }
 
-    /// Whether `kind` (a packet's `type`) is one of this game's action packets.
-    fn is_action_packet(kind: &str) -> bool;
+    /// Turns the `action` of an `Act {action}` packet from `seat` into an action. Every game
+    /// takes any entry of its `GameDataSync.legal` here (the engine's action JSON). `names`
+    /// are the usernames by seat. Default: the action's JSON read as the game's `Action`
+    /// (a `bad_packet` refusal naming the game otherwise); override to refuse more (a seat
+    /// that does not exist) with better codes.
+    fn parse_act(action: Value, seat: Seat, names: &[String]) -> Result<<Self::G as Game>::Action, PacketError> {
+        let _ = (seat, names);
+        action_from_json(action, &format!("a {} action", Self::name()))
+    }
 
-    /// Turns a game packet (its JSON text) from `seat` into an action. `names` are the
-    /// usernames by seat.
-    fn parse_action(packet: &str, seat: Seat, names: &[String]) -> Result<<Self::G as Game>::Action, PacketError>;
+    /// Whether `kind` (a packet's `type`) is one of this game's own action packets, besides
+    /// `Act` (Buckshot's packets of the original protocol). Default: none.
+    fn is_action_packet(kind: &str) -> bool {
+        let _ = kind;
+        false
+    }
+
+    /// Turns one of the game's own action packets (its JSON text; see
+    /// [`Self::is_action_packet`]) from `seat` into an action. Default: refused (a game with
+    /// no packets of its own is never asked).
+    fn parse_action(packet: &str, seat: Seat, names: &[String]) -> Result<<Self::G as Game>::Action, PacketError> {
+        let _ = (packet, seat, names);
+        Err(PacketError::bad("this game takes its actions as Act {action}"))
+    }
 
     /// The packets (serialized JSON) that tell `viewer` about `event`, which has already been
     /// redacted for that viewer by `Game::view_event`.
@@ -111,19 +146,20 @@ pub trait GameAdapter: Send + Sync + 'static {
 
     /// The game's fields that every viewer sees alike: those of each seat's entry in `players`
     /// (`seats` holds one empty [`Fields`] per seat) and those of `gameData` itself (`top`).
-    /// `game` is `None` in the lobby (then `seats` is empty). Built once per update for the
-    /// whole room.
-    fn public_data(game: Option<&Self::G>, names: &[String], seats: &mut [Fields], top: &mut Fields);
+    /// `table` is the spectator's [`Table`] of the running match, `None` in the lobby (then
+    /// `seats` is empty). Built once per update for the whole room.
+    fn public_data(table: Option<&Table<'_, Self::G>>, seats: &mut [Fields], top: &mut Fields);
 
-    /// Fields of `gameData` that only `viewer` sees (a checked shell, "your seat"). Default:
-    /// none.
-    fn private_data(game: &Self::G, viewer: Viewer, names: &[String], top: &mut Fields) {
-        let _ = (game, viewer, names, top);
+    /// Fields of `gameData` that only `table.viewer` sees (a checked shell, "your seat"),
+    /// from that viewer's [`Table`]. Default: none.
+    fn private_data(table: &Table<'_, Self::G>, top: &mut Fields) {
+        let _ = (table, top);
     }
 
-    /// Whether `seat` is still playing (not eliminated): the room's `inGame`. Default: yes.
-    fn in_game(game: &Self::G, seat: Seat) -> bool {
-        let _ = (game, seat);
+    /// Whether `seat` is still playing (not eliminated): the room's `inGame`, read from the
+    /// spectator's [`Table`]. Default: yes.
+    fn in_game(table: &Table<'_, Self::G>, seat: Seat) -> bool {
+        let _ = (table, seat);
         true
     }
 
@@ -200,13 +236,21 @@ impl Fields {
     }
 }
 
-/// Reads an `Act {"action": …}` packet, the shape every game's actions arrive in; `what` names
-/// the action in the error ("an Ivanhoe action").
-pub fn parse_act<A: serde::de::DeserializeOwned>(packet: &str, what: &str) -> Result<A, PacketError> {
-    let Ok(Value::Object(mut obj)) = serde_json::from_str(packet) else {
-        return Err(PacketError::bad("a packet is a JSON object"));
-    };
-    let action = obj.remove("action").ok_or_else(|| PacketError::bad("an Act packet needs `action`"))?;
+/// Refuses an action naming a seat the match does not have (`unknown_player`), before it
+/// reaches the rules. `names` are the usernames by seat.
+pub fn check_seat(named: Option<Seat>, names: &[String]) -> Result<(), PacketError> {
+    match named {
+        Some(s) if s.index() >= names.len() => Err(PacketError::new(
+            protocol::codes::UNKNOWN_PLAYER,
+            format!("there is no seat {} in this game (seats 0 to {})", s.0, names.len().saturating_sub(1)),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Reads the `action` of an `Act {"action": …}` packet, the shape every game's actions arrive
+/// in, as the game's action; `what` names the action in the error ("an Ivanhoe action").
+pub fn action_from_json<A: serde::de::DeserializeOwned>(action: Value, what: &str) -> Result<A, PacketError> {
     serde_json::from_value(action)
         .map_err(|e| PacketError::bad(format!("not {what} ({e}); see `legal` in GameDataSync for the forms")))
 }

@@ -24,6 +24,7 @@ pub mod accept;
 pub mod adapter;
 pub mod assets;
 pub mod conn;
+pub mod error;
 pub mod games;
 pub mod limits;
 pub mod lobby;
@@ -31,6 +32,8 @@ pub mod replay;
 pub mod room;
 pub mod rules;
 pub mod watch;
+
+pub use error::Error;
 
 use axum::Json;
 use axum::Router;
@@ -203,7 +206,7 @@ async fn create_room(State(state): State<AppState>, headers: HeaderMap, body: ax
     };
     match state.lobby.create(&req.game, req.options).await {
         Ok(id) => (StatusCode::CREATED, Json(serde_json::json!({ "id": id }))).into_response(),
-        Err(e) => bad_request(e),
+        Err(e) => bad_request(e.to_string()),
     }
 }
 

@@ -1,6 +1,7 @@
 //! The lobby: which rooms exist. A map from room id to handle, locked only to look up, insert
 //! or list — never across an `.await`.
 
+use crate::Error;
 use crate::adapter::GameAdapter;
 use crate::room::{Inbox, Room, RoomHandle, RoomOptions, RoomSummary};
 use registry::{GameInfo, GameKind};
@@ -48,7 +49,7 @@ fn spawn<A: GameAdapter>(room: Room<A>, inbox: Inbox) {
 
 impl Lobby {
     /// A lobby with every room the store remembers, each back in its task.
-    pub async fn restore(store: store::Store) -> Result<Lobby, String> {
+    pub async fn restore(store: store::Store) -> Result<Lobby, Error> {
         let lobby = Lobby { rooms: Mutex::new(BTreeMap::new()), store: store.clone() };
         for stored in store.load_rooms().await? {
             // A room that cannot be rebuilt stays in the database for a person to look at; it
@@ -65,7 +66,7 @@ impl Lobby {
                 }
             };
             let rebuilt = visit_adapter(kind, RestoreRoom { stored: &stored, store: &store })
-                .unwrap_or_else(|| Err(format!("the server has no adapter for {kind}")));
+                .unwrap_or_else(|| Err(Error::NoAdapter(kind.title())));
             let handle = match rebuilt {
                 Ok(handle) => handle,
                 Err(e) => {
@@ -93,12 +94,12 @@ impl Lobby {
     }
 
     /// Creates a room for `game`, stores it, starts its task, and returns its id.
-    pub async fn create(&self, game: &str, options: RoomOptions) -> Result<String, String> {
+    pub async fn create(&self, game: &str, options: RoomOptions) -> Result<String, Error> {
         options.check()?;
         let id = self.new_id();
-        let kind = game.parse::<GameKind>().map_err(|e| e.to_string())?;
+        let kind = game.parse::<GameKind>()?;
         let create = visit_adapter(kind, CreateRoom { id: id.clone(), options, store: self.store.clone() })
-            .ok_or_else(|| format!("{} cannot be played on the server yet", kind.title()))?;
+            .ok_or(Error::NoAdapter(kind.title()))?;
         let handle = create.await?;
         self.rooms.lock().expect("lobby lock").insert(id.clone(), handle);
         Ok(id)
@@ -134,7 +135,7 @@ struct RestoreRoom<'a> {
 }
 
 impl AdapterVisitor for RestoreRoom<'_> {
-    type Out = Result<RoomHandle, String>;
+    type Out = Result<RoomHandle, Error>;
 
     fn visit<A: GameAdapter>(self) -> Self::Out {
         let RestoreRoom { stored, store } = self;
@@ -142,7 +143,7 @@ impl AdapterVisitor for RestoreRoom<'_> {
         // it costs this room only, never the server (nor a restart loop).
         let rebuilt =
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| Room::<A>::restore(stored, store.clone())))
-                .unwrap_or_else(|_| Err(format!("room {}: rebuilding it panicked", stored.id)));
+                .unwrap_or_else(|_| Err(Error::restore(&stored.id, "rebuilding it panicked")));
         let (room, handle, rx) = rebuilt?;
         spawn(room, rx);
         Ok(handle)
@@ -159,7 +160,7 @@ struct CreateRoom {
 type BoxFuture<T> = std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send>>;
 
 impl AdapterVisitor for CreateRoom {
-    type Out = BoxFuture<Result<RoomHandle, String>>;
+    type Out = BoxFuture<Result<RoomHandle, Error>>;
 
     fn visit<A: GameAdapter>(self) -> Self::Out {
         Box::pin(async move {
@@ -168,7 +169,7 @@ impl AdapterVisitor for CreateRoom {
             if let Err(e) =
                 (A::MIN_PLAYERS..=A::MAX_PLAYERS).try_for_each(|n| A::config(n, &options.game_options).map(drop))
             {
-                return Err(format!("gameOptions: {e}"));
+                return Err(Error::BadOptions(format!("gameOptions: {e}")));
             }
             let (room, handle, rx) = Room::<A>::create(id, options, store);
             room.persist_new().await?;

@@ -11,7 +11,7 @@
 //! screen) or `steps=all` (the default). The seed is not given out: a room's later matches
 //! derive theirs from it.
 
-use crate::adapter::{Fields, GameAdapter};
+use crate::adapter::{Fields, GameAdapter, Table};
 use crate::lobby::{AdapterVisitor, visit_adapter};
 use axum::Json;
 use axum::extract::{Path, Query, State};
@@ -151,9 +151,15 @@ impl AdapterVisitor for Tables<'_> {
 /// One table as a room would sync it to `viewer` mid-game, with `replay: true`, no legal
 /// actions, no chat and nobody's clock.
 fn table<A: GameAdapter>(game: &A::G, names: &[String], viewer: Viewer) -> Value {
+    // The adapter sees views only, as in a room: the spectator's for what everyone sees,
+    // the viewer's for their own fields.
+    let public_view = game.view(Viewer::Spectator);
+    let public = Table { view: &public_view, viewer: Viewer::Spectator, names, decision: game.decision() };
+    let own_view = game.view(viewer);
+    let own = Table { view: &own_view, viewer, names, decision: game.decision() };
     let mut seats = vec![Fields::new(); names.len()];
     let mut top = Fields::new();
-    A::public_data(Some(game), names, &mut seats, &mut top);
+    A::public_data(Some(&public), &mut seats, &mut top);
     let players: Vec<Value> = names
         .iter()
         .zip(&seats)
@@ -161,7 +167,7 @@ fn table<A: GameAdapter>(game: &A::G, names: &[String], viewer: Viewer) -> Value
         .map(|(i, (name, fields))| {
             let mut p = Fields::new();
             p.put("username", name)
-                .put("inGame", &A::in_game(game, Seat(i as u8)))
+                .put("inGame", &A::in_game(&public, Seat(i as u8)))
                 .put("isSpectator", &false)
                 .put("joinTime", &0)
                 .put("isBot", &false)
@@ -196,9 +202,9 @@ fn table<A: GameAdapter>(game: &A::G, names: &[String], viewer: Viewer) -> Value
         .put("maxPlayers", &A::MAX_PLAYERS)
         .put("waitingOn", &waiting)
         .extend(&top);
-    A::private_data(game, viewer, names, &mut t);
+    A::private_data(&own, &mut t);
     if A::SYNC_VIEW {
-        t.put("view", &game.view(viewer));
+        t.put("view", &own_view);
     }
     t.put("legal", &Vec::<Value>::new());
     t.parse()

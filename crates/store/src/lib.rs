@@ -35,6 +35,10 @@ pub enum StoreError {
     Db(#[from] rusqlite::Error),
     #[error("migration: {0}")]
     Migration(#[from] rusqlite_migration::Error),
+    /// A write failed with the transaction it was batched in (group commit: every request of
+    /// the batch hears the same error).
+    #[error("database: {0}")]
+    Batch(Arc<rusqlite::Error>),
     #[error("the store thread has stopped")]
     Closed,
 }
@@ -75,38 +79,38 @@ enum Cmd {
         id: String,
         game: String,
         snapshot: String,
-        ack: oneshot::Sender<Result<(), String>>,
+        ack: oneshot::Sender<Result<(), StoreError>>,
     },
     AppendMove {
         id: String,
         index: u64,
         entry: String,
-        ack: oneshot::Sender<Result<(), String>>,
+        ack: oneshot::Sender<Result<(), StoreError>>,
     },
     /// Clears a room's moves (a new match begins) and saves its snapshot.
     ResetMoves {
         id: String,
         snapshot: String,
-        ack: oneshot::Sender<Result<(), String>>,
+        ack: oneshot::Sender<Result<(), StoreError>>,
     },
     DeleteRoom {
         id: String,
-        ack: oneshot::Sender<Result<(), String>>,
+        ack: oneshot::Sender<Result<(), StoreError>>,
     },
     FinishMatch {
         record: MatchRecord,
-        ack: oneshot::Sender<Result<i64, String>>,
+        ack: oneshot::Sender<Result<i64, StoreError>>,
     },
     LoadRooms {
-        reply: oneshot::Sender<Result<Vec<StoredRoom>, String>>,
+        reply: oneshot::Sender<Result<Vec<StoredRoom>, StoreError>>,
     },
     GetMatch {
         id: i64,
-        reply: oneshot::Sender<Result<Option<MatchRecord>, String>>,
+        reply: oneshot::Sender<Result<Option<MatchRecord>, StoreError>>,
     },
     ListMatches {
         limit: u32,
-        reply: oneshot::Sender<Result<Vec<MatchRecord>, String>>,
+        reply: oneshot::Sender<Result<Vec<MatchRecord>, StoreError>>,
     },
 }
 
@@ -292,7 +296,7 @@ impl Store {
         Store::open(Path::new(":memory:"))
     }
 
-    async fn call<T>(&self, make: impl FnOnce(oneshot::Sender<Result<T, String>>) -> Cmd) -> Result<T, String> {
+    async fn call<T>(&self, make: impl FnOnce(oneshot::Sender<Result<T, StoreError>>) -> Cmd) -> Result<T, StoreError> {
         let (tx, rx) = oneshot::channel();
         let leads = {
             let mut pending = self.shared.pending.lock().expect("store queue lock");
@@ -305,38 +309,38 @@ impl Store {
             let _hand_over = HandOver(&self.shared);
             tokio::task::yield_now().await;
         }
-        rx.await.map_err(|_| StoreError::Closed.to_string())?
+        rx.await.map_err(|_| StoreError::Closed)?
     }
 
-    pub async fn save_room(&self, id: &str, game: &str, snapshot: String) -> Result<(), String> {
+    pub async fn save_room(&self, id: &str, game: &str, snapshot: String) -> Result<(), StoreError> {
         self.call(|ack| Cmd::SaveRoom { id: id.into(), game: game.into(), snapshot, ack }).await
     }
 
-    pub async fn append_move(&self, id: &str, index: u64, entry: String) -> Result<(), String> {
+    pub async fn append_move(&self, id: &str, index: u64, entry: String) -> Result<(), StoreError> {
         self.call(|ack| Cmd::AppendMove { id: id.into(), index, entry, ack }).await
     }
 
-    pub async fn reset_moves(&self, id: &str, snapshot: String) -> Result<(), String> {
+    pub async fn reset_moves(&self, id: &str, snapshot: String) -> Result<(), StoreError> {
         self.call(|ack| Cmd::ResetMoves { id: id.into(), snapshot, ack }).await
     }
 
-    pub async fn delete_room(&self, id: &str) -> Result<(), String> {
+    pub async fn delete_room(&self, id: &str) -> Result<(), StoreError> {
         self.call(|ack| Cmd::DeleteRoom { id: id.into(), ack }).await
     }
 
-    pub async fn finish_match(&self, record: MatchRecord) -> Result<i64, String> {
+    pub async fn finish_match(&self, record: MatchRecord) -> Result<i64, StoreError> {
         self.call(|ack| Cmd::FinishMatch { record, ack }).await
     }
 
-    pub async fn load_rooms(&self) -> Result<Vec<StoredRoom>, String> {
+    pub async fn load_rooms(&self) -> Result<Vec<StoredRoom>, StoreError> {
         self.call(|reply| Cmd::LoadRooms { reply }).await
     }
 
-    pub async fn get_match(&self, id: i64) -> Result<Option<MatchRecord>, String> {
+    pub async fn get_match(&self, id: i64) -> Result<Option<MatchRecord>, StoreError> {
         self.call(|reply| Cmd::GetMatch { id, reply }).await
     }
 
-    pub async fn list_matches(&self, limit: u32) -> Result<Vec<MatchRecord>, String> {
+    pub async fn list_matches(&self, limit: u32) -> Result<Vec<MatchRecord>, StoreError> {
         self.call(|reply| Cmd::ListMatches { limit, reply }).await
     }
 }
@@ -373,7 +377,8 @@ fn row_to_match(r: &rusqlite::Row<'_>) -> rusqlite::Result<MatchRecord> {
     })
 }
 
-type Acks = Vec<Box<dyn FnOnce(Result<(), String>) + Send>>;
+/// What each write of a batch hears once the batch commits (or fails to).
+type Acks = Vec<Box<dyn FnOnce(Result<(), Arc<rusqlite::Error>>) + Send>>;
 
 /// What the two threads tell each other about the WAL.
 #[derive(Default)]
@@ -404,14 +409,14 @@ fn worker(conn: &mut Connection, rx: &std_mpsc::Receiver<Vec<Cmd>>, wal: &WalSta
         let tx = match conn.transaction() {
             Ok(tx) => tx,
             Err(e) => {
-                fail_all(batch, &e.to_string());
+                fail_all(batch, &Arc::new(e));
                 continue;
             }
         };
         for cmd in batch {
             run(&tx, cmd, &mut acks, &mut log);
         }
-        let result = tx.commit().map_err(|e| e.to_string());
+        let result = tx.commit().map_err(Arc::new);
         wal.dirty.store(true, Ordering::Relaxed);
         for ack in acks {
             ack(result.clone());
@@ -457,13 +462,13 @@ fn checkpoint_loop(conn: &Connection, stop: &std_mpsc::Receiver<()>, wal: &WalSt
 }
 
 fn run(tx: &rusqlite::Transaction<'_>, cmd: Cmd, acks: &mut Acks, log: &mut LogState) {
-    fn ack_after(acks: &mut Acks, r: rusqlite::Result<()>, ack: oneshot::Sender<Result<(), String>>) {
+    fn ack_after(acks: &mut Acks, r: rusqlite::Result<()>, ack: oneshot::Sender<Result<(), StoreError>>) {
         match r {
             Ok(()) => acks.push(Box::new(move |c| {
-                let _ = ack.send(c);
+                let _ = ack.send(c.map_err(StoreError::Batch));
             })),
             Err(e) => {
-                let _ = ack.send(Err(e.to_string()));
+                let _ = ack.send(Err(StoreError::Db(e)));
             }
         }
     }
@@ -522,19 +527,19 @@ fn run(tx: &rusqlite::Transaction<'_>, cmd: Cmd, acks: &mut Acks, log: &mut LogS
                 Ok(_) => {
                     let id = tx.last_insert_rowid();
                     acks.push(Box::new(move |c| {
-                        let _ = ack.send(c.map(|()| id));
+                        let _ = ack.send(c.map(|()| id).map_err(StoreError::Batch));
                     }));
                 }
                 Err(e) => {
-                    let _ = ack.send(Err(e.to_string()));
+                    let _ = ack.send(Err(StoreError::Db(e)));
                 }
             }
         }
         Cmd::LoadRooms { reply } => {
-            let _ = reply.send(load_rooms(tx).map_err(|e| e.to_string()));
+            let _ = reply.send(load_rooms(tx));
         }
         Cmd::GetMatch { id, reply } => {
-            let _ = reply.send(get_match(tx, id).map_err(|e| e.to_string()));
+            let _ = reply.send(get_match(tx, id));
         }
         Cmd::ListMatches { limit, reply } => {
             let r = tx
@@ -543,7 +548,7 @@ fn run(tx: &rusqlite::Transaction<'_>, cmd: Cmd, acks: &mut Acks, log: &mut LogS
                      FROM matches ORDER BY id DESC LIMIT ?1",
                 )
                 .and_then(|mut st| st.query_map([limit], row_to_match)?.collect::<Result<Vec<_>, _>>());
-            let _ = reply.send(r.map_err(|e| e.to_string()));
+            let _ = reply.send(r.map_err(StoreError::Db));
         }
     }
 }
@@ -582,27 +587,27 @@ fn load_rooms(conn: &Connection) -> Result<Vec<StoredRoom>, StoreError> {
     Ok(rooms)
 }
 
-fn fail_all(batch: Vec<Cmd>, e: &str) {
+fn fail_all(batch: Vec<Cmd>, e: &Arc<rusqlite::Error>) {
+    let err = || StoreError::Batch(e.clone());
     for cmd in batch {
-        let err = Err(e.to_string());
         match cmd {
             Cmd::SaveRoom { ack, .. }
             | Cmd::AppendMove { ack, .. }
             | Cmd::ResetMoves { ack, .. }
             | Cmd::DeleteRoom { ack, .. } => {
-                let _ = ack.send(err);
+                let _ = ack.send(Err(err()));
             }
             Cmd::FinishMatch { ack, .. } => {
-                let _ = ack.send(Err(e.to_string()));
+                let _ = ack.send(Err(err()));
             }
             Cmd::LoadRooms { reply } => {
-                let _ = reply.send(Err(e.to_string()));
+                let _ = reply.send(Err(err()));
             }
             Cmd::GetMatch { reply, .. } => {
-                let _ = reply.send(Err(e.to_string()));
+                let _ = reply.send(Err(err()));
             }
             Cmd::ListMatches { reply, .. } => {
-                let _ = reply.send(Err(e.to_string()));
+                let _ = reply.send(Err(err()));
             }
         }
     }

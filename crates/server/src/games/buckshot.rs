@@ -1,8 +1,8 @@
 //! Buckshot in a room: the packets of `docs/protocol.md` (rules: `docs/rules/buckshot.md`).
 
-use crate::adapter::{Fields, GameAdapter, PacketError};
+use crate::adapter::{Fields, GameAdapter, PacketError, Table};
 use buckshot::{Action, Buckshot, Config, Event, Item, ItemUse, MAX_LIVES};
-use engine::{Bot, Game, Seat, Viewer};
+use engine::{Bot, Seat, Viewer};
 use protocol::ServerMsg;
 use protocol::buckshot::{BuckshotAction, BuckshotBroadcast};
 use serde_json::Value;
@@ -142,9 +142,8 @@ impl GameAdapter for BuckshotAdapter {
         !matches!(event, Event::ChamberChecked { .. })
     }
 
-    fn public_data(game: Option<&Buckshot>, names: &[String], seats: &mut [Fields], top: &mut Fields) {
-        let name = |s: Option<Seat>| s.map(|s| names[s.index()].as_str());
-        let Some(game) = game else {
+    fn public_data(table: Option<&Table<'_, Buckshot>>, seats: &mut [Fields], top: &mut Fields) {
+        let Some(table) = table else {
             top.put("currentTurn", &None::<&str>)
                 .put("nextTurn", &None::<&str>)
                 .put("round", &0)
@@ -158,7 +157,8 @@ impl GameAdapter for BuckshotAdapter {
                 .put("winner", &None::<&str>);
             return;
         };
-        let v = game.view(Viewer::Spectator);
+        let (v, names) = (table.view, table.names);
+        let name = |s: Option<Seat>| s.map(|s| names[s.index()].as_str());
         for (fields, p) in seats.iter_mut().zip(&v.players) {
             fields.put("lives", &p.lives).put("items", &p.items).put("isSkipped", &p.skipped);
         }
@@ -174,17 +174,13 @@ impl GameAdapter for BuckshotAdapter {
             .put("winner", &name(v.winner));
     }
 
-    fn private_data(game: &Buckshot, viewer: Viewer, _names: &[String], top: &mut Fields) {
-        // The next shell, to the one who checked it (null to everyone else).
-        let shell = match viewer.as_seat() {
-            Some(seat) if game.knows_next(seat) => game.view(viewer).next_shell,
-            _ => None,
-        };
-        top.put("nextShell", &shell);
+    fn private_data(table: &Table<'_, Buckshot>, top: &mut Fields) {
+        // The next shell, to the one who checked it (the view has it only for them).
+        top.put("nextShell", &table.view.next_shell);
     }
 
-    fn in_game(game: &Buckshot, seat: Seat) -> bool {
-        game.is_alive(seat)
+    fn in_game(table: &Table<'_, Buckshot>, seat: Seat) -> bool {
+        table.view.players.get(seat.index()).is_some_and(|p| p.alive)
     }
 
     fn unseated_player_fields(lobby: bool, out: &mut Fields) {

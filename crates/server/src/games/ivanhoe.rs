@@ -11,8 +11,8 @@
 //! has [`REACTION`] before the engine's default (`Pass`) answers for them; everyone in the
 //! tournament is asked, holder of Ivanhoe or not, so the clock tells nobody who holds it.
 
-use crate::adapter::{Fields, GameAdapter, PacketError};
-use engine::{Bot, DecisionKind, Game, Seat, Viewer};
+use crate::adapter::{Fields, GameAdapter, PacketError, Table};
+use engine::{Bot, DecisionKind, Seat, Viewer};
 use ivanhoe::{Action, Config, Event, Ivanhoe, PhaseView};
 use protocol::ServerMsg;
 use serde_json::Value;
@@ -79,20 +79,9 @@ impl GameAdapter for IvanhoeAdapter {
         }
     }
 
-    fn is_action_packet(kind: &str) -> bool {
-        kind == "Act"
-    }
-
-    fn parse_action(packet: &str, _seat: Seat, names: &[String]) -> Result<Action, PacketError> {
-        let action: Action = crate::adapter::parse_act(packet, "an Ivanhoe action")?;
-        if let Some(s) = seats_named(&action)
-            && s.index() >= names.len()
-        {
-            return Err(PacketError::new(
-                protocol::codes::UNKNOWN_PLAYER,
-                format!("there is no seat {} in this game (seats 0 to {})", s.0, names.len().saturating_sub(1)),
-            ));
-        }
+    fn parse_act(action: Value, _seat: Seat, names: &[String]) -> Result<Action, PacketError> {
+        let action: Action = crate::adapter::action_from_json(action, "an Ivanhoe action")?;
+        crate::adapter::check_seat(seats_named(&action), names)?;
         Ok(action)
     }
 
@@ -119,14 +108,14 @@ impl GameAdapter for IvanhoeAdapter {
         }
     }
 
-    fn public_data(game: Option<&Ivanhoe>, names: &[String], seats: &mut [Fields], top: &mut Fields) {
+    fn public_data(table: Option<&Table<'_, Ivanhoe>>, seats: &mut [Fields], top: &mut Fields) {
         top.put("reactionSeconds", &REACTION.as_secs());
-        let Some(game) = game else {
+        let Some(table) = table else {
             top.put("currentTurn", &None::<&str>).put("phase", &None::<&str>);
             return;
         };
         // Everything here is public: hand sizes, not hands.
-        let v = game.view(Viewer::Spectator);
+        let (v, names) = (table.view, table.names);
         for (fields, p) in seats.iter_mut().zip(&v.players) {
             fields
                 .put("handCount", &p.hand_count)
@@ -160,27 +149,16 @@ mod tests {
 
     #[test]
     fn parses_generic_act_packets() {
-        let p = json!({"type": "Act", "action": {"type": "Play", "card": "R3"}});
-        assert_eq!(
-            IvanhoeAdapter::parse_action(&p.to_string(), Seat(0), &names()),
-            Ok(Action::Play { card: Card::Red3 })
-        );
-        let p = json!({"type": "Act", "action": {"type": "Unhorse", "colour": "red"}});
-        assert_eq!(
-            IvanhoeAdapter::parse_action(&p.to_string(), Seat(0), &names()),
-            Ok(Action::Unhorse { colour: Colour::Red })
-        );
-        for bad in [
-            json!({"type": "Act"}),
-            json!({"type": "Act", "action": {"type": "Play", "card": "R9"}}),
-            json!({"type": "Act", "action": {"type": "Fly"}}),
-            json!({"type": "Act", "action": 5}),
-        ] {
-            let e = IvanhoeAdapter::parse_action(&bad.to_string(), Seat(0), &names()).unwrap_err();
+        let a = json!({"type": "Play", "card": "R3"});
+        assert_eq!(IvanhoeAdapter::parse_act(a, Seat(0), &names()), Ok(Action::Play { card: Card::Red3 }));
+        let a = json!({"type": "Unhorse", "colour": "red"});
+        assert_eq!(IvanhoeAdapter::parse_act(a, Seat(0), &names()), Ok(Action::Unhorse { colour: Colour::Red }));
+        for bad in [json!({"type": "Play", "card": "R9"}), json!({"type": "Fly"}), json!(5)] {
+            let e = IvanhoeAdapter::parse_act(bad.clone(), Seat(0), &names()).unwrap_err();
             assert_eq!(e.code, "bad_packet", "{bad}");
         }
-        let p = json!({"type": "Act", "action": {"type": "KnockDown", "target": 4}});
-        assert_eq!(IvanhoeAdapter::parse_action(&p.to_string(), Seat(0), &names()).unwrap_err().code, "unknown_player");
+        let a = json!({"type": "KnockDown", "target": 4});
+        assert_eq!(IvanhoeAdapter::parse_act(a, Seat(0), &names()).unwrap_err().code, "unknown_player");
     }
 
     #[test]

@@ -13,8 +13,8 @@
 //! engine's stalemate rule: a game where neither player can ever damage the other again is
 //! drawn instead of going on forever.
 
-use crate::adapter::{Fields, GameAdapter, PacketError};
-use engine::{Bot, Game, Seat, Viewer};
+use crate::adapter::{Fields, GameAdapter, PacketError, Table};
+use engine::{Bot, Seat, Viewer};
 use protocol::ServerMsg;
 use serde_json::{Map, Value, json};
 use sorcery::cards::{CardId, Modifier, Targeting};
@@ -104,18 +104,8 @@ impl GameAdapter for SorceryAdapter {
         sorcery::bot(name)
     }
 
-    fn is_action_packet(kind: &str) -> bool {
-        // Only the generic `Act` (handled as a room packet, then passed on here).
-        kind == "Act"
-    }
-
-    fn parse_action(packet: &str, _seat: Seat, _names: &[String]) -> Result<Action, PacketError> {
-        let packet: Value = serde_json::from_str(packet)
-            .map_err(|e| PacketError::new(protocol::codes::BAD_PACKET, format!("not valid JSON: {e}")))?;
-        let Some(action) = packet.get("action") else {
-            return Err(PacketError::new(protocol::codes::BAD_PACKET, "an Act packet needs an `action` field"));
-        };
-        serde_json::from_value::<Action>(action.clone()).map_err(|e| {
+    fn parse_act(action: Value, _seat: Seat, _names: &[String]) -> Result<Action, PacketError> {
+        serde_json::from_value::<Action>(action).map_err(|e| {
             PacketError::new(
                 protocol::codes::BAD_PACKET,
                 format!(
@@ -135,16 +125,16 @@ impl GameAdapter for SorceryAdapter {
         out.push(to_json(&ServerMsg::GameEvent { event: value }));
     }
 
-    fn public_data(game: Option<&Sorcery>, names: &[String], seats: &mut [Fields], top: &mut Fields) {
+    fn public_data(table: Option<&Table<'_, Sorcery>>, seats: &mut [Fields], top: &mut Fields) {
         // The card table never changes: serialized once per process.
         static CARDS: std::sync::OnceLock<String> = std::sync::OnceLock::new();
         top.put_raw("cards", CARDS.get_or_init(|| card_table().to_string()));
-        let Some(game) = game else {
+        let Some(table) = table else {
             top.put("currentTurn", &()).put("turn", &()).put("winner", &());
             return;
         };
         // Per-seat fields are public (sizes, not hands).
-        let public = game.view(Viewer::Spectator);
+        let (public, names) = (table.view, table.names);
         for (fields, p) in seats.iter_mut().zip(&public.players) {
             fields
                 .put("life", &p.life)
@@ -154,18 +144,18 @@ impl GameAdapter for SorceryAdapter {
         }
         let name = |s: Seat| names.get(s.index()).map_or("", String::as_str);
         // (`seats`, the usernames by seat, is one of the room's own fields.)
-        top.put("currentTurn", &(game.status() == Status::Playing).then(|| name(game.active())))
+        top.put("currentTurn", &(public.status == Status::Playing).then(|| name(public.active)))
             .put("turn", &public.turn)
             .put(
                 "winner",
-                &match game.status() {
+                &match public.status {
                     Status::Won { winner } => Some(name(winner)),
                     _ => None,
                 },
             );
     }
 
-    fn private_data(_game: &Sorcery, viewer: Viewer, _names: &[String], top: &mut Fields) {
-        top.put("yourSeat", &viewer.as_seat().map(|s| s.0));
+    fn private_data(table: &Table<'_, Sorcery>, top: &mut Fields) {
+        top.put("yourSeat", &table.viewer.as_seat().map(|s| s.0));
     }
 }

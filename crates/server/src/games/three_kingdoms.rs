@@ -18,8 +18,8 @@
 //! Every data function here reads only a view (`public_json` the spectator's, `private_json`
 //! the viewer's), so nothing hidden can reach a packet through the adapter.
 
-use crate::adapter::{Fields, GameAdapter, PacketError};
-use engine::{Bot, DecisionKind, Game, Seat, Viewer};
+use crate::adapter::{Fields, GameAdapter, PacketError, Table};
+use engine::{Bot, DecisionKind, Seat, Viewer};
 use protocol::ServerMsg;
 use serde_json::Value;
 use std::time::Duration;
@@ -221,10 +221,6 @@ impl GameAdapter for ThreeKingdomsAdapter {
         three_kingdoms::bot(name)
     }
 
-    fn stand_in_bot() -> Box<dyn Bot<ThreeKingdoms>> {
-        three_kingdoms::bot("heuristic").expect("the heuristic bot exists")
-    }
-
     fn decision_timeout(game: &ThreeKingdoms, _seat: Seat, kind: DecisionKind, options: &Value) -> Option<Duration> {
         let o = Options::parse(options).unwrap_or(Options::parse(&Value::Null).expect("defaults parse"));
         match kind {
@@ -235,12 +231,8 @@ impl GameAdapter for ThreeKingdomsAdapter {
         }
     }
 
-    fn is_action_packet(kind: &str) -> bool {
-        kind == "Act"
-    }
-
-    fn parse_action(packet: &str, _seat: Seat, names: &[String]) -> Result<Action, PacketError> {
-        let action: Action = crate::adapter::parse_act(packet, "a Three Kingdoms action")?;
+    fn parse_act(action: Value, _seat: Seat, names: &[String]) -> Result<Action, PacketError> {
+        let action: Action = crate::adapter::action_from_json(action, "a Three Kingdoms action")?;
         let mut named: Vec<Seat> = Vec::new();
         match &action {
             Action::Use { targets, .. }
@@ -276,22 +268,22 @@ impl GameAdapter for ThreeKingdomsAdapter {
         out.push(serde_json::to_string(&ServerMsg::GameEvent { event: ev }).expect("packets serialize"));
     }
 
-    fn public_data(game: Option<&ThreeKingdoms>, names: &[String], seats: &mut [Fields], top: &mut Fields) {
-        let Some(game) = game else {
+    fn public_data(table: Option<&Table<'_, ThreeKingdoms>>, seats: &mut [Fields], top: &mut Fields) {
+        let Some(table) = table else {
             top.put("currentTurn", &None::<&str>).put("phase", &None::<&str>);
             return;
         };
-        public_json(&game.view(Viewer::Spectator), names, seats, top);
+        public_json(table.view, table.names, seats, top);
     }
 
-    fn private_data(game: &ThreeKingdoms, viewer: Viewer, _names: &[String], top: &mut Fields) {
-        if viewer.as_seat().is_some() {
-            private_json(&game.view(viewer), top);
+    fn private_data(table: &Table<'_, ThreeKingdoms>, top: &mut Fields) {
+        if table.viewer.as_seat().is_some() {
+            private_json(table.view, top);
         }
     }
 
-    fn in_game(game: &ThreeKingdoms, seat: Seat) -> bool {
-        game.alive(seat)
+    fn in_game(table: &Table<'_, ThreeKingdoms>, seat: Seat) -> bool {
+        table.view.players.get(seat.index()).is_some_and(|p| p.alive)
     }
 
     fn unseated_player_fields(_lobby: bool, out: &mut Fields) {
@@ -302,6 +294,7 @@ impl GameAdapter for ThreeKingdomsAdapter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use engine::Game;
     use serde_json::json;
 
     fn names(n: usize) -> Vec<String> {
@@ -323,16 +316,13 @@ mod tests {
 
     #[test]
     fn packets_naming_missing_seats_are_refused() {
-        let p = json!({"type": "Act", "action": {"type": "Use", "card": 3, "kind": "Attack", "targets": [9]}});
-        let e = ThreeKingdomsAdapter::parse_action(&p.to_string(), Seat(0), &names(5)).unwrap_err();
+        let act = json!({"type": "Use", "card": 3, "kind": "Attack", "targets": [9]});
+        let e = ThreeKingdomsAdapter::parse_act(act, Seat(0), &names(5)).unwrap_err();
         assert_eq!(e.code, "unknown_player");
-        let p = json!({"type": "Act", "action": {"type": "Respond", "card": 3, "kind": "Dodge"}});
-        assert!(ThreeKingdomsAdapter::parse_action(&p.to_string(), Seat(0), &names(5)).is_ok());
-        for bad in [json!({"type": "Act"}), json!({"type": "Act", "action": {"type": "Fly"}})] {
-            assert_eq!(
-                ThreeKingdomsAdapter::parse_action(&bad.to_string(), Seat(0), &names(5)).unwrap_err().code,
-                "bad_packet"
-            );
+        let act = json!({"type": "Respond", "card": 3, "kind": "Dodge"});
+        assert!(ThreeKingdomsAdapter::parse_act(act, Seat(0), &names(5)).is_ok());
+        for bad in [Value::Null, json!({"type": "Fly"})] {
+            assert_eq!(ThreeKingdomsAdapter::parse_act(bad, Seat(0), &names(5)).unwrap_err().code, "bad_packet");
         }
     }
 

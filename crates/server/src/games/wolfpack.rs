@@ -9,7 +9,7 @@
 //! of the fight comes from `view(viewer)` (`GameDataSync.gameData.view`) and redacted events:
 //! a pilot's unconfirmed selection reaches nobody else.
 
-use crate::adapter::{Fields, GameAdapter, PacketError};
+use crate::adapter::{Fields, GameAdapter, PacketError, Table};
 use engine::{Bot, Game, Seat, Viewer};
 use serde_json::Value;
 use std::time::Duration;
@@ -86,24 +86,13 @@ impl GameAdapter for WolfPackAdapter {
             .map(|_| confirm_delay(options).unwrap_or(DEFAULT_CONFIRM_DELAY))
     }
 
-    fn is_action_packet(kind: &str) -> bool {
-        kind == "Act"
-    }
-
-    fn parse_action(packet: &str, _seat: Seat, names: &[String]) -> Result<Action, PacketError> {
-        let action: Action = crate::adapter::parse_act(packet, "a Wolf Pack action")?;
+    fn parse_act(action: Value, _seat: Seat, names: &[String]) -> Result<Action, PacketError> {
+        let action: Action = crate::adapter::action_from_json(action, "a Wolf Pack action")?;
         let target = match action {
             Action::Select { target, .. } | Action::Play { target, .. } => target,
             _ => None,
         };
-        if let Some(s) = target
-            && s.index() >= names.len()
-        {
-            return Err(PacketError::new(
-                protocol::codes::UNKNOWN_PLAYER,
-                format!("there is no seat {} in this game (seats 0 to {})", s.0, names.len().saturating_sub(1)),
-            ));
-        }
+        crate::adapter::check_seat(target, names)?;
         Ok(action)
     }
 
@@ -116,12 +105,12 @@ impl GameAdapter for WolfPackAdapter {
         out.push(serde_json::to_string(&protocol::ServerMsg::GameEvent { event: ev }).expect("packets serialize"));
     }
 
-    fn public_data(game: Option<&WolfPack>, _names: &[String], seats: &mut [Fields], top: &mut Fields) {
-        let Some(game) = game else {
+    fn public_data(table: Option<&Table<'_, WolfPack>>, seats: &mut [Fields], top: &mut Fields) {
+        let Some(table) = table else {
             top.put("phase", &None::<&str>).put("turn", &0);
             return;
         };
-        let v = game.view(Viewer::Spectator);
+        let v = table.view;
         for (fields, p) in seats.iter_mut().zip(&v.pilots) {
             fields
                 .put("health", &p.health)
@@ -136,8 +125,12 @@ impl GameAdapter for WolfPackAdapter {
         top.put("phase", &v.phase).put("turn", &v.turn);
     }
 
-    fn in_game(game: &WolfPack, seat: Seat) -> bool {
-        game.alive(seat)
+    fn in_game(table: &Table<'_, WolfPack>, seat: Seat) -> bool {
+        let v = table.view;
+        match v.pilot(seat) {
+            Some(p) => p.alive,
+            None => v.ace.seat == seat && v.ace.health > 0,
+        }
     }
 }
 

@@ -34,7 +34,7 @@ pub use options::{
 
 use crate::adapter::{Fields, GameAdapter};
 use clock::sleep_until_opt;
-use engine::MatchRng;
+use engine::{MatchRng, Viewer};
 use handle::RoomCmd;
 use protocol::{ChatMessage, codes};
 use state::{Conn, Match, Member};
@@ -135,7 +135,7 @@ impl<A: GameAdapter> Room<A> {
     async fn handle(&mut self, cmd: RoomCmd) {
         match cmd {
             RoomCmd::Connect { conn, tx } => {
-                self.conns.insert(conn, Conn { tx, member: None });
+                self.conns.insert(conn, Conn { tx, member: None, viewer: Viewer::Spectator });
             }
             RoomCmd::Text { conn, text } => self.on_text(conn, text.as_str()).await,
             RoomCmd::Binary { conn } => {

@@ -1,5 +1,6 @@
 //! The room's options, set at creation (`POST /api/rooms`) and checked again on restore.
 
+use crate::Error;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -53,7 +54,7 @@ impl RoomOptions {
     }
 
     /// Whether every option is in its range; if not, a reason naming the option.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), Error> {
         for (name, value, max) in [
             ("holdSeconds", self.hold_seconds, MAX_HOLD_SECONDS),
             ("turnSeconds", self.turn_seconds, MAX_TURN_SECONDS),
@@ -61,12 +62,14 @@ impl RoomOptions {
             ("maxSpectators", self.max_spectators, MAX_SPECTATORS),
         ] {
             if value > max {
-                return Err(format!("{name} is at most {max}, not {value}"));
+                return Err(Error::BadOptions(format!("{name} is at most {max}, not {value}")));
             }
         }
         let size = serde_json::to_string(&self.game_options).map_or(usize::MAX, |s| s.len());
         if size > MAX_GAME_OPTIONS_BYTES {
-            return Err(format!("gameOptions take at most {MAX_GAME_OPTIONS_BYTES} bytes of JSON, not {size}"));
+            return Err(Error::BadOptions(format!(
+                "gameOptions take at most {MAX_GAME_OPTIONS_BYTES} bytes of JSON, not {size}"
+            )));
         }
         Ok(())
     }

@@ -2,6 +2,7 @@
 //! the game's passed on to [`Room::on_action_packet`].
 
 use super::handle::ConnId;
+use super::play::ActionPacket;
 use super::state::{Member, random_token};
 use super::sync::{MAX_QUOTED_TYPE, clip};
 use super::{Room, now_ms};
@@ -29,12 +30,12 @@ impl<A: GameAdapter> Room<A> {
         };
         if ClientMsg::TYPES.contains(&kind.as_ref()) {
             match serde_json::from_str::<ClientMsg>(text) {
-                Ok(ClientMsg::Act { .. }) => self.on_action_packet(conn, text).await,
+                Ok(ClientMsg::Act { action }) => self.on_action_packet(conn, ActionPacket::Act(action)).await,
                 Ok(msg) => self.on_room_packet(conn, msg).await,
                 Err(e) => self.fail(conn, codes::BAD_PACKET, &format!("bad {kind} packet: {e}")),
             }
         } else if A::is_action_packet(&kind) {
-            self.on_action_packet(conn, text).await;
+            self.on_action_packet(conn, ActionPacket::Own(text)).await;
         } else {
             let kind = clip(&kind, MAX_QUOTED_TYPE);
             self.fail(conn, codes::BAD_PACKET, &format!("unknown packet type `{kind}`"));

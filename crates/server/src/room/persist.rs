@@ -5,6 +5,7 @@ use super::Room;
 use super::handle::{Inbox, RoomHandle};
 use super::options::RoomOptions;
 use super::state::{Match, Member};
+use crate::Error;
 use crate::adapter::GameAdapter;
 use engine::{Game, Move, SeatSet};
 use protocol::ChatMessage;
@@ -51,10 +52,11 @@ struct Snapshot {
 impl<A: GameAdapter> Room<A> {
     /// Rebuilds a stored room: members (all disconnected, each given the hold time to come
     /// back), chat, and the match replayed move by move from its seed.
-    pub fn restore(stored: &store::StoredRoom, store: store::Store) -> Result<(Self, RoomHandle, Inbox), String> {
-        let snap: Snapshot = serde_json::from_str(&stored.snapshot).map_err(|e| format!("room {}: {e}", stored.id))?;
+    pub fn restore(stored: &store::StoredRoom, store: store::Store) -> Result<(Self, RoomHandle, Inbox), Error> {
+        let id = stored.id.as_str();
+        let snap: Snapshot = serde_json::from_str(&stored.snapshot).map_err(|e| Error::restore(id, e))?;
         // Stored before the checks, or edited: options out of range are not run.
-        snap.options.check().map_err(|e| format!("room {}: {e}", stored.id))?;
+        snap.options.check().map_err(|e| Error::restore(id, e))?;
         let (mut room, handle, inbox) = Self::build(stored.id.clone(), snap.options, store, snap.base_seed);
         let now = Instant::now();
         room.members = snap
@@ -76,17 +78,17 @@ impl<A: GameAdapter> Room<A> {
         room.last_match = snap.last_match;
         if let Some(ms) = snap.current {
             let config: <A::G as Game>::Config =
-                serde_json::from_value(ms.config).map_err(|e| format!("room {}: config: {e}", stored.id))?;
-            let mut game = A::G::new(&config, ms.seed).map_err(|e| e.to_string())?;
+                serde_json::from_value(ms.config).map_err(|e| Error::restore(id, format!("config: {e}")))?;
+            let mut game = A::G::new(&config, ms.seed).map_err(|e| Error::restore(id, e))?;
             let mut moves = Vec::with_capacity(stored.moves.len());
             let mut scratch = Vec::new();
             for (i, entry) in stored.moves.iter().enumerate() {
                 let m: Move<<A::G as Game>::Action> =
-                    serde_json::from_str(entry).map_err(|e| format!("room {} move {i}: {e}", stored.id))?;
+                    serde_json::from_str(entry).map_err(|e| Error::restore(id, format!("move {i}: {e}")))?;
                 match &m {
                     Move::Act { seat, action } => game
                         .apply_into(*seat, action.clone(), &mut scratch)
-                        .map_err(|e| format!("room {} move {i} refused on replay: {e}", stored.id))?,
+                        .map_err(|e| Error::restore(id, format!("move {i} refused on replay: {e}")))?,
                     Move::Leave { seat } => game.leave(*seat, &mut scratch),
                 }
                 scratch.clear();
@@ -140,12 +142,16 @@ impl<A: GameAdapter> Room<A> {
     }
 
     /// Stores a newly created room, so its link works even before anyone joins.
-    pub async fn persist_new(&self) -> Result<(), String> {
-        self.store.save_room(&self.id, A::name(), self.snapshot()).await
+    pub async fn persist_new(&self) -> Result<(), Error> {
+        Ok(self.store.save_room(&self.id, A::name(), self.snapshot()).await?)
     }
 
-    pub(super) async fn save(&self) {
+    /// Stores the room after a change to it (every change to who is who, to the host, the chat
+    /// or the match passes here): also drops the cached room fields and refreshes the
+    /// connections' viewers.
+    pub(super) async fn save(&mut self) {
         self.room_fields.lock().expect("room fields lock").take();
+        self.refresh_viewers();
         if let Err(e) = self.store.save_room(&self.id, A::name(), self.snapshot()).await {
             tracing::error!(room = %self.id, "saving the room failed: {e}");
         }

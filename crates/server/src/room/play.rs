@@ -4,10 +4,17 @@
 use super::handle::ConnId;
 use super::state::{Match, Member};
 use super::{Room, now_ms};
-use crate::adapter::{GameAdapter, PacketError};
+use crate::adapter::{GameAdapter, PacketError, Table};
 use engine::{Game, Move, RuleError, Seat, SeatSet, Viewer, derive_seed};
 use protocol::{ServerMsg, codes};
 use tokio::time::Instant;
+
+/// An action as it arrived, read once: the `action` of `Act {action}` (every game), or the text
+/// of one of the game's own action packets (Buckshot's).
+pub(super) enum ActionPacket<'a> {
+    Act(serde_json::Value),
+    Own(&'a str),
+}
 
 impl<A: GameAdapter> Room<A> {
     pub(super) fn seat_of(&self, username: &str) -> Option<Seat> {
@@ -15,15 +22,35 @@ impl<A: GameAdapter> Room<A> {
         m.seats.iter().position(|s| s == username).map(|i| Seat(i as u8))
     }
 
+    /// What `conn` may see: its cached viewer (see [`Room::refresh_viewers`]).
     pub(super) fn viewer_of(&self, conn: ConnId) -> Viewer {
+        let viewer = self.conns.get(&conn).map_or(Viewer::Spectator, |c| c.viewer);
+        debug_assert_eq!(viewer, self.work_out_viewer(conn), "a connection's cached viewer is stale");
+        viewer
+    }
+
+    /// What `conn` may see, worked out from its member and the match's seats.
+    fn work_out_viewer(&self, conn: ConnId) -> Viewer {
         let seat = self.conns.get(&conn).and_then(|c| c.member.as_deref()).and_then(|n| self.seat_of(n));
         seat.map_or(Viewer::Spectator, Viewer::seat)
     }
 
-    /// Whether the member `m` plays in the running game (seated and not out of it).
-    pub(super) fn in_game(&self, m: &Member) -> Option<Seat> {
-        let cur = self.current.as_ref()?;
-        self.seat_of(&m.username).filter(|&seat| A::in_game(&cur.game, seat))
+    /// Works out every connection's viewer again; called whenever who is who changes (a
+    /// member joins, comes back, leaves; a match starts or ends), which [`Room::save`] marks.
+    pub(super) fn refresh_viewers(&mut self) {
+        let viewers: Vec<(ConnId, Viewer)> = self.conns.keys().map(|&c| (c, self.work_out_viewer(c))).collect();
+        for (conn, viewer) in viewers {
+            if let Some(c) = self.conns.get_mut(&conn) {
+                c.viewer = viewer;
+            }
+        }
+    }
+
+    /// Whether the member `m` plays in the running game (seated and not out of it), read from
+    /// the spectator's `table`.
+    pub(super) fn in_game(&self, m: &Member, table: Option<&Table<'_, A::G>>) -> Option<Seat> {
+        let table = table?;
+        self.seat_of(&m.username).filter(|&seat| A::in_game(table, seat))
     }
 
     pub(super) async fn start(&mut self, conn: ConnId) {
@@ -80,12 +107,18 @@ impl<A: GameAdapter> Room<A> {
         self.sync_all();
     }
 
-    pub(super) async fn on_action_packet(&mut self, conn: ConnId, packet: &str) {
+    /// An action from `conn`: the `action` of an `Act` packet, or one of the game's own
+    /// packets (its text).
+    pub(super) async fn on_action_packet(&mut self, conn: ConnId, packet: ActionPacket<'_>) {
         // Unauthorized (not a seated player of a running game): silently ignored.
         let Some(i) = self.conn_member(conn) else { return };
         let Some(seat) = self.seat_of(&self.members[i].username) else { return };
         let Some(cur) = self.current.as_ref() else { return };
-        let action = match A::parse_action(packet, seat, &cur.seats) {
+        let parsed = match packet {
+            ActionPacket::Act(action) => A::parse_act(action, seat, &cur.seats),
+            ActionPacket::Own(text) => A::parse_action(text, seat, &cur.seats),
+        };
+        let action = match parsed {
             Ok(a) => a,
             Err(PacketError { code, reason }) => return self.fail(conn, code, &reason),
         };

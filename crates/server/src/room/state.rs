@@ -2,7 +2,7 @@
 //! Plain data; the room's behaviour (in the sibling modules) works on them.
 
 use super::handle::{ConnId, Outbound};
-use engine::{Bot, Game, Move, SeatSet};
+use engine::{Bot, Game, Move, SeatSet, Viewer};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
@@ -22,6 +22,9 @@ pub(super) struct Member {
 pub(super) struct Conn {
     pub(super) tx: mpsc::Sender<Outbound>,
     pub(super) member: Option<String>,
+    /// What this connection may see, kept up to date by `Room::refresh_viewers` (a sync or
+    /// an event reads it for every connection).
+    pub(super) viewer: Viewer,
 }
 
 pub(super) struct Match<G: Game> {

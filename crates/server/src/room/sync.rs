@@ -5,7 +5,7 @@
 use super::Room;
 use super::handle::{ConnId, Outbound};
 use super::state::Member;
-use crate::adapter::{Fields, GameAdapter};
+use crate::adapter::{Fields, GameAdapter, Table};
 use engine::{Game, SeatSet, Viewer};
 use protocol::{Player, ServerMsg};
 use serde::Serialize;
@@ -67,15 +67,33 @@ impl<A: GameAdapter> Room<A> {
     /// A member as the `Player` value of `PlayerJoined` and chat messages: their `players`
     /// entry, read back.
     pub(super) fn player_json(&self, idx: usize) -> Player {
+        let view = self.public_view();
+        let table = self.table(view.as_ref(), Viewer::Spectator);
         let mut seats = self.current.as_ref().map_or_else(Vec::new, |c| vec![Fields::new(); c.seats.len()]);
-        self.public_game_data(&mut seats, &mut Fields::new());
-        self.player_fields(&self.members[idx], &seats).parse()
+        A::public_data(table.as_ref(), &mut seats, &mut Fields::new());
+        self.player_fields(&self.members[idx], &seats, table.as_ref()).parse()
+    }
+
+    /// The running match as everyone sees it (`view(Spectator)`), computed once per update.
+    pub(super) fn public_view(&self) -> Option<<A::G as Game>::View> {
+        self.current.as_ref().map(|cur| cur.game.view(Viewer::Spectator))
+    }
+
+    /// What an adapter is shown of the running match: `view` (the match as `viewer` sees it)
+    /// and the public facts.
+    pub(super) fn table<'a>(
+        &'a self,
+        view: Option<&'a <A::G as Game>::View>,
+        viewer: Viewer,
+    ) -> Option<Table<'a, A::G>> {
+        let cur = self.current.as_ref()?;
+        Some(Table { view: view?, viewer, names: &cur.seats, decision: cur.game.decision() })
     }
 
     /// A member's entry in `players`: the room's fields, then the game's (their seat's, or
-    /// those of someone not playing).
-    pub(super) fn player_fields(&self, m: &Member, seats: &[Fields]) -> Fields {
-        let in_game = self.in_game(m).is_some();
+    /// those of someone not playing). `table` is the spectator's.
+    pub(super) fn player_fields(&self, m: &Member, seats: &[Fields], table: Option<&Table<'_, A::G>>) -> Fields {
+        let in_game = self.in_game(m, table).is_some();
         let mut p = Fields::new();
         p.put("username", &m.username)
             .put("inGame", &in_game)
@@ -93,22 +111,17 @@ impl<A: GameAdapter> Room<A> {
         p
     }
 
-    pub(super) fn public_game_data(&self, seats: &mut [Fields], top: &mut Fields) {
-        match &self.current {
-            Some(cur) => A::public_data(Some(&cur.game), &cur.seats, seats, top),
-            None => A::public_data(None, &[], &mut [], top),
-        }
-    }
-
     /// Everything of `GameDataSync.gameData` that every connection sees alike (all but `you`
     /// and the viewer's own fields; see `docs/protocol.md`), built once per update.
     pub(super) fn public_table(&self) -> Fields {
+        let view = self.public_view();
+        let table = self.table(view.as_ref(), Viewer::Spectator);
         let mut seats = self.current.as_ref().map_or_else(Vec::new, |c| vec![Fields::new(); c.seats.len()]);
         let mut game_top = Fields::new();
-        self.public_game_data(&mut seats, &mut game_top);
+        A::public_data(table.as_ref(), &mut seats, &mut game_top);
         let mut players = String::from("[");
         for (i, m) in self.members.iter().enumerate() {
-            let p = self.player_fields(m, &seats);
+            let p = self.player_fields(m, &seats, table.as_ref());
             if i > 0 {
                 players.push(',');
             }
@@ -173,9 +186,13 @@ impl<A: GameAdapter> Room<A> {
     pub(super) fn private_table(&self, viewer: Viewer) -> Fields {
         let mut t = Fields::new();
         if let Some(cur) = &self.current {
-            A::private_data(&cur.game, viewer, &cur.seats, &mut t);
+            // The one view of this viewer: the adapter renders from it, and it is synced as is.
+            let view = cur.game.view(viewer);
+            if let Some(table) = self.table(Some(&view), viewer) {
+                A::private_data(&table, &mut t);
+            }
             if A::SYNC_VIEW {
-                t.put("view", &cur.game.view(viewer));
+                t.put("view", &view);
             }
             if let Some(seat) = viewer.as_seat() {
                 t.put("legal", &cur.game.legal_actions(seat));
