@@ -42,6 +42,8 @@ pub struct RoomOptions {
     pub max_spectators: u64,
     /// Game-specific options, passed to the game's adapter.
     pub game_options: Value,
+    /// Not listed in `GET /api/rooms`: only those given the link find it.
+    pub private: bool,
 }
 
 impl Default for RoomOptions {
@@ -53,6 +55,7 @@ impl Default for RoomOptions {
             bot_delay_ms: 700,
             max_spectators: 64,
             game_options: Value::Null,
+            private: false,
         }
     }
 }
@@ -107,6 +110,9 @@ pub struct RoomSummary {
     pub players: Vec<String>,
     pub state: &'static str,
     pub spectators: usize,
+    /// Not listed (the room's `private` option).
+    #[serde(skip)]
+    pub private: bool,
 }
 
 #[derive(Serialize)]
@@ -176,6 +182,8 @@ struct Snapshot {
     options: RoomOptions,
     members: Vec<MemberSnap>,
     host: Option<String>,
+    /// Only in snapshots written before the chat had its own table (store v3 moves them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     chat: Vec<ChatMessage>,
     matches_played: u64,
     base_seed: u64,
@@ -242,6 +250,14 @@ pub struct Room<A: GameAdapter> {
     /// and reused until the room changes. Every change to them is saved, and [`Room::save`]
     /// clears this (debug builds check the copy against a fresh one at every use).
     room_fields: Mutex<Option<Fields>>,
+    /// How long the room lives on with nobody connected (see [`Room::set_empty_ttl`]).
+    empty_ttl: Duration,
+    /// Since when nobody is connected.
+    empty_since: Option<Instant>,
+    /// Since when none of the running game's people is connected.
+    gone_since: Option<Instant>,
+    /// The room has closed: its task ends.
+    closed: bool,
     _adapter: std::marker::PhantomData<A>,
 }
 
@@ -257,7 +273,7 @@ fn clip(s: &str, max: usize) -> std::borrow::Cow<'_, str> {
     }
 }
 
-const CHAT_KEPT: usize = 100;
+const CHAT_KEPT: usize = store::CHAT_KEPT;
 const CHAT_SYNCED: usize = 50;
 const BOT_NAMES: [&str; 12] = ["ana", "ben", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon", "kim", "lou"];
 
@@ -308,6 +324,7 @@ impl<A: GameAdapter> Room<A> {
             players: Vec::new(),
             state: "lobby",
             spectators: 0,
+            private: options.private,
         }));
         let handle = RoomHandle { id: id.clone(), game: A::name(), tx, summary: summary.clone() };
         // The bots' generator: their choices need no replaying (their moves are stored).
@@ -329,6 +346,10 @@ impl<A: GameAdapter> Room<A> {
             last_winner: None,
             last_move_at: Instant::now(),
             room_fields: Mutex::new(None),
+            empty_ttl: Duration::from_secs(60),
+            empty_since: Some(Instant::now()),
+            gone_since: None,
+            closed: false,
             _adapter: std::marker::PhantomData,
         };
         (room, handle, rx)
@@ -360,6 +381,14 @@ impl<A: GameAdapter> Room<A> {
             .collect();
         room.host = snap.host;
         room.chat = snap.chat;
+        for line in &stored.chat {
+            match serde_json::from_str(line) {
+                Ok(msg) => room.chat.push(msg),
+                Err(e) => tracing::warn!(room = %stored.id, "a chat line not restored: {e}"),
+            }
+        }
+        let extra = room.chat.len().saturating_sub(CHAT_KEPT);
+        room.chat.drain(..extra);
         room.matches_played = snap.matches_played;
         if let Some(ms) = snap.current {
             let config: <A::G as Game>::Config =
@@ -396,17 +425,32 @@ impl<A: GameAdapter> Room<A> {
         Ok((room, handle, rx))
     }
 
-    /// The room's task: handles commands and timers until every handle is gone.
+    /// The room's task: handles commands and timers until every handle is gone or the room
+    /// closes (nobody connected for its `empty_ttl`).
     pub async fn run(mut self, mut rx: mpsc::Receiver<RoomCmd>) {
+        self.note_presence();
         loop {
-            let deadline = self.next_deadline();
+            let deadline = match (self.next_deadline(), self.life_deadline()) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
             tokio::select! {
+                // Commands first: a connection arriving as the room's time runs out keeps it.
+                biased;
                 cmd = rx.recv() => match cmd {
                     Some(cmd) => self.handle(cmd).await,
                     None => break,
                 },
-                () = sleep_until_opt(deadline), if deadline.is_some() => self.on_timer().await,
+                () = sleep_until_opt(deadline), if deadline.is_some() => {
+                    if !self.on_life_timer().await {
+                        self.on_timer().await;
+                    }
+                }
             }
+            if self.closed {
+                break;
+            }
+            self.note_presence();
         }
     }
 
@@ -685,7 +729,7 @@ impl<A: GameAdapter> Room<A> {
                 })
                 .collect(),
             host: self.host.clone(),
-            chat: self.chat.clone(),
+            chat: Vec::new(),
             matches_played: self.matches_played,
             base_seed: self.base_seed,
             current: self.current.as_ref().map(|c| MatchSnap {
@@ -785,11 +829,16 @@ impl<A: GameAdapter> Room<A> {
                 }
                 let player = self.player_json(i);
                 let msg = ChatMessage { message, player, timestamp: now_ms() };
+                // A line is one insert in the store's chat table, not a rewrite of the room.
+                let line = serde_json::to_string(&msg).expect("chat serializes");
                 self.chat.push(msg.clone());
                 if self.chat.len() > CHAT_KEPT {
                     self.chat.remove(0);
                 }
-                self.save().await;
+                self.room_fields.lock().expect("room fields lock").take();
+                if let Err(e) = self.store.append_chat(&self.id, line).await {
+                    tracing::error!(room = %self.id, "saving a chat line failed: {e}");
+                }
                 self.broadcast(&ServerMsg::NewChatMessageSent {
                     message: msg.message,
                     player: msg.player,
@@ -1170,8 +1219,22 @@ impl<A: GameAdapter> Room<A> {
     /// everyone present as players.
     async fn finish_if_over(&mut self) {
         let Some(outcome) = self.current.as_ref().and_then(|c| c.game.outcome()) else { return };
-        let cur = self.current.take().expect("checked");
+        let cur = self.current.as_ref().expect("checked");
         let winners: Vec<String> = outcome.winners.iter().map(|s| cur.seats[s.index()].clone()).collect();
+        self.end_match(Some(winners)).await;
+    }
+
+    /// Records the match (won by `winners`, or abandoned: `None`) and goes back to the lobby
+    /// with everyone present as players.
+    async fn end_match(&mut self, winners: Option<Vec<String>>) {
+        let Some(cur) = self.current.take() else { return };
+        let abandoned = winners.is_none();
+        let winners = winners.unwrap_or_default();
+        let result = if abandoned {
+            serde_json::json!({ "winners": winners, "abandoned": true })
+        } else {
+            serde_json::json!({ "winners": winners })
+        };
         let record = store::MatchRecord {
             id: 0,
             room_id: self.id.clone(),
@@ -1180,12 +1243,12 @@ impl<A: GameAdapter> Room<A> {
             config: serde_json::to_string(&cur.config).expect("configs serialize"),
             players: serde_json::to_string(&cur.seats).expect("names serialize"),
             log: serde_json::to_string(&cur.moves).expect("moves serialize"),
-            result: serde_json::json!({ "winners": winners }).to_string(),
+            result: result.to_string(),
             started_at: cur.started_at,
             ended_at: now_ms(),
         };
         match self.store.finish_match(record).await {
-            Ok(id) => tracing::info!(room = %self.id, match_id = id, "match finished"),
+            Ok(id) => tracing::info!(room = %self.id, match_id = id, abandoned, "match finished"),
             Err(e) => tracing::error!(room = %self.id, "recording the match failed: {e}"),
         }
         self.matches_played += 1;
@@ -1317,5 +1380,67 @@ async fn sleep_until_opt(at: Option<Instant>) {
     match at {
         Some(at) => tokio::time::sleep_until(at).await,
         None => std::future::pending().await,
+    }
+}
+
+// ---- lifecycle ------------------------------------------------------------------------------
+
+impl<A: GameAdapter> Room<A> {
+    /// How long the room lives on with nobody connected before it closes, and how long a
+    /// running game's people may all be gone before it ends as abandoned (the server's
+    /// `--empty-room-ttl`, the same for every room).
+    pub fn set_empty_ttl(&mut self, ttl: Duration) {
+        self.empty_ttl = ttl;
+    }
+
+    /// Notes since when nobody is connected, and since when none of the running game's people.
+    fn note_presence(&mut self) {
+        let now = Instant::now();
+        if self.conns.is_empty() {
+            self.empty_since.get_or_insert(now);
+        } else {
+            self.empty_since = None;
+        }
+        let gone = self.current.as_ref().is_some_and(|cur| {
+            !self.members.iter().any(|m| m.bot.is_none() && m.conn.is_some() && cur.seats.contains(&m.username))
+        });
+        if gone {
+            self.gone_since.get_or_insert(now);
+        } else {
+            self.gone_since = None;
+        }
+    }
+
+    /// When the game is abandoned or the room closes, whichever is first.
+    fn life_deadline(&self) -> Option<Instant> {
+        [self.gone_since, self.empty_since].into_iter().flatten().min().map(|t| later(t, self.empty_ttl))
+    }
+
+    /// Ends an abandoned game, or closes an empty room, if its time has come; `true` if so.
+    async fn on_life_timer(&mut self) -> bool {
+        let now = Instant::now();
+        let ttl = self.empty_ttl;
+        let due = move |t: Option<Instant>| t.is_some_and(|t| later(t, ttl) <= now);
+        let mut acted = false;
+        if due(self.gone_since) {
+            tracing::info!(room = %self.id, "the game's people have all been gone for {:?}: abandoned", self.empty_ttl);
+            self.end_match(None).await;
+            self.broadcast(&ServerMsg::ShowAlert {
+                text: "Everyone playing left: the game is over, abandoned.".to_string(),
+            });
+            self.sync_all();
+            self.gone_since = None;
+            acted = true;
+        }
+        if due(self.empty_since) {
+            self.end_match(None).await;
+            if let Err(e) = self.store.delete_room(&self.id).await {
+                tracing::error!(room = %self.id, "deleting the closed room failed: {e}");
+            }
+            tracing::info!(room = %self.id, "room closed: nobody connected for {:?}", self.empty_ttl);
+            self.closed = true;
+            acted = true;
+        }
+        acted
     }
 }
