@@ -9,7 +9,7 @@
 //! disconnected (close 1008) and the room treats it as any dropped connection. What one
 //! client pins is bounded by the queue's cap, not by what the room says.
 
-use crate::room::{ConnId, Outbound, RoomCmd, RoomHandle};
+use crate::room::{ConnId, Outbound, RoomHandle};
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures_util::{SinkExt, StreamExt};
 use std::collections::VecDeque;
@@ -127,7 +127,7 @@ enum Event {
 pub async fn serve_socket(mut socket: WebSocket, room: RoomHandle, limits: ConnLimits) {
     let conn: ConnId = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
     let (tx, mut rx) = mpsc::channel::<Outbound>(QUEUE);
-    if room.tx.send(RoomCmd::Connect { conn, tx }).await.is_err() {
+    if room.connect(conn, tx).await.is_err() {
         goodbye(&mut socket, CLOSE_ROOM_GONE, "this room has closed".into()).await;
         return;
     }
@@ -201,19 +201,19 @@ pub async fn serve_socket(mut socket: WebSocket, room: RoomHandle, limits: ConnL
             }
             Event::WriteFailed => break,
         };
-        let cmd = match frame {
+        let posted = match frame {
             Some(Ok(Message::Text(text))) => {
                 let now = Instant::now();
                 if bucket.take(now) {
-                    RoomCmd::Text { conn, text }
+                    room.text(conn, text).await
                 } else if last_warning.is_none_or(|t| now.duration_since(t).as_secs() >= 1) {
                     last_warning = Some(now);
-                    RoomCmd::RateLimited { conn }
+                    room.rate_limited(conn).await
                 } else {
                     continue;
                 }
             }
-            Some(Ok(Message::Binary(_))) => RoomCmd::Binary { conn },
+            Some(Ok(Message::Binary(_))) => room.binary(conn).await,
             Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
             Some(Err(e)) => {
                 if !is_too_big(e) {
@@ -228,11 +228,11 @@ pub async fn serve_socket(mut socket: WebSocket, room: RoomHandle, limits: ConnL
             }
             Some(Ok(Message::Close(_))) | None => break,
         };
-        if room.tx.send(cmd).await.is_err() {
+        if posted.is_err() {
             break;
         }
     }
-    let _ = room.tx.send(RoomCmd::Disconnect { conn }).await;
+    let _ = room.disconnect(conn).await;
 }
 
 /// Closes a socket refused by a limit, with code [`CLOSE_LIMIT`] and the reason.

@@ -3,7 +3,7 @@
 
 use crate::adapter::GameAdapter;
 use crate::limits::{Limits, Refused, Ticket, Usage};
-use crate::room::{Room, RoomHandle, RoomOptions, RoomSummary};
+use crate::room::{Inbox, Room, RoomHandle, RoomOptions, RoomSummary};
 use registry::{GameInfo, GameKind};
 use std::collections::BTreeMap;
 use std::net::IpAddr;
@@ -61,15 +61,9 @@ pub const PAGE: usize = 100;
 /// Starts a room's task. The task holds the room's [`Ticket`] (its place in the limits) and,
 /// when the room closes, takes it out of the lobby: the room's memory goes with its task.
 /// (Only a weak reference to the lobby: a lobby dropped at shutdown ends its rooms.)
-fn spawn<A: GameAdapter>(
-    room: Room<A>,
-    rx: tokio::sync::mpsc::Receiver<crate::room::RoomCmd>,
-    id: String,
-    rooms: Weak<Rooms>,
-    ticket: Ticket,
-) {
+fn spawn<A: GameAdapter>(room: Room<A>, inbox: Inbox, id: String, rooms: Weak<Rooms>, ticket: Ticket) {
     tokio::spawn(async move {
-        room.run(rx).await;
+        room.run(inbox).await;
         if let Some(rooms) = rooms.upgrade() {
             rooms.lock().expect("lobby lock").remove(&id);
         }
@@ -178,7 +172,7 @@ impl Lobby {
         let rooms = self.rooms.lock().expect("lobby lock");
         let from = after.map_or(Bound::Unbounded, |a| Bound::Excluded(a.to_string()));
         for h in rooms.range((from, Bound::Unbounded)).map(|(_, h)| h) {
-            let s = h.summary.lock().expect("summary lock");
+            let s = h.summary();
             if s.private {
                 continue;
             }
@@ -186,7 +180,7 @@ impl Lobby {
                 more = page.last().map(|p: &RoomSummary| p.id.clone());
                 break;
             }
-            page.push(s.clone());
+            page.push(s);
         }
         (page, more)
     }
@@ -198,9 +192,7 @@ impl Lobby {
 
     /// One room's summary, listed or private (whoever has the id has the link).
     pub fn summary(&self, id: &str) -> Option<RoomSummary> {
-        let h = self.get(id)?;
-        let s = h.summary.lock().expect("summary lock").clone();
-        Some(s)
+        self.get(id).map(|h| h.summary())
     }
 
     /// Live rooms.

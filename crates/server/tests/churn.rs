@@ -23,7 +23,7 @@ async fn one_room(s: &Server, i: usize) {
     c.send(json!({"type": "AddBot"})).await;
     c.send(json!({"type": "StartGame"})).await;
     c.expect("GameStarted").await;
-    if i % 2 == 0 {
+    if i.is_multiple_of(2) {
         c.send(json!({"type": "LeaveGame"})).await;
         c.expect("GameEnded").await;
     }

@@ -49,7 +49,7 @@ async fn a_room_nobody_joins_closes_after_the_ttl_and_leaves_list_lobby_and_data
     let store = store::Store::memory().unwrap();
     let s = Server::start_with(config(store.clone(), |_| {})).await;
     let id = s.room(json!({"game": "buckshot"})).await;
-    assert_eq!(listed(&s).await, [id.clone()]);
+    assert_eq!(listed(&s).await, vec![id.clone()]);
     assert_eq!(store.load_rooms().await.unwrap().len(), 1);
     tokio::time::sleep(TTL / 2).await;
     assert!(room_exists(&s, &id).await, "still within its time");
@@ -144,7 +144,7 @@ async fn a_restart_brings_back_only_the_live_rooms_and_they_close_by_the_same_ru
     s.stop().await;
     drop(a);
     let s = Server::start_with(config(store::Store::open(&path).unwrap(), |_| {})).await;
-    assert_eq!(listed(&s).await, [live.clone()]);
+    assert_eq!(listed(&s).await, vec![live.clone()]);
     eventually("the restored room, empty, closes", async || !room_exists(&s, &live).await).await;
     s.stop().await;
     let _ = std::fs::remove_dir_all(&dir);

@@ -248,31 +248,30 @@ async fn options_are_range_checked_at_creation() {
 #[tokio::test]
 async fn huge_clocks_saturate_instead_of_panicking() {
     use server::games::buckshot::BuckshotAdapter;
-    use server::room::{Outbound, Room, RoomCmd, RoomOptions};
-    use tokio::sync::{mpsc, oneshot};
+    use server::room::{Outbound, Room, RoomOptions};
+    use tokio::sync::mpsc;
     let options =
         RoomOptions { hold_seconds: u64::MAX, turn_seconds: u64::MAX, bot_delay_ms: u64::MAX, ..Default::default() };
-    let (room, handle, rx) = Room::<BuckshotAdapter>::create("huge".into(), options, store::Store::memory().unwrap());
-    let task = tokio::spawn(room.run(rx));
+    let (room, handle, inbox) =
+        Room::<BuckshotAdapter>::create("huge".into(), options, store::Store::memory().unwrap());
+    let task = tokio::spawn(room.run(inbox));
     let mut outs = Vec::new();
     for (conn, name) in [(1, "alice"), (2, "bob")] {
         let (tx, out) = mpsc::channel(1024);
         outs.push(out);
-        handle.tx.send(RoomCmd::Connect { conn, tx }).await.unwrap();
+        handle.connect(conn, tx).await.unwrap();
         let text = Outbound::from(json!({"type": "JoinGame", "username": name}).to_string());
-        handle.tx.send(RoomCmd::Text { conn, text }).await.unwrap();
+        handle.text(conn, text).await.unwrap();
     }
     let text = Outbound::from(json!({"type": "AddBot"}).to_string());
-    handle.tx.send(RoomCmd::Text { conn: 1, text }).await.unwrap();
+    handle.text(1, text).await.unwrap();
     let text = Outbound::from(json!({"type": "StartGame"}).to_string());
-    handle.tx.send(RoomCmd::Text { conn: 1, text }).await.unwrap();
+    handle.text(1, text).await.unwrap();
     // A drop mid-game starts the hold clock and, on bob's turn, the turn clock.
-    handle.tx.send(RoomCmd::Disconnect { conn: 2 }).await.unwrap();
+    handle.disconnect(2).await.unwrap();
     let text = Outbound::from(json!({"type": "GameDataRequest"}).to_string());
-    handle.tx.send(RoomCmd::Text { conn: 1, text }).await.unwrap();
-    let (done, flushed) = oneshot::channel();
-    handle.tx.send(RoomCmd::Flush { done }).await.unwrap();
-    tokio::time::timeout(Duration::from_secs(5), flushed)
+    handle.text(1, text).await.unwrap();
+    tokio::time::timeout(Duration::from_secs(5), handle.flush())
         .await
         .expect("the room answers")
         .expect("the room task is alive (no overflow panic)");

@@ -1,0 +1,124 @@
+//! How the rest of the server reaches a room: a [`RoomHandle`] whose methods post commands to
+//! the room's task, and the summary the lobby lists.
+
+use serde::Serialize;
+use std::sync::{Arc, Mutex};
+use tokio::sync::{mpsc, oneshot};
+
+/// One message to one connection: a serialized JSON packet; clones share the bytes.
+pub type Outbound = axum::extract::ws::Utf8Bytes;
+
+/// Identifies a connection within the server.
+pub type ConnId = u64;
+
+/// What the lobby lists about a room.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RoomSummary {
+    pub id: String,
+    pub game: &'static str,
+    pub players: Vec<String>,
+    pub state: &'static str,
+    pub spectators: usize,
+    /// Not listed (the room's `private` option).
+    #[serde(skip)]
+    pub private: bool,
+}
+
+/// What a room's task is asked to do (through a [`RoomHandle`]'s methods).
+pub(super) enum RoomCmd {
+    Connect {
+        conn: ConnId,
+        tx: mpsc::Sender<Outbound>,
+    },
+    Text {
+        conn: ConnId,
+        text: Outbound,
+    },
+    Binary {
+        conn: ConnId,
+    },
+    RateLimited {
+        conn: ConnId,
+    },
+    Disconnect {
+        conn: ConnId,
+    },
+    /// Test and shutdown support: resolves once everything before it was handled.
+    Flush {
+        done: oneshot::Sender<()>,
+    },
+}
+
+/// The receiving end of a room's commands, handed to [`super::Room::run`].
+pub struct Inbox(pub(super) mpsc::Receiver<RoomCmd>);
+
+/// The room's task has ended: nothing more can be sent to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoomGone;
+
+/// A room as the lobby and the connections see it: its id and game, a way to post it
+/// commands (in order; each method waits only for room in the room's queue), and its summary.
+#[derive(Clone)]
+pub struct RoomHandle {
+    pub id: String,
+    pub game: &'static str,
+    tx: mpsc::Sender<RoomCmd>,
+    summary: Arc<Mutex<RoomSummary>>,
+}
+
+impl RoomHandle {
+    pub(super) fn new(id: String, game: &'static str, private: bool) -> (Self, Inbox, Arc<Mutex<RoomSummary>>) {
+        let (tx, rx) = mpsc::channel(1024);
+        let summary = Arc::new(Mutex::new(RoomSummary {
+            id: id.clone(),
+            game,
+            players: Vec::new(),
+            state: "lobby",
+            spectators: 0,
+            private,
+        }));
+        (RoomHandle { id, game, tx, summary: summary.clone() }, Inbox(rx), summary)
+    }
+
+    async fn post(&self, cmd: RoomCmd) -> Result<(), RoomGone> {
+        self.tx.send(cmd).await.map_err(|_| RoomGone)
+    }
+
+    /// A new connection `conn`; the room sends its packets to `tx`.
+    pub async fn connect(&self, conn: ConnId, tx: mpsc::Sender<Outbound>) -> Result<(), RoomGone> {
+        self.post(RoomCmd::Connect { conn, tx }).await
+    }
+
+    /// A text frame (a packet) from `conn`.
+    pub async fn text(&self, conn: ConnId, text: Outbound) -> Result<(), RoomGone> {
+        self.post(RoomCmd::Text { conn, text }).await
+    }
+
+    /// `conn` sent a binary frame (refused with `binary_frame`).
+    pub async fn binary(&self, conn: ConnId) -> Result<(), RoomGone> {
+        self.post(RoomCmd::Binary { conn }).await
+    }
+
+    /// `conn` sends faster than its rate limit (told `rate_limited`).
+    pub async fn rate_limited(&self, conn: ConnId) -> Result<(), RoomGone> {
+        self.post(RoomCmd::RateLimited { conn }).await
+    }
+
+    /// `conn` closed (or was closed).
+    pub async fn disconnect(&self, conn: ConnId) -> Result<(), RoomGone> {
+        self.post(RoomCmd::Disconnect { conn }).await
+    }
+
+    /// Resolves once the room has handled everything posted before it.
+    pub async fn flush(&self) -> Result<(), RoomGone> {
+        let (done, flushed) = oneshot::channel();
+        self.post(RoomCmd::Flush { done }).await?;
+        flushed.await.map_err(|_| RoomGone)
+    }
+
+    /// The room's latest summary (for the lobby's list).
+    pub fn summary(&self) -> RoomSummary {
+        self.summary.lock().expect("summary lock").clone()
+    }
+}

@@ -1,0 +1,188 @@
+//! Who is in the room: joining, reconnecting with a token, dropping, leaving for good, and the
+//! host role moving on.
+
+use super::handle::ConnId;
+use super::state::{Member, random_token};
+use super::sync::json;
+use super::{Room, now_ms};
+use crate::adapter::GameAdapter;
+use engine::{Game, Move};
+use protocol::{ServerMsg, codes};
+use tokio::time::Instant;
+
+impl<A: GameAdapter> Room<A> {
+    pub(super) fn member_index(&self, username: &str) -> Option<usize> {
+        self.members.iter().position(|m| m.username.eq_ignore_ascii_case(username))
+    }
+
+    pub(super) fn conn_member(&self, conn: ConnId) -> Option<usize> {
+        let name = self.conns.get(&conn)?.member.as_deref()?;
+        self.member_index(name)
+    }
+
+    pub(super) fn players_in_lobby(&self) -> usize {
+        self.members.iter().filter(|m| !m.spectator).count()
+    }
+
+    pub(super) async fn join(&mut self, conn: ConnId, username: String) {
+        if let Some(i) = self.conn_member(conn) {
+            let reason = format!("you have already joined as {}", self.members[i].username);
+            return self.reject(conn, codes::ALREADY_JOINED, reason);
+        }
+        if let Err(reason) = protocol::check_username(&username) {
+            return self.reject(conn, codes::BAD_USERNAME, reason);
+        }
+        if self.member_index(&username).is_some() {
+            let reason = format!("the username {username} is taken in this room");
+            return self.reject(conn, codes::USERNAME_TAKEN, reason);
+        }
+        // Seats are found by username: a newcomer with the name of a seat whose player left
+        // (or whose hold ran out) would sit in it, hand and all. Until the game ends the name
+        // stays taken.
+        if let Some(cur) = &self.current
+            && cur.seats.iter().any(|s| s.eq_ignore_ascii_case(&username))
+        {
+            let reason = format!("{username} has a seat in the game being played; choose another username");
+            return self.reject(conn, codes::SEAT_IN_PLAY, reason);
+        }
+        let spectator = self.current.is_some() || self.players_in_lobby() >= A::MAX_PLAYERS;
+        if spectator && self.members.iter().filter(|m| m.spectator).count() as u64 >= self.options.max_spectators {
+            let reason = format!(
+                "this room is full: {} players and {} watchers at most",
+                A::MAX_PLAYERS,
+                self.options.max_spectators
+            );
+            return self.reject(conn, codes::ROOM_FULL, reason);
+        }
+        let token = random_token();
+        self.members.push(Member {
+            username: username.clone(),
+            token: token.clone(),
+            join_time: now_ms(),
+            bot: None,
+            spectator,
+            conn: Some(conn),
+            dropped_at: None,
+        });
+        if let Some(c) = self.conns.get_mut(&conn) {
+            c.member = Some(username.clone());
+        }
+        let new_host = self.host.is_none();
+        if new_host {
+            self.host = Some(username.clone());
+        }
+        self.save().await;
+        self.send(conn, json(&ServerMsg::Joined { username: username.clone(), token }));
+        let idx = self.members.len() - 1;
+        // The others get the newcomer's `players` entry, not a sync listing everyone: a join
+        // costs each member one small packet, not a table (quadratic in a crowded room).
+        self.broadcast(&ServerMsg::PlayerJoined { player: self.player_json(idx) });
+        if new_host {
+            self.broadcast(&ServerMsg::HostSet { username: self.host.clone() });
+        }
+        self.sync(conn);
+    }
+
+    pub(super) async fn reconnect(&mut self, conn: ConnId, token: &str) {
+        let Some(i) = self.members.iter().position(|m| m.bot.is_none() && m.token == token) else {
+            let reason = "unknown or expired token: join with a username".to_string();
+            return self.reject(conn, codes::UNKNOWN_TOKEN, reason);
+        };
+        // One membership per connection: a member taking another's seat would leave their own
+        // member behind, neither connected nor dropped (and, were it the host, host for ever).
+        if let Some(j) = self.conn_member(conn)
+            && j != i
+        {
+            let reason = format!("you have already joined as {}; leave first", self.members[j].username);
+            return self.reject(conn, codes::ALREADY_JOINED, reason);
+        }
+        if let Some(old) = self.members[i].conn.replace(conn)
+            && old != conn
+            && let Some(c) = self.conns.get_mut(&old)
+        {
+            // The newer connection wins; the old one stays open as an anonymous watcher.
+            c.member = None;
+        }
+        self.members[i].dropped_at = None;
+        let username = self.members[i].username.clone();
+        if let Some(c) = self.conns.get_mut(&conn) {
+            c.member = Some(username.clone());
+        }
+        if self.host.is_none() {
+            self.host = Some(username.clone());
+            self.broadcast(&ServerMsg::HostSet { username: self.host.clone() });
+        }
+        self.save().await;
+        self.send(conn, json(&ServerMsg::Joined { username, token: token.to_string() }));
+        self.sync_all();
+    }
+
+    pub(super) async fn on_disconnect(&mut self, conn: ConnId) {
+        let Some(c) = self.conns.remove(&conn) else { return };
+        let Some(name) = c.member else { return };
+        let Some(i) = self.member_index(&name) else { return };
+        if self.members[i].conn != Some(conn) {
+            return;
+        }
+        self.members[i].conn = None;
+        if self.current.is_some() {
+            // Keep the seat for the hold time; the host role moves on at once.
+            self.members[i].dropped_at = Some(Instant::now());
+            if self.host.as_deref() == Some(name.as_str()) {
+                self.pass_host().await;
+            }
+            self.save().await;
+            self.sync_all();
+        } else {
+            self.leave(i).await;
+        }
+    }
+
+    /// The earliest-joined connected person other than the current host, or nobody.
+    pub(super) async fn pass_host(&mut self) {
+        let next = self
+            .members
+            .iter()
+            .find(|m| m.bot.is_none() && m.conn.is_some() && Some(&m.username) != self.host.as_ref())
+            .map(|m| m.username.clone());
+        if next != self.host {
+            self.host = next;
+            self.broadcast(&ServerMsg::HostSet { username: self.host.clone() });
+        }
+    }
+
+    /// Member `i` leaves the room for good (left, dropped in the lobby, or not back in time).
+    pub(super) async fn leave(&mut self, i: usize) {
+        let member = self.members.remove(i);
+        let username = member.username.clone();
+        let mut events = Vec::new();
+        let mut played = false;
+        if let Some(seat) = self.seat_of(&username)
+            && let Some(cur) = self.current.as_mut()
+            && cur.game.outcome().is_none()
+        {
+            played = true;
+            cur.game.leave(seat, &mut events);
+            cur.moves.push(Move::Leave { seat });
+            let entry = serde_json::to_string(cur.moves.last().expect("pushed")).expect("moves serialize");
+            let index = (cur.moves.len() - 1) as u64;
+            if let Err(e) = self.store.append_move(&self.id, index, entry).await {
+                tracing::error!(room = %self.id, "saving a leave failed: {e}");
+            }
+        }
+        if self.host.as_deref() == Some(username.as_str()) {
+            self.host = None;
+            self.pass_host().await;
+            if self.host.is_none() {
+                self.broadcast(&ServerMsg::HostSet { username: None });
+            }
+        }
+        self.save().await;
+        self.broadcast(&ServerMsg::PlayerLeft { username });
+        // Like a join, a leave that changes no game (in the lobby, or a watcher's) is told as
+        // the delta alone: members drop the entry from `players` (and read `HostSet`).
+        if played {
+            self.after_events(events).await;
+        }
+    }
+}

@@ -1,0 +1,178 @@
+//! A room: one tokio task that owns everything about one table — its members, connections,
+//! chat and match. Connections talk to it through a [`RoomHandle`] (whose methods post to the
+//! task); nothing about a room is shared except a small summary for the lobby list, behind a
+//! briefly-held lock.
+//!
+//! Every change is written to the store and acknowledged before any client hears of it, so
+//! after a crash the room comes back exactly as its clients last saw it.
+//!
+//! The modules, by the state each part owns (none imports a module that imports it back):
+//! - leaves, plain data: [`handle`] (the handle, its commands, the summary), [`options`],
+//!   `state` (members, connections, the match), `clock` (time arithmetic);
+//! - this module: the [`Room`] itself, its task loop and command dispatch;
+//! - the room's behaviour, each an `impl Room` over the leaves: `membership` (join,
+//!   reconnect, drop, leave, host), `play` (start, actions, the end of a match), `sync`
+//!   (every packet sent: syncs, events, errors, the lobby summary), `timers` (bots, turn
+//!   timers, holds), `persist` (snapshots, saving, restoring), `packets` (reading a client's
+//!   packet and routing it), `life` (closing when nobody is connected, abandoning a game its
+//!   people left).
+
+mod clock;
+pub mod handle;
+mod life;
+mod membership;
+pub mod options;
+mod packets;
+mod persist;
+mod play;
+mod state;
+mod sync;
+mod timers;
+
+pub use handle::{ConnId, Inbox, Outbound, RoomGone, RoomHandle, RoomSummary};
+pub use options::{
+    MAX_BOT_DELAY_MS, MAX_GAME_OPTIONS_BYTES, MAX_HOLD_SECONDS, MAX_SPECTATORS, MAX_TURN_SECONDS, RoomOptions,
+};
+
+use crate::adapter::{Fields, GameAdapter};
+use clock::sleep_until_opt;
+use engine::MatchRng;
+use handle::RoomCmd;
+use protocol::{ChatMessage, codes};
+use state::{Conn, Match, Member};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use tokio::time::Instant;
+/// One table's task state; see the module's documentation for who owns which part.
+pub struct Room<A: GameAdapter> {
+    id: String,
+    options: RoomOptions,
+    members: Vec<Member>,
+    conns: HashMap<ConnId, Conn>,
+    host: Option<String>,
+    chat: Vec<ChatMessage>,
+    matches_played: u64,
+    base_seed: u64,
+    current: Option<Match<A::G>>,
+    store: store::Store,
+    summary: Arc<Mutex<RoomSummary>>,
+    rng: MatchRng,
+    /// The engine's decision now open (its `serial`) and when it opened: every clock of
+    /// that decision counts from there, however many of its seats have answered; a new
+    /// decision (a new serial, even with the same seats) starts fresh clocks.
+    waiting_since: Option<(u32, Instant)>,
+    /// Who won the last match (for pages opened after it ended).
+    last_winner: Option<String>,
+    /// When the last move was applied: each bot move waits its delay from here.
+    last_move_at: Instant,
+    /// The room's own fields of `GameDataSync` (host, chat, options, seats…), serialized once
+    /// and reused until the room changes. Every change to them is saved, and [`Room::save`]
+    /// clears this (debug builds check the copy against a fresh one at every use).
+    room_fields: Mutex<Option<Fields>>,
+    /// How long the room lives on with nobody connected (see [`Room::set_empty_ttl`]).
+    empty_ttl: std::time::Duration,
+    /// Since when nobody is connected.
+    empty_since: Option<Instant>,
+    /// Since when none of the running game's people is connected.
+    gone_since: Option<Instant>,
+    /// The room has closed: its task ends.
+    closed: bool,
+    _adapter: std::marker::PhantomData<A>,
+}
+
+pub fn now_ms() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
+}
+
+/// A random `u64` from the operating system (default seeds, the bots' generator).
+pub fn os_random_u64() -> u64 {
+    getrandom::u64().expect("the operating system's random source works")
+}
+
+impl<A: GameAdapter> Room<A> {
+    /// A new, empty room. Nothing is stored until something happens in it.
+    pub fn create(id: String, options: RoomOptions, store: store::Store) -> (Self, RoomHandle, Inbox) {
+        // A default seed nobody can work out from the clock or the process.
+        let base_seed = options.seed.unwrap_or_else(os_random_u64);
+        Self::build(id, options, store, base_seed)
+    }
+
+    fn build(id: String, options: RoomOptions, store: store::Store, base_seed: u64) -> (Self, RoomHandle, Inbox) {
+        let (handle, inbox, summary) = RoomHandle::new(id.clone(), A::name(), options.private);
+        // The bots' generator: their choices need no replaying (their moves are stored).
+        let rng = MatchRng::new(os_random_u64());
+        let room = Room {
+            id,
+            options,
+            members: Vec::new(),
+            conns: HashMap::new(),
+            host: None,
+            chat: Vec::new(),
+            matches_played: 0,
+            base_seed,
+            current: None,
+            store,
+            summary,
+            rng,
+            waiting_since: None,
+            last_winner: None,
+            last_move_at: Instant::now(),
+            room_fields: Mutex::new(None),
+            empty_ttl: std::time::Duration::from_secs(60),
+            empty_since: Some(Instant::now()),
+            gone_since: None,
+            closed: false,
+            _adapter: std::marker::PhantomData,
+        };
+        (room, handle, inbox)
+    }
+
+    /// The room's task: handles commands and timers until every handle is gone or the room
+    /// closes (nobody connected for its `empty_ttl`: see `life`).
+    pub async fn run(mut self, inbox: Inbox) {
+        let Inbox(mut rx) = inbox;
+        self.note_presence();
+        loop {
+            let deadline = match (self.next_deadline(), self.life_deadline()) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            tokio::select! {
+                // Commands first: a connection arriving as the room's time runs out keeps it.
+                biased;
+                cmd = rx.recv() => match cmd {
+                    Some(cmd) => self.handle(cmd).await,
+                    None => break,
+                },
+                () = sleep_until_opt(deadline), if deadline.is_some() => {
+                    if !self.on_life_timer().await {
+                        self.on_timer().await;
+                    }
+                }
+            }
+            if self.closed {
+                break;
+            }
+            self.note_presence();
+        }
+    }
+
+    async fn handle(&mut self, cmd: RoomCmd) {
+        match cmd {
+            RoomCmd::Connect { conn, tx } => {
+                self.conns.insert(conn, Conn { tx, member: None });
+            }
+            RoomCmd::Text { conn, text } => self.on_text(conn, text.as_str()).await,
+            RoomCmd::Binary { conn } => {
+                self.fail(conn, codes::BINARY_FRAME, "binary frames are not supported; send JSON text")
+            }
+            RoomCmd::RateLimited { conn } => {
+                self.fail(conn, codes::RATE_LIMITED, "too many packets: slow down (20 a second, bursts of 40)")
+            }
+            RoomCmd::Disconnect { conn } => self.on_disconnect(conn).await,
+            RoomCmd::Flush { done } => {
+                let _ = done.send(());
+            }
+        }
+    }
+}

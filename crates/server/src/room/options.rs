@@ -1,0 +1,76 @@
+//! The room's options, set at creation (`POST /api/rooms`) and checked again on restore.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Room options, set at creation (`POST /api/rooms`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct RoomOptions {
+    /// The first match's seed (later matches derive theirs from it). Default: random. It
+    /// stays on the server: anyone who knew it could replay the deal and see every hidden
+    /// card, so it is never sent to a client (see [`RoomOptions::public`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// How long a dropped player keeps their seat during a game.
+    pub hold_seconds: u64,
+    /// How long a disconnected player's turn waits before a bot plays it.
+    pub turn_seconds: u64,
+    /// How long bots wait before acting, so people can follow.
+    pub bot_delay_ms: u64,
+    /// How many members beyond the game's seats may watch: a join past it is refused
+    /// (`room_full`).
+    pub max_spectators: u64,
+    /// Game-specific options, passed to the game's adapter.
+    pub game_options: Value,
+    /// Not listed in `GET /api/rooms`: only those given the link find it.
+    pub private: bool,
+}
+
+impl Default for RoomOptions {
+    fn default() -> Self {
+        RoomOptions {
+            seed: None,
+            hold_seconds: 60,
+            turn_seconds: 30,
+            bot_delay_ms: 700,
+            max_spectators: 64,
+            game_options: Value::Null,
+            private: false,
+        }
+    }
+}
+
+/// The ranges of the room options (inclusive), checked at creation and again on restore.
+pub const MAX_HOLD_SECONDS: u64 = 86_400;
+pub const MAX_TURN_SECONDS: u64 = 86_400;
+pub const MAX_BOT_DELAY_MS: u64 = 60_000;
+pub const MAX_SPECTATORS: u64 = 256;
+/// `gameOptions` serialized: every sync carries the options, so they stay small.
+pub const MAX_GAME_OPTIONS_BYTES: usize = 4 * 1024;
+
+impl RoomOptions {
+    /// The options as clients see them: all but the seed.
+    pub fn public(&self) -> RoomOptions {
+        RoomOptions { seed: None, ..self.clone() }
+    }
+
+    /// Whether every option is in its range; if not, a reason naming the option.
+    pub fn check(&self) -> Result<(), String> {
+        for (name, value, max) in [
+            ("holdSeconds", self.hold_seconds, MAX_HOLD_SECONDS),
+            ("turnSeconds", self.turn_seconds, MAX_TURN_SECONDS),
+            ("botDelayMs", self.bot_delay_ms, MAX_BOT_DELAY_MS),
+            ("maxSpectators", self.max_spectators, MAX_SPECTATORS),
+        ] {
+            if value > max {
+                return Err(format!("{name} is at most {max}, not {value}"));
+            }
+        }
+        let size = serde_json::to_string(&self.game_options).map_or(usize::MAX, |s| s.len());
+        if size > MAX_GAME_OPTIONS_BYTES {
+            return Err(format!("gameOptions take at most {MAX_GAME_OPTIONS_BYTES} bytes of JSON, not {size}"));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,150 @@
+//! Reading a client's packet: its `type` once, then the room's own packets handled here and
+//! the game's passed on to [`Room::on_action_packet`].
+
+use super::handle::ConnId;
+use super::state::{Member, random_token};
+use super::sync::{MAX_QUOTED_TYPE, clip};
+use super::{Room, now_ms};
+use crate::adapter::GameAdapter;
+use protocol::{ChatMessage, ClientMsg, ServerMsg, codes};
+use serde::Deserialize;
+
+const CHAT_KEPT: usize = store::CHAT_KEPT;
+const BOT_NAMES: [&str; 12] = ["ana", "ben", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon", "kim", "lou"];
+
+impl<A: GameAdapter> Room<A> {
+    pub(super) async fn on_text(&mut self, conn: ConnId, text: &str) {
+        /// Just the packet's `type` (the rest is read by the packet's own type).
+        #[derive(Deserialize)]
+        struct Kind<'a> {
+            #[serde(rename = "type", borrow)]
+            kind: std::borrow::Cow<'a, str>,
+        }
+        let kind = match serde_json::from_str::<Kind<'_>>(text) {
+            Ok(k) => k.kind,
+            Err(e) if e.is_data() => {
+                return self.fail(conn, codes::BAD_PACKET, "a packet needs a string field `type`");
+            }
+            Err(e) => return self.fail(conn, codes::BAD_PACKET, &format!("not valid JSON: {e}")),
+        };
+        if ClientMsg::TYPES.contains(&kind.as_ref()) {
+            match serde_json::from_str::<ClientMsg>(text) {
+                Ok(ClientMsg::Act { .. }) => self.on_action_packet(conn, text).await,
+                Ok(msg) => self.on_room_packet(conn, msg).await,
+                Err(e) => self.fail(conn, codes::BAD_PACKET, &format!("bad {kind} packet: {e}")),
+            }
+        } else if A::is_action_packet(&kind) {
+            self.on_action_packet(conn, text).await;
+        } else {
+            let kind = clip(&kind, MAX_QUOTED_TYPE);
+            self.fail(conn, codes::BAD_PACKET, &format!("unknown packet type `{kind}`"));
+        }
+    }
+
+    pub(super) async fn on_room_packet(&mut self, conn: ConnId, msg: ClientMsg) {
+        let me = self.conn_member(conn);
+        let is_host = me.is_some_and(|i| self.host.as_deref() == Some(&self.members[i].username));
+        match msg {
+            ClientMsg::JoinGame { username } => self.join(conn, username).await,
+            ClientMsg::Reconnect { token } => self.reconnect(conn, &token).await,
+            ClientMsg::GameDataRequest => self.sync(conn),
+            ClientMsg::LeaveGame => {
+                if let Some(i) = me {
+                    if let Some(c) = self.conns.get_mut(&conn) {
+                        c.member = None;
+                    }
+                    self.members[i].conn = None;
+                    self.leave(i).await;
+                    self.sync(conn);
+                }
+            }
+            ClientMsg::SetHost { username } => {
+                if !is_host {
+                    return;
+                }
+                match self.member_index(&username) {
+                    Some(j) if self.members[j].bot.is_none() => {
+                        self.host = Some(self.members[j].username.clone());
+                        self.save().await;
+                        self.broadcast(&ServerMsg::HostSet { username: self.host.clone() });
+                        self.sync_all();
+                    }
+                    _ => self.fail(conn, codes::UNKNOWN_PLAYER, &format!("{username} is not a person in this room")),
+                }
+            }
+            ClientMsg::StartGame => {
+                if is_host && self.current.is_none() {
+                    self.start(conn).await;
+                }
+            }
+            ClientMsg::SendNewChatMessage { message } => {
+                let Some(i) = me else { return };
+                if let Err(reason) = protocol::check_chat(&message) {
+                    return self.fail(conn, codes::BAD_MESSAGE, &reason);
+                }
+                let player = self.player_json(i);
+                let msg = ChatMessage { message, player, timestamp: now_ms() };
+                // A line is one insert in the store's chat table, not a rewrite of the room.
+                let line = serde_json::to_string(&msg).expect("chat serializes");
+                self.chat.push(msg.clone());
+                if self.chat.len() > CHAT_KEPT {
+                    self.chat.remove(0);
+                }
+                self.room_fields.lock().expect("room fields lock").take();
+                if let Err(e) = self.store.append_chat(&self.id, line).await {
+                    tracing::error!(room = %self.id, "saving a chat line failed: {e}");
+                }
+                self.broadcast(&ServerMsg::NewChatMessageSent {
+                    message: msg.message,
+                    player: msg.player,
+                    timestamp: msg.timestamp,
+                });
+            }
+            ClientMsg::AddBot { bot } => {
+                if !is_host || self.current.is_some() {
+                    return;
+                }
+                let kind = bot.unwrap_or_else(|| A::bot_names().last().expect("a bot").to_string());
+                if A::make_bot(&kind).is_none() {
+                    return self.fail(
+                        conn,
+                        codes::UNKNOWN_BOT,
+                        &format!("unknown bot `{kind}` (known: {:?})", A::bot_names()),
+                    );
+                }
+                if self.players_in_lobby() >= A::MAX_PLAYERS {
+                    return self.fail(conn, codes::TOO_MANY_PLAYERS, &format!("at most {} players", A::MAX_PLAYERS));
+                }
+                let Some(name) = BOT_NAMES.iter().map(|n| format!("bot-{n}")).find(|n| self.member_index(n).is_none())
+                else {
+                    return self.fail(conn, codes::TOO_MANY_PLAYERS, "no more bot names");
+                };
+                let token = random_token();
+                self.members.push(Member {
+                    username: name,
+                    token,
+                    join_time: now_ms(),
+                    bot: Some(kind),
+                    spectator: false,
+                    conn: None,
+                    dropped_at: None,
+                });
+                self.save().await;
+                let idx = self.members.len() - 1;
+                self.broadcast(&ServerMsg::PlayerJoined { player: self.player_json(idx) });
+                self.sync_all();
+            }
+            ClientMsg::RemoveBot { username } => {
+                if !is_host || self.current.is_some() {
+                    return;
+                }
+                match self.member_index(&username) {
+                    Some(j) if self.members[j].bot.is_some() => self.leave(j).await,
+                    _ => self.fail(conn, codes::UNKNOWN_PLAYER, &format!("{username} is not a bot in this room")),
+                }
+            }
+            // Handled in `on_text`, which passes the packet's text on to the game.
+            ClientMsg::Act { .. } => {}
+        }
+    }
+}

@@ -1,0 +1,159 @@
+//! What a room stores and how it comes back: the snapshot written after every change, and the
+//! room rebuilt from it (its match replayed move by move from the seed).
+
+use super::Room;
+use super::handle::{Inbox, RoomHandle};
+use super::options::RoomOptions;
+use super::state::{Match, Member};
+use crate::adapter::GameAdapter;
+use engine::{Game, Move, SeatSet};
+use protocol::ChatMessage;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use tokio::time::Instant;
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct MemberSnap {
+    username: String,
+    token: String,
+    join_time: u64,
+    bot: Option<String>,
+    spectator: bool,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct MatchSnap {
+    seed: u64,
+    config: Value,
+    seats: Vec<String>,
+    bots: Vec<Option<String>>,
+    started_at: u64,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Snapshot {
+    options: RoomOptions,
+    members: Vec<MemberSnap>,
+    host: Option<String>,
+    /// Only in snapshots written before the chat had its own table (store v3 moves them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    chat: Vec<ChatMessage>,
+    matches_played: u64,
+    base_seed: u64,
+    #[serde(rename = "match")]
+    current: Option<MatchSnap>,
+}
+
+impl<A: GameAdapter> Room<A> {
+    /// Rebuilds a stored room: members (all disconnected, each given the hold time to come
+    /// back), chat, and the match replayed move by move from its seed.
+    pub fn restore(stored: &store::StoredRoom, store: store::Store) -> Result<(Self, RoomHandle, Inbox), String> {
+        let snap: Snapshot = serde_json::from_str(&stored.snapshot).map_err(|e| format!("room {}: {e}", stored.id))?;
+        // Stored before the checks, or edited: options out of range are not run.
+        snap.options.check().map_err(|e| format!("room {}: {e}", stored.id))?;
+        let (mut room, handle, inbox) = Self::build(stored.id.clone(), snap.options, store, snap.base_seed);
+        let now = Instant::now();
+        room.members = snap
+            .members
+            .into_iter()
+            .map(|m| Member {
+                dropped_at: m.bot.is_none().then_some(now),
+                username: m.username,
+                token: m.token,
+                join_time: m.join_time,
+                bot: m.bot,
+                spectator: m.spectator,
+                conn: None,
+            })
+            .collect();
+        room.host = snap.host;
+        room.chat = snap.chat;
+        for line in &stored.chat {
+            match serde_json::from_str(line) {
+                Ok(msg) => room.chat.push(msg),
+                Err(e) => tracing::warn!(room = %stored.id, "a chat line not restored: {e}"),
+            }
+        }
+        let extra = room.chat.len().saturating_sub(store::CHAT_KEPT);
+        room.chat.drain(..extra);
+        room.matches_played = snap.matches_played;
+        if let Some(ms) = snap.current {
+            let config: <A::G as Game>::Config =
+                serde_json::from_value(ms.config).map_err(|e| format!("room {}: config: {e}", stored.id))?;
+            let mut game = A::G::new(&config, ms.seed).map_err(|e| e.to_string())?;
+            let mut moves = Vec::with_capacity(stored.moves.len());
+            let mut scratch = Vec::new();
+            for (i, entry) in stored.moves.iter().enumerate() {
+                let m: Move<<A::G as Game>::Action> =
+                    serde_json::from_str(entry).map_err(|e| format!("room {} move {i}: {e}", stored.id))?;
+                match &m {
+                    Move::Act { seat, action } => game
+                        .apply_into(*seat, action.clone(), &mut scratch)
+                        .map_err(|e| format!("room {} move {i} refused on replay: {e}", stored.id))?,
+                    Move::Leave { seat } => game.leave(*seat, &mut scratch),
+                }
+                scratch.clear();
+                moves.push(m);
+            }
+            let bots = ms.bots.iter().map(|b| b.as_deref().and_then(A::make_bot)).collect();
+            room.current = Some(Match {
+                game,
+                seed: ms.seed,
+                config,
+                seats: ms.seats,
+                bot_kinds: ms.bots,
+                bots,
+                moves,
+                started_at: ms.started_at,
+                stand_in: SeatSet::EMPTY,
+            });
+        }
+        room.publish_summary();
+        Ok((room, handle, inbox))
+    }
+
+    pub(super) fn snapshot(&self) -> String {
+        let snap = Snapshot {
+            options: self.options.clone(),
+            members: self
+                .members
+                .iter()
+                .map(|m| MemberSnap {
+                    username: m.username.clone(),
+                    token: m.token.clone(),
+                    join_time: m.join_time,
+                    bot: m.bot.clone(),
+                    spectator: m.spectator,
+                })
+                .collect(),
+            host: self.host.clone(),
+            chat: Vec::new(),
+            matches_played: self.matches_played,
+            base_seed: self.base_seed,
+            current: self.current.as_ref().map(|c| MatchSnap {
+                seed: c.seed,
+                config: serde_json::to_value(&c.config).expect("configs serialize"),
+                seats: c.seats.clone(),
+                bots: c.bot_kinds.clone(),
+                started_at: c.started_at,
+            }),
+        };
+        serde_json::to_string(&snap).expect("snapshots serialize")
+    }
+
+    /// Stores a newly created room, so its link works even before anyone joins.
+    pub async fn persist_new(&self) -> Result<(), String> {
+        self.store.save_room(&self.id, A::name(), self.snapshot()).await
+    }
+
+    pub(super) async fn save(&self) {
+        self.room_fields.lock().expect("room fields lock").take();
+        if let Err(e) = self.store.save_room(&self.id, A::name(), self.snapshot()).await {
+            tracing::error!(room = %self.id, "saving the room failed: {e}");
+        }
+        self.publish_summary();
+    }
+}

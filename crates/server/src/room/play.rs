@@ -1,0 +1,187 @@
+//! The match: starting it, applying actions (stored before anyone hears of them), and
+//! recording its end.
+
+use super::handle::ConnId;
+use super::state::{Match, Member};
+use super::{Room, now_ms};
+use crate::adapter::{GameAdapter, PacketError};
+use engine::{Game, Move, RuleError, Seat, SeatSet, Viewer, derive_seed};
+use protocol::{ServerMsg, codes};
+use tokio::time::Instant;
+
+impl<A: GameAdapter> Room<A> {
+    pub(super) fn seat_of(&self, username: &str) -> Option<Seat> {
+        let m = self.current.as_ref()?;
+        m.seats.iter().position(|s| s == username).map(|i| Seat(i as u8))
+    }
+
+    pub(super) fn viewer_of(&self, conn: ConnId) -> Viewer {
+        let seat = self.conns.get(&conn).and_then(|c| c.member.as_deref()).and_then(|n| self.seat_of(n));
+        seat.map_or(Viewer::Spectator, Viewer::seat)
+    }
+
+    /// Whether the member `m` plays in the running game (seated and not out of it).
+    pub(super) fn in_game(&self, m: &Member) -> Option<Seat> {
+        let cur = self.current.as_ref()?;
+        self.seat_of(&m.username).filter(|&seat| A::in_game(&cur.game, seat))
+    }
+
+    pub(super) async fn start(&mut self, conn: ConnId) {
+        let seated: Vec<usize> = (0..self.members.len()).filter(|&i| !self.members[i].spectator).collect();
+        if seated.len() < A::MIN_PLAYERS {
+            return self.fail(
+                conn,
+                codes::NOT_ENOUGH_PLAYERS,
+                &format!("at least {} players are needed", A::MIN_PLAYERS),
+            );
+        }
+        if seated.len() > A::MAX_PLAYERS {
+            return self.fail(conn, codes::TOO_MANY_PLAYERS, &format!("at most {} players", A::MAX_PLAYERS));
+        }
+        let config = match A::config(seated.len(), &self.options.game_options) {
+            Ok(c) => c,
+            Err(e) => return self.fail(conn, "bad_options", &e),
+        };
+        let seed = if self.matches_played == 0 && self.options.seed.is_some() {
+            self.base_seed
+        } else {
+            derive_seed(self.base_seed, self.matches_played)
+        };
+        let game = match A::G::new(&config, seed) {
+            Ok(g) => g,
+            Err(e) => return self.fail(conn, e.code, &e.message),
+        };
+        let mut seats: Vec<String> = seated.iter().map(|&i| self.members[i].username.clone()).collect();
+        let mut bot_kinds: Vec<Option<String>> = seated.iter().map(|&i| self.members[i].bot.clone()).collect();
+        for (name, bot) in A::house_seats(&config) {
+            seats.push(name.to_string());
+            bot_kinds.push(Some(bot.to_string()));
+        }
+        let bots = bot_kinds.iter().map(|b| b.as_deref().and_then(A::make_bot)).collect();
+        let start_events = game.start_events();
+        self.current = Some(Match {
+            game,
+            seed,
+            config,
+            seats,
+            bot_kinds,
+            bots,
+            moves: Vec::new(),
+            started_at: now_ms(),
+            stand_in: SeatSet::EMPTY,
+        });
+        self.waiting_since = None;
+        if let Err(e) = self.store.reset_moves(&self.id, self.snapshot()).await {
+            tracing::error!(room = %self.id, "saving the start failed: {e}");
+        }
+        self.save().await;
+        self.broadcast(&ServerMsg::GameStarted);
+        self.send_events(&start_events);
+        self.sync_all();
+    }
+
+    pub(super) async fn on_action_packet(&mut self, conn: ConnId, packet: &str) {
+        // Unauthorized (not a seated player of a running game): silently ignored.
+        let Some(i) = self.conn_member(conn) else { return };
+        let Some(seat) = self.seat_of(&self.members[i].username) else { return };
+        let Some(cur) = self.current.as_ref() else { return };
+        let action = match A::parse_action(packet, seat, &cur.seats) {
+            Ok(a) => a,
+            Err(PacketError { code, reason }) => return self.fail(conn, code, &reason),
+        };
+        match self.act(seat, action).await {
+            Ok(()) => {}
+            Err(e) if matches!(e.code, "not_your_turn" | "not_playing" | "game_over") => {}
+            Err(e) => self.fail(conn, e.code, &e.message),
+        }
+    }
+
+    /// Applies an action for `seat`, stores it, and tells everyone.
+    pub(super) async fn act(&mut self, seat: Seat, action: <A::G as Game>::Action) -> Result<(), RuleError> {
+        let cur = self.current.as_mut().ok_or_else(RuleError::game_over)?;
+        let before = cur.game.to_act();
+        self.last_move_at = Instant::now();
+        let mut events = Vec::new();
+        cur.game.apply_into(seat, action.clone(), &mut events)?;
+        cur.moves.push(Move::Act { seat, action });
+        if !cur.game.to_act().contains(seat) {
+            cur.stand_in.remove(seat);
+        }
+        let entry = serde_json::to_string(cur.moves.last().expect("pushed")).expect("moves serialize");
+        let index = (cur.moves.len() - 1) as u64;
+        if let Err(e) = self.store.append_move(&self.id, index, entry).await {
+            tracing::error!(room = %self.id, "saving a move failed: {e}");
+        }
+        self.send_events(&events);
+        if !A::TURN_PACKETS_FROM_EVENTS {
+            self.after_turn_change(before);
+        }
+        self.finish_if_over().await;
+        self.sync_all();
+        Ok(())
+    }
+
+    pub(super) async fn after_events(&mut self, events: Vec<<A::G as Game>::Event>) {
+        if self.current.is_none() {
+            self.sync_all();
+            return;
+        }
+        self.send_events(&events);
+        self.finish_if_over().await;
+        self.sync_all();
+    }
+
+    /// If the match is over: record it, announce the winner, and go back to the lobby with
+    /// everyone present as players.
+    pub(super) async fn finish_if_over(&mut self) {
+        let Some(outcome) = self.current.as_ref().and_then(|c| c.game.outcome()) else { return };
+        let cur = self.current.as_ref().expect("checked");
+        let winners: Vec<String> = outcome.winners.iter().map(|s| cur.seats[s.index()].clone()).collect();
+        self.end_match(Some(winners)).await;
+    }
+
+    /// Records the match (won by `winners`, or abandoned: `None`) and goes back to the lobby
+    /// with everyone present as players.
+    pub(super) async fn end_match(&mut self, winners: Option<Vec<String>>) {
+        let Some(cur) = self.current.take() else { return };
+        let abandoned = winners.is_none();
+        let winners = winners.unwrap_or_default();
+        let result = if abandoned {
+            serde_json::json!({ "winners": winners, "abandoned": true })
+        } else {
+            serde_json::json!({ "winners": winners })
+        };
+        let record = store::MatchRecord {
+            id: 0,
+            room_id: self.id.clone(),
+            game: A::name().to_string(),
+            seed: cur.seed,
+            config: serde_json::to_string(&cur.config).expect("configs serialize"),
+            players: serde_json::to_string(&cur.seats).expect("names serialize"),
+            log: serde_json::to_string(&cur.moves).expect("moves serialize"),
+            result: result.to_string(),
+            started_at: cur.started_at,
+            ended_at: now_ms(),
+        };
+        match self.store.finish_match(record).await {
+            Ok(id) => tracing::info!(room = %self.id, match_id = id, abandoned, "match finished"),
+            Err(e) => tracing::error!(room = %self.id, "recording the match failed: {e}"),
+        }
+        self.matches_played += 1;
+        self.last_winner = winners.first().cloned();
+        for m in &mut self.members {
+            m.spectator = false;
+        }
+        // Over the player limit, the latest joiners keep watching.
+        let mut seated = 0;
+        for m in &mut self.members {
+            seated += 1;
+            m.spectator = seated > A::MAX_PLAYERS;
+        }
+        if let Err(e) = self.store.reset_moves(&self.id, self.snapshot()).await {
+            tracing::error!(room = %self.id, "saving the end failed: {e}");
+        }
+        self.save().await;
+        self.broadcast(&ServerMsg::GameEnded { winner: winners.first().cloned() });
+    }
+}

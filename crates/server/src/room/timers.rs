@@ -1,0 +1,117 @@
+//! The room's clocks: bots' moves after their delay, a disconnected player's turn timer, a
+//! decision's own timeout (keyed on the engine's decision serial), and seat holds.
+
+use super::Room;
+use super::clock::later;
+use super::state::Match;
+use crate::adapter::GameAdapter;
+use engine::{DecisionKind, Game, Observation, Seat};
+use protocol::ServerMsg;
+use std::time::Duration;
+use tokio::time::Instant;
+
+impl<A: GameAdapter> Room<A> {
+    /// When `seat` (one of those to act, waiting since `since`) should be played for: after
+    /// the bot delay for a bot or a stand-in; after the turn timer for a disconnected person
+    /// (counted from their turn or their drop, whichever is later); never for a connected one.
+    pub(super) fn seat_deadline(
+        &self,
+        cur: &Match<A::G>,
+        seat: Seat,
+        kind: DecisionKind,
+        since: Instant,
+    ) -> Option<(Instant, bool)> {
+        if cur.bots[seat.index()].is_some() || cur.stand_in.contains(seat) {
+            let from = since.max(self.last_move_at);
+            return Some((later(from, Duration::from_millis(self.options.bot_delay_ms)), true));
+        }
+        let name = &cur.seats[seat.index()];
+        let member = self.members.iter().find(|m| &m.username == name);
+        match member {
+            Some(m) if m.conn.is_some() => A::decision_timeout(&cur.game, seat, kind)
+                .filter(|_| cur.game.timeout_action(seat).is_some())
+                .map(|d| (later(since, d), false)),
+            Some(m) => {
+                let from = m.dropped_at.map_or(since, |d| d.max(since));
+                Some((later(from, Duration::from_secs(self.options.turn_seconds)), false))
+            }
+            // Left the room: the game has eliminated or replaced them; nothing to wait for.
+            None => Some((later(since, Duration::from_secs(self.options.turn_seconds)), false)),
+        }
+    }
+
+    /// The earliest of: a bot's move, a disconnected player's turn timer, a hold expiring.
+    pub(super) fn next_deadline(&mut self) -> Option<Instant> {
+        let mut best: Option<Instant> = None;
+        let hold = Duration::from_secs(self.options.hold_seconds);
+        for m in &self.members {
+            if let Some(at) = m.dropped_at {
+                let until = later(at, hold);
+                best = Some(best.map_or(until, |b| b.min(until)));
+            }
+        }
+        if let Some(cur) = &self.current {
+            let decision = cur.game.decision();
+            let since = match self.waiting_since {
+                // The same decision (someone in a window answered): the others' clock keeps running.
+                Some((serial, at)) if serial == decision.serial => at,
+                _ => {
+                    let now = Instant::now();
+                    self.waiting_since = Some((decision.serial, now));
+                    now
+                }
+            };
+            for seat in decision.seats.iter() {
+                if let Some((t, _)) = self.seat_deadline(cur, seat, decision.kind, since) {
+                    best = Some(best.map_or(t, |b| b.min(t)));
+                }
+            }
+        }
+        best
+    }
+
+    pub(super) async fn on_timer(&mut self) {
+        let now = Instant::now();
+        let hold = Duration::from_secs(self.options.hold_seconds);
+        if let Some(i) = self.members.iter().position(|m| m.dropped_at.is_some_and(|at| later(at, hold) <= now)) {
+            return self.leave(i).await;
+        }
+        let Some(cur) = self.current.as_ref() else { return };
+        let Some((_, since)) = self.waiting_since else { return };
+        let decision = cur.game.decision();
+        let due = decision.seats.iter().find_map(|seat| {
+            self.seat_deadline(cur, seat, decision.kind, since).filter(|(t, _)| *t <= now).map(|(_, b)| (seat, b))
+        });
+        let Some((seat, is_bot)) = due else { return };
+        let cur = self.current.as_mut().expect("checked");
+        if !is_bot {
+            // The turn timer ran out: a default answer if the game has one, else a stand-in
+            // bot plays the rest of this turn.
+            if let Some(a) = cur.game.timeout_action(seat) {
+                let _ = self.act(seat, a).await;
+                return;
+            }
+            cur.stand_in.insert(seat);
+            let text = format!("{} is offline: a bot plays this turn for them", cur.seats[seat.index()]);
+            self.broadcast(&ServerMsg::ShowAlert { text });
+        }
+        let cur = self.current.as_mut().expect("checked");
+        let legal = cur.game.legal_actions(seat);
+        if legal.is_empty() {
+            return;
+        }
+        let mut bot_rng = self.rng.fork();
+        let action = {
+            let obs = Observation::new(&cur.game, seat, &legal);
+            match cur.bots[seat.index()].as_mut() {
+                Some(bot) => bot.choose(&obs, &mut bot_rng),
+                None => A::stand_in_bot().choose(&obs, &mut bot_rng),
+            }
+        };
+        // Each bot move waits its own delay (from `last_move_at`), so people can follow a
+        // bot's item-by-item turn; the window clocks of the others keep running.
+        if let Err(e) = self.act(seat, action).await {
+            tracing::error!(room = %self.id, "a bot's move was refused: {e}");
+        }
+    }
+}
