@@ -270,6 +270,9 @@ fn open(path: &Path) -> Result<Connection, StoreError> {
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
+    // A small page cache (SQLite's default is 2 MiB a connection): the server reads the
+    // database only at start; its writes touch the last pages of a few tables.
+    conn.pragma_update(None, "cache_size", -256)?;
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
     migrations().to_latest(&mut conn)?;
     Ok(conn)
