@@ -78,7 +78,12 @@ pub fn game(args: &PlayArgs, table: &Table, mut input: Lines, out: &mut dyn Writ
         let Some(seat) = g.to_act().first() else { break };
         legal.clear();
         g.legal_actions_into(seat, &mut legal);
-        let action = if seat == me {
+        let action = if seat == me && legal.as_slice() == [Action::Pass] {
+            // A window asks every seat with a hand card (so being asked reveals nothing); when
+            // passing is all the player can do, it is done for them.
+            writeln!(out, "(Nothing to answer with: you pass.)")?;
+            Action::Pass
+        } else if seat == me {
             // `--general NAME`: taken as soon as it is offered.
             let pick = wanted_general.take().and_then(|w| {
                 let found = legal.iter().copied().find(
@@ -213,6 +218,9 @@ mod tests {
             assert!(out.contains("(replay: seed 9)"), "{out}");
             assert!(out.contains("Hand"), "{out}");
             assert!(!out.contains("End of input"), "{out}");
+            // Windows where passing is all the player can do are passed without a prompt.
+            assert!(out.contains("(Nothing to answer with: you pass.)"), "{out}");
+            assert!(!out.contains("  1. pass\n> "), "{out}");
         }
     }
 }

@@ -411,6 +411,14 @@ pub enum Event {
     Reshuffled {
         cards: u8,
     },
+    /// Seed mode (`spy_reveal`): the Lord was attacked and the risk level rose to `level`.
+    RiskLevel {
+        level: u16,
+    },
+    /// Seed mode (`spy_reveal`): a Spy turns its role face up and plays against the Lord.
+    SpyRevealed {
+        seat: Seat,
+    },
     GameOver {
         winners: Side,
         /// Every seat's role, revealed.

@@ -14,8 +14,9 @@
 //! mode, where every role is visible (perfect information): `LoyalistStrategy` (Lord,
 //! Loyalists, an unrevealed Spy) attacks a random Rebel, `RebelStrategy` (Rebels, a revealed
 //! Spy) attacks the Lord; the turn routine equips, heals, plays tools, then attacks; it
-//! always answers Barbarians and uses every optional weapon effect. The Spy reveals itself
-//! (turns Rebel) once no Rebel is left.
+//! always answers Barbarians and uses every optional weapon effect. The Spy plays as a
+//! Loyalist until it has revealed itself (the `spy_reveal` switch: at the start of its turn once
+//! the Lord's risk level is high or no Rebel is left), then as a Rebel.
 
 use crate::action::{Action, Choice, Zone};
 use crate::cards::{CardId, Kind, Slot};
@@ -63,7 +64,10 @@ impl Ctx<'_> {
     /// Whether a Spy now plays against the Lord.
     fn spy_turned(&self) -> bool {
         if self.seed {
-            !self.v.players.iter().any(|p| p.alive && p.role == Some(Role::Rebel))
+            // The seed's Spy plays as a Loyalist until it has revealed itself (`spy_reveal`),
+            // or, without that switch, until no Rebel is left.
+            self.v.players[self.me.index()].revealed
+                || !self.v.players.iter().any(|p| p.alive && p.role == Some(Role::Rebel))
         } else {
             self.alive() <= 3
         }
@@ -88,6 +92,15 @@ impl Ctx<'_> {
         match self.role {
             Role::Lord | Role::Loyalist => match their {
                 Some(Role::Lord | Role::Loyalist) => Stance::Friend,
+                // The seed's rebelList: the Rebels, and a Spy once it has revealed itself or
+                // is the last enemy.
+                Some(Role::Spy)
+                    if self.seed
+                        && !self.v.players[s.index()].revealed
+                        && self.v.players.iter().any(|p| p.alive && p.role == Some(Role::Rebel)) =>
+                {
+                    Stance::Suspect
+                }
                 Some(_) => Stance::Enemy,
                 None => read(Stance::Enemy, Stance::Friend),
             },

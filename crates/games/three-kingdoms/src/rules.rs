@@ -78,6 +78,7 @@ impl ThreeKingdoms {
             peek: None,
             decisions: Default::default(),
             hostility: vec![0; n],
+            risk: 0,
         };
         Ok((game, vec![Event::RolesDealt { lord }]))
     }
@@ -142,6 +143,25 @@ impl ThreeKingdoms {
         self.ts = TurnState::default();
         self.step = Step::Start;
         out.push(Event::TurnStarted { seat, turn: self.turn });
+        // Seed mode: the seed's `spyReveal()` at the start of a Spy's turn — once no Rebel is
+        // left (it can win only by killing the Lord last) or the Lord's risk level is high.
+        let p = self.p(seat);
+        if self.config.seed_compat.spy_reveal
+            && p.role == Role::Spy
+            && !p.revealed
+            && (self.risk >= RISK_REVEAL || !self.players.iter().any(|p| p.alive && p.role == Role::Rebel))
+        {
+            self.pm(seat).revealed = true;
+            out.push(Event::SpyRevealed { seat });
+        }
+    }
+
+    /// Seed mode (`spy_reveal`): the Lord was attacked; the observers' risk level rises.
+    fn raise_risk(&mut self, target: Seat, by: u16, out: &mut Vec<Event>) {
+        if self.config.seed_compat.spy_reveal && target == self.lord {
+            self.risk = self.risk.saturating_add(by);
+            out.push(Event::RiskLevel { level: self.risk });
+        }
     }
 
     // ----- card movement -------------------------------------------------------------------
@@ -1102,6 +1122,7 @@ impl ThreeKingdoms {
             }
             AfterDodge => match self.take_ret() {
                 Ret::Played(_) => {
+                    self.raise_risk(target, RISK_DODGED, out);
                     let weapon = self.p(user).weapon();
                     if weapon == Some(Kind::GreenDragonBlade) && self.p(user).card_count() > 0 {
                         f.stage = AfterFollowUp;
@@ -1221,6 +1242,7 @@ impl ThreeKingdoms {
                 }
             }
             AfterDamage => {
+                self.raise_risk(target, RISK_HIT, out);
                 let has_horse = self.p(target).equip[Slot::PlusHorse.index()].is_some()
                     || self.p(target).equip[Slot::MinusHorse.index()].is_some();
                 if self.p(user).weapon() == Some(Kind::KirinBow) && has_horse {

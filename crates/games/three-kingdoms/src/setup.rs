@@ -239,6 +239,7 @@ impl Scenario {
             peek: None,
             decisions: Default::default(),
             hostility: vec![0; n],
+            risk: 0,
         })
     }
 }

@@ -441,7 +441,19 @@ pub struct ThreeKingdoms {
     /// Public record of who has acted against the Lord (+) or for the Lord (−), from what
     /// everyone saw: bots read roles into it, since the roles themselves are secret.
     pub hostility: Vec<i16>,
+    /// Seed mode (`spy_reveal`): the Lord's "risk level", raised each time the Lord is
+    /// attacked (+5 dodged, +10 hit); a Spy reveals itself once it reaches [`RISK_REVEAL`].
+    #[serde(default)]
+    pub risk: u16,
 }
+
+/// Seed mode (`spy_reveal`): the risk level at which a Spy reveals itself at the start of its
+/// turn (the seed does not show its condition; rules §15 suggests a threshold).
+pub const RISK_REVEAL: u16 = 30;
+/// Seed mode: what an Attack on the Lord adds to the risk level (dodged, hit). The seed does
+/// not show the formula; rules §15 takes a sibling project's +5/+10.
+pub const RISK_DODGED: u16 = 5;
+pub const RISK_HIT: u16 = 10;
 
 pub const LORD_CANDIDATES: usize = 5;
 pub const HAND_START: u8 = 4;

@@ -4,7 +4,7 @@
 use crate::action::{Event, JudgeFor, Side};
 use crate::cards::{CardId, Kind, Slot};
 use crate::config::Config;
-use crate::state::ThreeKingdoms;
+use crate::state::{Pending, ThreeKingdoms};
 use engine::{Bot, Game, MatchRng, Observation, Seat, Viewer};
 use std::fmt::Write;
 
@@ -35,12 +35,19 @@ pub fn describe_event(e: &Event, viewer: Viewer, names: &[String]) -> Option<Str
         Event::GeneralChosen { seat, general, hp } => {
             format!("Seat {} chooses {general}, HP {hp}.", seat.0)
         }
+        // Cards a viewer may not see are left out of the line.
+        Event::Dealt { seat, cards, count } if cards.is_empty() => {
+            format!("{} draw {} card(s), now has {} card(s).", n(*seat), count, count)
+        }
         Event::Dealt { seat, cards, count } => {
             format!("{} draw {} card(s), now has {} card(s). Hand: {}", n(*seat), count, count, card_list(cards))
         }
         Event::TurnStarted { turn, .. } => format!("---Turn {turn}---"),
         Event::PlaySkipped { seat } => format!("{} is unlucky and skips the Play phase.", n(*seat)),
         Event::DiscardSkipped { seat } => format!("{} skips the Discard phase.", n(*seat)),
+        Event::Drew { seat, cards, count, hand } if cards.is_empty() => {
+            format!("{} draw {} card(s), now has {} card(s).", n(*seat), count, hand)
+        }
         Event::Drew { seat, cards, count, hand } => {
             format!("{} draw {} card(s), now has {} card(s). Drew: {}", n(*seat), count, hand, card_list(cards))
         }
@@ -120,12 +127,12 @@ pub fn describe_event(e: &Event, viewer: Viewer, names: &[String]) -> Option<Str
         Event::Recovered { seat, amount, hp } => format!("{} recovers {amount} HP, current HP is {hp}", n(*seat)),
         Event::Dying { seat, hp } => format!("{}'s hp is {hp} now! {} is dying.", n(*seat), n(*seat)),
         Event::Died { seat, role, killer } => match killer {
-            Some(k) => format!("{} is killed by {}. {} was a {role}.", n(*seat), n(*k), n(*seat)),
-            None => format!("{} dies. {} was a {role}.", n(*seat), n(*seat)),
+            Some(k) => format!("{} is killed by {}. {} was {}.", n(*seat), n(*k), n(*seat), a_role(*role)),
+            None => format!("{} dies. {} was {}.", n(*seat), n(*seat), a_role(*role)),
         },
         Event::Discarded { seat, cards, hand, hp } => {
             format!(
-                "{} (HP: {}) discarded {} card(s), now has {hand} card(s): {}",
+                "{} (HP: {}) discarded {} card(s): {}, now has {hand} card(s).",
                 n(*seat),
                 hp,
                 cards.len(),
@@ -172,6 +179,10 @@ pub fn describe_event(e: &Event, viewer: Viewer, names: &[String]) -> Option<Str
             format!("{} killed {}, a Loyalist, and discards every card in hand and equipment!", n(*seat), n(*victim))
         }
         Event::Reshuffled { cards } => format!("The discard pile is shuffled into a new draw pile ({cards} cards)."),
+        Event::RiskLevel { level } => format!("Current risk level: {level}"),
+        Event::SpyRevealed { seat } => {
+            format!("{} reveals his/her identity: a Spy! From now on he/she fights the Lord.", n(*seat))
+        }
         Event::GameOver { winners, roles, alive } => {
             let mut s = match winners {
                 Side::LordAndLoyalists => "The Lord and the Loyalists win!".to_string(),
@@ -181,7 +192,7 @@ pub fn describe_event(e: &Event, viewer: Viewer, names: &[String]) -> Option<Str
             };
             for (seat, role) in roles {
                 let dead = if alive.contains(*seat) { "" } else { " (dead)" };
-                let _ = write!(s, "\n{} was a {role}{dead}.", n(*seat));
+                let _ = write!(s, "\n{} was {}{dead}.", n(*seat), a_role(*role));
             }
             s
         }
@@ -215,18 +226,28 @@ pub fn narrate_game(config: &Config, seed: u64, bots: &mut [Box<dyn Bot<ThreeKin
             let _ = writeln!(text, "(a bot chose an illegal action; the narration stops)");
             break;
         }
-        for e in &events {
+        for (i, e) in events.iter().enumerate() {
             if matches!(e, Event::Dealt { .. }) && !dealt {
                 dealt = true;
                 let _ = writeln!(text, "---Distribute Cards for the Starting Hand---");
             }
             // The narrator sees everything: the roles as the generals are chosen, too.
-            let line = match e {
+            let mut line = match e {
                 Event::GeneralChosen { seat, general, hp } => {
                     Some(format!("Seat {} ({}) chooses {general}, HP {hp}.", seat.0, game.p(*seat).role))
                 }
                 _ => describe_event(e, Viewer::Spectator, &names(&game)),
             };
+            // After a draw or a discard the seed's log shows the whole hand: the narrator can
+            // when nothing later in this step changed that hand.
+            if let (Some(l), Event::Drew { seat, hand, .. } | Event::Discarded { seat, hand, .. }) = (&mut line, e)
+                && !events[i + 1..].iter().any(|later| touches_hand(later, *seat))
+                && game.p(*seat).hand.len() == usize::from(*hand)
+                && *hand > 0
+            {
+                let stop = if l.ends_with('.') { "" } else { "." };
+                let _ = write!(l, "{stop} Hand: {}", card_list(&game.p(*seat).hand));
+            }
             if let Some(line) = line {
                 let _ = writeln!(text, "{line}");
             }
@@ -234,6 +255,28 @@ pub fn narrate_game(config: &Config, seed: u64, bots: &mut [Box<dyn Bot<ThreeKin
         steps += 1;
     }
     text
+}
+
+/// "the Lord", "a Rebel", ...
+fn a_role(role: crate::config::Role) -> String {
+    let article = if role == crate::config::Role::Lord { "the" } else { "a" };
+    format!("{article} {role}")
+}
+
+/// Whether `e` may change `seat`'s hand.
+fn touches_hand(e: &Event, seat: Seat) -> bool {
+    match *e {
+        Event::Drew { seat: s, .. }
+        | Event::Dealt { seat: s, .. }
+        | Event::Discarded { seat: s, .. }
+        | Event::Gained { seat: s, .. }
+        | Event::Played { seat: s, .. }
+        | Event::UsedCard { seat: s, .. }
+        | Event::Equipped { seat: s, .. }
+        | Event::Penalty { seat: s, .. } => s == seat,
+        Event::Moved { from, to, .. } => from == seat || to == seat,
+        _ => false,
+    }
 }
 
 /// What a seat sees, for terminal play: its role, general, HP, numbered hand, equipment and
@@ -315,8 +358,17 @@ pub fn render_view(g: &ThreeKingdoms, view: &crate::view::View) -> String {
         let what = match (view.request, view.about) {
             (Some(Kind::Negate), Some((k, t))) => format!("a Negate against the {k} on {}", vname(t)),
             (Some(Kind::Peach), Some((_, t))) => format!("a Peach for the dying {}", vname(t)),
-            (Some(k), _) => format!("a {k}"),
-            _ => format!("{w:?}").split([' ', '{']).next().unwrap_or("").to_string(),
+            (Some(k), _) => {
+                let article = if k.name().starts_with(['A', 'E', 'I', 'O', 'U']) { "an" } else { "a" };
+                format!("{article} {k}")
+            }
+            _ => match w {
+                Pending::Play { .. } => "the Play phase".to_string(),
+                Pending::Discard { n, .. } => format!("{n} card(s) to discard"),
+                Pending::Confirm { .. } => "a yes or no".to_string(),
+                Pending::Pick { from, .. } => format!("a card of {} to pick", vname(from)),
+                _ => format!("{w:?}").split([' ', '{']).next().unwrap_or("").to_string(),
+            },
         };
         let _ = writeln!(s, "Waiting for {who}: {what}.");
     }

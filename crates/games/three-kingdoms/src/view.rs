@@ -14,6 +14,9 @@ pub struct PlayerView {
     pub general: Option<General>,
     /// Known roles only: the Lord's, the dead's, and the viewer's own.
     pub role: Option<Role>,
+    /// The role is face up for everyone: the Lord, the dead, a Spy who revealed itself (seed
+    /// mode). A role seen only through `perfect_information` is not.
+    pub revealed: bool,
     pub alive: bool,
     pub hp: i8,
     pub max_hp: i8,
@@ -69,6 +72,7 @@ impl ThreeKingdoms {
                     general: if general_public { p.general } else { None },
                     role: (p.revealed || me == Some(s) || self.config.seed_compat.perfect_information)
                         .then_some(p.role),
+                    revealed: p.revealed,
                     alive: p.alive,
                     hp: p.hp,
                     max_hp: p.max_hp,

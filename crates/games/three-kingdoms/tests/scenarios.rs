@@ -954,3 +954,156 @@ fn actions_and_events_are_tagged_json() {
     let e = Event::TurnStarted { seat: Seat(2), turn: 5 };
     assert_eq!(serde_json::to_string(&e).unwrap(), r#"{"type":"TurnStarted","seat":2,"turn":5}"#);
 }
+
+// ----- seed-compatible mode: the Lord's risk level and the Spy's reveal (§15) ----------------
+
+#[test]
+fn seed_mode_risk_level_rises_and_the_spy_reveals_itself() {
+    use three_kingdoms::{SeedCompat, text::describe_event};
+    let [a, b, c, d] = plain();
+    let attacks = ["♠7 Attack", "♠8 Attack", "♠9 Attack", "♠10 Attack"];
+    let mut s = Scenario::new(vec![
+        // Equipment so that a seat is asked even with an empty hand.
+        a.hp(4).hand(&["♥2 Dodge"]).equip(&["♥5 Red Hare"]),
+        b.hand(&attacks).equip(&["♣A Zhuge Crossbow"]),
+        c.equip(&["♠K Ferghana Horse"]),
+        d,
+    ])
+    .current(1);
+    s.config.seed_compat = SeedCompat { spy_reveal: true, ..SeedCompat::default() };
+    let mut g = s.build().unwrap();
+    let risk = |ev: &[Event]| {
+        ev.iter().find_map(|e| match e {
+            Event::RiskLevel { level } => Some(*level),
+            _ => None,
+        })
+    };
+    // Dodged: +5; each hit: +10.
+    act(&mut g, 1, use1(attacks[0], Kind::Attack, 0));
+    assert_eq!(risk(&act(&mut g, 0, respond("♥2 Dodge", Kind::Dodge))), Some(5));
+    act(&mut g, 1, use1(attacks[1], Kind::Attack, 0));
+    let ev = act(&mut g, 0, Action::Pass);
+    assert_eq!(risk(&ev), Some(15));
+    let names: Vec<String> = ["Xu Chu", "Lv Meng", "Huang Gai", "Zhang Liao"].map(String::from).to_vec();
+    let lines: Vec<String> = ev.iter().filter_map(|e| describe_event(e, engine::Viewer::Spectator, &names)).collect();
+    assert!(lines.contains(&"Current risk level: 15".to_string()), "{lines:?}");
+    // An Attack on someone else does not count.
+    act(&mut g, 1, use1(attacks[2], Kind::Attack, 2));
+    let ev = act(&mut g, 2, Action::Pass);
+    assert_eq!(risk(&ev), None);
+    act(&mut g, 1, use1(attacks[3], Kind::Attack, 0));
+    assert_eq!(risk(&act(&mut g, 0, Action::Pass)), Some(25));
+    assert!(!g.p(Seat(3)).revealed);
+    // Below the threshold the Spy's turn starts unrevealed...
+    let until_turn_of = |g: &mut ThreeKingdoms, seat: u8| loop {
+        let s = waiting(g);
+        let a = match g.pending {
+            Some(Pending::DrawPhase { .. }) => Action::DrawNormally,
+            Some(Pending::Play { .. }) => Action::EndPlay,
+            _ => g.legal_actions(Seat(s))[0],
+        };
+        let ev = act(g, s, a);
+        if ev.iter().any(|e| matches!(e, Event::TurnStarted { seat: t, .. } if t.0 == seat)) {
+            break ev;
+        }
+    };
+    let ev = until_turn_of(&mut g, 3);
+    assert!(!ev.iter().any(|e| matches!(e, Event::SpyRevealed { .. })));
+    assert!(!g.p(Seat(3)).revealed);
+    // ...and once it reaches 30 the Spy reveals itself at the start of its next turn.
+    g.risk = 30;
+    let ev = until_turn_of(&mut g, 3);
+    assert!(ev.contains(&Event::SpyRevealed { seat: Seat(3) }), "{ev:?}");
+    assert!(g.p(Seat(3)).revealed, "the role is face up");
+    assert_eq!(g.view(engine::Viewer::Seat { seat: Seat(1) }).players[3].role, Some(Role::Spy));
+    // Without the switch nothing of this happens.
+    let [a, b, c, d] = plain();
+    let mut g =
+        Scenario::new(vec![a.equip(&["♥5 Red Hare"]), b.hand(&["♠7 Attack"]), c, d]).current(1).build().unwrap();
+    act(&mut g, 1, use1("♠7 Attack", Kind::Attack, 0));
+    assert_eq!(risk(&act(&mut g, 0, Action::Pass)), None);
+    assert_eq!(g.risk, 0);
+}
+
+/// §9's consequences, one row per tool: a single Negate (from the target, first asked after
+/// the user) stops the tool on that target and nothing of its effect happens.
+#[test]
+fn a_negated_tool_does_nothing_table() {
+    // (the user's card, used as, targets, what must not have happened)
+    let rows: [(&str, Kind, Targets); 6] = [
+        ("♠3 Dismantle", Kind::Dismantle, Targets::one(Seat(1))),
+        ("♠4 StealingSheep", Kind::StealingSheep, Targets::one(Seat(1))),
+        ("♠A Duel", Kind::Duel, Targets::one(Seat(1))),
+        ("♣Q Borrowed Sword", Kind::BorrowedSword, Targets::two(Seat(1), Seat(2))),
+        ("♥7 Something Out of Nothing", Kind::SomethingOutOfNothing, Targets::NONE),
+        ("♥A Peach Garden", Kind::PeachGarden, Targets::NONE),
+    ];
+    for (spec, kind, targets) in rows {
+        let [a, b, c, d] = plain();
+        // Seat 0 holds the Negate for its own Something Out of Nothing's and Peach Garden's
+        // window (seat 0's is asked first); otherwise the target (seat 1) negates.
+        let own = matches!(kind, Kind::SomethingOutOfNothing | Kind::PeachGarden);
+        let (a, b) = if own {
+            (a.hp(3).hand(&[spec, "♠J Negate"]), b.hp(3).hand(&["♥2 Dodge"]))
+        } else {
+            (a.hand(&[spec]), b.hand(&["♠J Negate", "♥2 Dodge"]).equip(&["♠6 Blue Steel Blade"]))
+        };
+        let mut g = build([a, b, c.hp(3).hand(&["♦2 Dodge"]), d]);
+        let before = (hand(&g, 0), hand(&g, 1), hp(&g, 0), hp(&g, 1), hp(&g, 2));
+        act(&mut g, 0, Action::Use { card: card(spec), kind, targets });
+        let negator = if own { 0 } else { 1 };
+        assert_eq!(waiting(&g), negator, "{kind}: the first Negate window asks seat {negator}");
+        let mut ev = act(&mut g, negator, respond("♠J Negate", Kind::Negate));
+        // Pass the window the Negate opened on itself, and whatever follows (Peach Garden's
+        // other targets).
+        while g.pending.is_some_and(|p| !matches!(p, Pending::Play { seat: Seat(0) })) {
+            let s = waiting(&g);
+            ev.extend(act(&mut g, s, Action::Pass));
+        }
+        assert!(ev.iter().any(|e| matches!(e, Event::Nullified { kind: k, .. } if *k == kind)), "{kind}: {ev:?}");
+        let after = (hand(&g, 0), hand(&g, 1), hp(&g, 0), hp(&g, 1), hp(&g, 2));
+        let expect = if own {
+            // The user's card and its Negate are gone, nothing drawn; Peach Garden healed the
+            // others (their windows passed) but not the user.
+            match kind {
+                Kind::PeachGarden => (before.0 - 2, before.1, 3, 4, 4),
+                _ => (before.0 - 2, before.1, 3, 3, 3),
+            }
+        } else {
+            (before.0 - 1, before.1 - 1, before.2, before.3, before.4)
+        };
+        assert_eq!(after, expect, "{kind}");
+        assert!(g.p(Seat(1)).equip[Slot::Weapon.index()].is_some() || own, "{kind}: the weapon stays");
+    }
+}
+
+/// A Negate answers tools only: not an Attack, a Peach, equipment or a skill.
+#[test]
+fn negate_cannot_answer_attack_peach_equipment_or_skills() {
+    let negates_offered = |g: &ThreeKingdoms| {
+        Seat::all(4).any(|s| g.legal_actions(s).iter().any(|a| matches!(a, Action::Respond { kind: Kind::Negate, .. })))
+    };
+    let [a, b, c, d] = plain();
+    let mut g = build([
+        a.hp(3).hand(&["♠7 Attack", "♥3 Peach", "♠5 Shadowrunner"]),
+        b.hand(&["♠J Negate", "♥2 Dodge"]),
+        c.hand(&["♣Q Negate"]),
+        d.hand(&["♣K Negate"]),
+    ]);
+    act(&mut g, 0, use0("♥3 Peach"));
+    assert_eq!(g.pending, Some(Pending::Play { seat: Seat(0) }), "no window for a Peach");
+    assert_eq!(hp(&g, 0), 4);
+    act(&mut g, 0, use0("♠5 Shadowrunner"));
+    assert_eq!(g.pending, Some(Pending::Play { seat: Seat(0) }), "no window for equipment");
+    act(&mut g, 0, use1("♠7 Attack", Kind::Attack, 1));
+    assert_eq!(g.pending, Some(Pending::Ask { seat: Seat(1) }));
+    assert!(!negates_offered(&g), "an Attack is answered by a Dodge, never a Negate");
+    // A skill: Huang Gai's Trojan Flesh (lose 1 HP, draw 2) opens no window.
+    let [a, b, c, d] = plain();
+    let mut g = build([a.hand(&["♠J Negate"]), b.hand(&["♣Q Negate"]), c, d.hand(&["♣K Negate"])]);
+    g.current = Seat(2);
+    g.pending = Some(Pending::Play { seat: Seat(2) });
+    act(&mut g, 2, Action::TrojanFlesh);
+    assert_eq!(g.pending, Some(Pending::Play { seat: Seat(2) }), "no window for a skill");
+    assert_eq!((hp(&g, 2), hand(&g, 2)), (3, 2));
+}

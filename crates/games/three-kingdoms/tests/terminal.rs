@@ -38,3 +38,41 @@ fn a_scripted_player_finishes_a_game_by_menu_numbers() {
     assert!(parse_command("pass", &[Action::Pass]).is_ok());
     assert!(parse_command("end", &[Action::Pass]).is_err());
 }
+
+/// A player's screen tells other seats' draws without an empty card list.
+#[test]
+fn hidden_draws_read_as_counts() {
+    use three_kingdoms::Event;
+    use three_kingdoms::text::describe_event;
+    let names: Vec<String> = ["Sun Quan", "Zhou Yu"].map(String::from).to_vec();
+    let me = Viewer::seat(Seat(1));
+    let drew = Event::Drew { seat: Seat(0), cards: Vec::new(), count: 2, hand: 6 };
+    assert_eq!(describe_event(&drew, me, &names).unwrap(), "Sun Quan draw 2 card(s), now has 6 card(s).");
+    let dealt = Event::Dealt { seat: Seat(0), cards: Vec::new(), count: 4 };
+    assert_eq!(describe_event(&dealt, me, &names).unwrap(), "Sun Quan draw 4 card(s), now has 4 card(s).");
+    // The real game's redaction gives exactly those events to another seat.
+    let mut g = ThreeKingdoms::new(&Config::players(4), 2).unwrap();
+    let mut rng = MatchRng::new(2);
+    let mut seen = 0;
+    while g.outcome().is_none() && seen < 3 {
+        let seat = g.to_act().first().unwrap();
+        let legal = g.legal_actions(seat);
+        for e in g.apply(seat, *rng.pick(&legal)).unwrap() {
+            let other = Viewer::seat(Seat(((e_seat(&e).unwrap_or(0)) + 1) % 4));
+            if let Some(line) = g.view_event(&e, other).and_then(|r| describe_event(&r, other, &names))
+                && matches!(e, Event::Drew { .. } | Event::Dealt { .. })
+            {
+                assert!(!line.contains("Drew:") && !line.contains("Hand:"), "{line}");
+                seen += 1;
+            }
+        }
+    }
+    assert!(seen >= 3);
+}
+
+fn e_seat(e: &three_kingdoms::Event) -> Option<u8> {
+    match e {
+        three_kingdoms::Event::Drew { seat, .. } | three_kingdoms::Event::Dealt { seat, .. } => Some(seat.0),
+        _ => None,
+    }
+}

@@ -2,6 +2,9 @@
 //!
 //! - `random_game`: the engine's `random_playout` (uniform random legal actions for every
 //!   seat, the Ace included: the seed's random Ace), one game per iteration.
+//! - `random_game_fast`: the same fights (move for move, event for event) through
+//!   `wolfpack::fast::random_playout`, which draws each action by index instead of listing
+//!   the legal actions, and applies it without checking it again.
 //! - `thousand_bot_games`: the `random` pilot bots and the `rookie` Ace through
 //!   `engine::play_out`, reported as games per second.
 
@@ -20,6 +23,17 @@ fn random_game(bencher: divan::Bencher) {
     bencher.bench_local(|| {
         seed += 1;
         divan::black_box(random_playout::<WolfPack>(&config, seed, &mut buf))
+    });
+}
+
+#[divan::bench(sample_count = 200, sample_size = 20)]
+fn random_game_fast(bencher: divan::Bencher) {
+    let config = Config::pilots(5);
+    let mut events = Vec::with_capacity(64);
+    let mut seed = 0u64;
+    bencher.bench_local(|| {
+        seed += 1;
+        divan::black_box(wolfpack::fast::random_playout(&config, seed, &mut events))
     });
 }
 

@@ -1,25 +1,106 @@
-//! Plays N uniform-random 5-pilot games against the rookie Ace (the bench's unit of work) and
-//! prints moves per game and games per second. For profilers:
+//! Plays N five-pilot games against the rookie Ace (the bench's units of work) and prints moves
+//! per game, games per second and moves per second (CPU time of this process, so a loaded
+//! machine skews it less than wall time). For profilers:
 //! `valgrind --tool=callgrind target/release/examples/profile 500` counts instructions, which
-//! (unlike wall time) does not depend on what else the machine is doing.
+//! (unlike time) does not depend on what else the machine is doing.
+//!
+//! `profile [GAMES] [random|fast|bots]`: `random` (the default) is `engine::random_playout`,
+//! uniform random legal actions for every seat; `fast` the same fights through
+//! `wolfpack::fast::random_playout` (no legal lists); `bots` is the `random` pilot bots and the `rookie` Ace
+//! through `engine::play_out`, as the sim runs them; `floor` the least a fight of the same
+//! length could cost (its setup, one random draw a move, its events pushed), for comparison.
 
-use engine::{PlayoutBuffers, random_playout};
+use engine::{Game, MatchRng, PlayoutBuffers, play_out, random_playout};
 use wolfpack::{Config, WolfPack};
 
-fn main() {
-    let games: u64 = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(10_000);
-    let config = Config::pilots(5);
-    let mut buf = PlayoutBuffers::default();
-    let mut moves = 0;
-    let start = std::time::Instant::now();
-    for seed in 0..games {
-        moves += random_playout::<WolfPack>(&config, seed, &mut buf);
+fn cpu_seconds() -> f64 {
+    // /proc/self/stat fields 14 and 15: user and system time in clock ticks (100 a second).
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let after = stat.rsplit(')').next().unwrap_or("");
+    let f: Vec<&str> = after.split_whitespace().collect();
+    let ticks = |i: usize| f.get(i).and_then(|s| s.parse::<f64>().ok()).unwrap_or(0.0);
+    // After the ")" the state is field 3, so utime (14) and stime (15) are at 11 and 12.
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+/// Moves and events of a mean uniform random five-pilot fight (rounded), from 1,000 fights.
+fn counts(config: &Config) -> (usize, usize) {
+    let (mut moves, mut events) = (0, 0);
+    for seed in 0..1_000 {
+        let mut g = WolfPack::new(config, seed).expect("valid");
+        let mut rng = MatchRng::new(seed ^ 0xBEEF);
+        events += g.start_events().len();
+        while let Some(seat) = g.to_act().first() {
+            let a = g.random_action(seat, &mut rng).expect("legal");
+            events += g.apply(seat, a).expect("legal").len();
+            moves += 1;
+        }
     }
-    let secs = start.elapsed().as_secs_f64();
+    ((moves + 500) / 1_000, (events + 500) / 1_000)
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let games: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(10_000);
+    let mode = args.next().unwrap_or_else(|| "random".into());
+    let config = Config::pilots(5);
+    let mut moves = 0;
+    let (mut cpu0, mut start) = (cpu_seconds(), std::time::Instant::now());
+    match mode.as_str() {
+        "random" => {
+            let mut buf = PlayoutBuffers::default();
+            for seed in 0..games {
+                moves += random_playout::<WolfPack>(&config, seed, &mut buf);
+            }
+        }
+        "fast" => {
+            let mut events = Vec::with_capacity(64);
+            for seed in 0..games {
+                moves += wolfpack::fast::random_playout(&config, seed, &mut events);
+            }
+        }
+        "floor" => {
+            // The least a fight of this length could cost: its setup (both decks shuffled, the
+            // first Draw), one bounded draw per move, and its events written into a reused
+            // buffer. The fight's length and event count are the real ones (counted first,
+            // outside the timing, from 1,000 fights).
+            let (m, e) = counts(&config);
+            eprintln!("floor of a fight of {m} moves and {e} events");
+            let mut events: Vec<wolfpack::Event> = Vec::with_capacity(64);
+            (cpu0, start) = (cpu_seconds(), std::time::Instant::now());
+            let mut sink = 0usize;
+            for seed in 0..games {
+                let game = WolfPack::new(&config, seed).expect("valid");
+                let mut rng = MatchRng::new(seed ^ 0xBEEF);
+                for i in 0..m {
+                    sink = sink.wrapping_add(rng.index(30));
+                    events.clear();
+                    // The fight's events, spread evenly over its moves.
+                    for _ in 0..(e * (i + 1) / m - e * i / m) {
+                        events.push(wolfpack::Event::AcePassed);
+                    }
+                    sink = sink.wrapping_add(std::hint::black_box(&events).len());
+                }
+                sink = sink.wrapping_add(std::hint::black_box(&game).turn() as usize);
+                moves += m;
+            }
+            std::hint::black_box(sink);
+        }
+        "bots" => {
+            for seed in 0..games {
+                let game = WolfPack::new(&config, seed).expect("valid");
+                let mut bots = wolfpack::lineup(&game, "random").expect("known bot");
+                let mut rng = MatchRng::new(seed);
+                moves += play_out(game, &mut bots, &mut rng, None).expect("ends").moves;
+            }
+        }
+        other => panic!("unknown mode `{other}` (random, fast, bots, floor)"),
+    }
+    let (cpu, wall) = (cpu_seconds() - cpu0, start.elapsed().as_secs_f64());
     println!(
-        "{games} games, {:.1} moves/game, {:.0} games/s, {:.0} moves/s",
+        "{mode}: {games} games, {:.1} moves/game; CPU {cpu:.2} s: {:.0} games/s, {:.0} moves/s (wall {wall:.2} s)",
         moves as f64 / games as f64,
-        games as f64 / secs,
-        moves as f64 / secs
+        games as f64 / cpu.max(1e-9),
+        moves as f64 / cpu.max(1e-9),
     );
 }

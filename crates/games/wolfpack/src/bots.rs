@@ -78,17 +78,22 @@ fn card_then_target(legal: &[Action], rng: &mut MatchRng, play: impl Fn(&Action)
     legal.iter().filter(|a| play(a) == Some(card)).nth(t).copied()
 }
 
+/// Whether the list offers Confirm (a variant test, cheaper than `contains`' full compare).
+fn offers_confirm(legal: &[Action]) -> bool {
+    legal.iter().any(|a| matches!(a, Action::Confirm))
+}
+
 fn shared_choice(legal: &[Action], rng: &mut MatchRng) -> Option<Action> {
     match legal {
         [Action::Proceed] => Some(Action::Proceed),
-        _ if legal.contains(&Action::Confirm) => Some(Action::Confirm),
+        _ if offers_confirm(legal) => Some(Action::Confirm),
         _ => {
             // The Ace: random card, random target, or a pass.
             card_then_target(legal, rng, |a| match *a {
                 Action::Play { card, .. } => Some(card),
                 _ => None,
             })
-            .or_else(|| legal.contains(&Action::Pass).then_some(Action::Pass))
+            .or_else(|| legal.iter().any(|a| matches!(a, Action::Pass)).then_some(Action::Pass))
         }
     }
 }
@@ -169,7 +174,7 @@ impl Bot<WolfPack> for HeuristicPilot {
         if let [Action::Proceed] = legal {
             return Action::Proceed;
         }
-        if legal.contains(&Action::Confirm) {
+        if offers_confirm(legal) {
             return Action::Confirm;
         }
         let v = obs.view();

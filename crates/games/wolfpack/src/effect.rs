@@ -39,15 +39,41 @@ pub enum Hook {
     OnAct,
 }
 
-/// Where a trigger sits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// Where a trigger sits. Compared by [`Delegate::key`]: delegates are compared while
+/// scanning the trigger list, and a field-by-field compare branches on data the branch
+/// predictor cannot guess.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 #[serde(tag = "type")]
 pub enum Delegate {
     Player { seat: Seat, hook: Hook },
     Fsm { transition: Transition, stage: Stage },
 }
 
+impl PartialEq for Delegate {
+    #[inline]
+    fn eq(&self, other: &Delegate) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for Delegate {}
+
+impl std::hash::Hash for Delegate {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.key().hash(state);
+    }
+}
+
 impl Delegate {
+    /// One number per delegate (equal keys, equal delegates).
+    #[inline]
+    pub const fn key(self) -> u32 {
+        match self {
+            Delegate::Player { seat, hook } => (seat.0 as u32) << 8 | hook as u32,
+            Delegate::Fsm { transition, stage } => 1 << 16 | (transition as u32) << 8 | stage as u32,
+        }
+    }
+
     pub const fn player(seat: Seat, hook: Hook) -> Delegate {
         Delegate::Player { seat, hook }
     }
@@ -159,42 +185,87 @@ impl Effect {
 }
 
 /// The ordered list of live effects the state machine holds, and every trigger they placed.
+/// Deserializing works `hooked` out again from the triggers (a state saved by a build whose
+/// bit layout differed still fires every hook).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "EffectFileData")]
 pub struct EffectFile {
     /// Oldest first: the order in which delegates run their triggers.
     pub effects: Vec<Effect>,
     pub triggers: Vec<Trigger>,
     pub next_id: EffectId,
     /// Which delegates hold a trigger (bit [`Delegate::bit`]): most transitions and most
-    /// player hooks have none, and firing them should cost one test, not a scan.
+    /// player hooks have none, and firing them should cost one test, not a scan. Kept exact:
+    /// set when a trigger is placed, worked out again when triggers are removed and when the
+    /// file is deserialized.
     pub hooked: u64,
 }
 
+/// [`EffectFile`] as stored: `hooked` is read but not trusted.
+#[derive(Deserialize)]
+struct EffectFileData {
+    effects: Vec<Effect>,
+    triggers: Vec<Trigger>,
+    next_id: EffectId,
+    #[serde(default)]
+    #[allow(dead_code)]
+    hooked: u64,
+}
+
+impl From<EffectFileData> for EffectFile {
+    fn from(d: EffectFileData) -> EffectFile {
+        let mut file = EffectFile { effects: d.effects, triggers: d.triggers, next_id: d.next_id, hooked: 0 };
+        file.rehook();
+        file
+    }
+}
+
 impl Delegate {
-    /// The delegate's bit in [`EffectFile::hooked`]: players' hooks in bits 0..40 (8 a seat;
-    /// the sixth seat shares the first's), transitions from bit 40 (Enter and Exit share one).
-    /// A shared bit only costs a scan that finds nothing.
+    /// The delegate's bit in [`EffectFile::hooked`]: a player's hooks at `6 * seat + slot`
+    /// (six seats: bits 0..36; OnCardDraw and OnTargeted, which no card hooks, share a slot),
+    /// a transition's Exit at `36 + transition` and its Enter at `48 + transition`. So a bit
+    /// is set while a trigger sits at its delegate (or, for the shared slot, at its twin):
+    /// testing it is the whole of [`EffectFile::any_at`].
+    #[inline]
     pub const fn bit(self) -> u64 {
         match self {
-            Delegate::Player { seat, hook } => 1 << ((seat.0 as u32 % 5) * 8 + hook as u32),
-            Delegate::Fsm { transition, .. } => 1 << (40 + transition as u32),
+            // No seat past the sixth exists: it has no bit, so it never looks hooked.
+            Delegate::Player { seat, hook } if seat.0 < 6 => {
+                let slot = match hook {
+                    Hook::OnDamaged => 0,
+                    Hook::OnDeath => 1,
+                    Hook::OnCardDraw | Hook::OnTargeted => 2,
+                    Hook::OnSelect => 3,
+                    Hook::OnTarget => 4,
+                    Hook::OnAct => 5,
+                };
+                1 << (seat.0 as u32 * 6 + slot)
+            }
+            Delegate::Player { .. } => 0,
+            Delegate::Fsm { transition, stage: Stage::Exit } => 1 << (36 + transition as u32),
+            Delegate::Fsm { transition, stage: Stage::Enter } => 1 << (48 + transition as u32),
         }
     }
 }
 
-/// The most triggers one delegate may hold at once (a fight has far fewer live effects).
-pub const FIRE_MAX: usize = 64;
+// Every delegate's bit fits in the 64 of `hooked`.
+const _: () = assert!(48 + Transition::BossPhaseConfirmToDraw as u32 <= 63);
+
+/// How many of the triggers at one delegate [`Fired`] keeps inline (a fight rarely has more
+/// than a handful of live effects); the rest go to a `Vec`.
+pub const FIRE_INLINE: usize = 16;
 
 /// The effects whose triggers sit at one delegate when it fires, copied out so that the
 /// handlers may complete effects (and so edit the trigger list) while they run.
 pub struct Fired {
-    ids: [EffectId; FIRE_MAX],
+    ids: [EffectId; FIRE_INLINE],
     len: usize,
+    more: Vec<EffectId>,
 }
 
 impl Fired {
     pub fn iter(&self) -> impl Iterator<Item = EffectId> + '_ {
-        self.ids[..self.len].iter().copied()
+        self.ids[..self.len].iter().chain(&self.more).copied()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -228,37 +299,56 @@ impl EffectFile {
     /// `Complete()`: removes the effect's triggers (`RemoveTriggers()`) and the effect. Returns
     /// it, or `None` if it had already completed.
     pub fn complete(&mut self, id: EffectId) -> Option<Effect> {
-        let i = self.effects.iter().position(|e| e.id == id)?;
-        self.triggers.retain(|t| t.effect != id);
-        self.rehook();
+        let i = self.index(id)?;
+        // One pass drops the effect's triggers and works out the bits of those left.
+        let mut hooked = 0;
+        self.triggers.retain(|t| {
+            let keep = t.effect != id;
+            if keep {
+                hooked |= t.at.bit();
+            }
+            keep
+        });
+        self.hooked = hooked;
         Some(self.effects.remove(i))
     }
 
+    fn index(&self, id: EffectId) -> Option<usize> {
+        self.effects.iter().position(|e| e.id == id)
+    }
+
     pub fn get(&self, id: EffectId) -> Option<&Effect> {
-        self.effects.iter().find(|e| e.id == id)
+        self.index(id).map(|i| &self.effects[i])
     }
 
     pub fn get_mut(&mut self, id: EffectId) -> Option<&mut Effect> {
-        self.effects.iter_mut().find(|e| e.id == id)
+        self.index(id).map(|i| &mut self.effects[i])
     }
 
     /// The effects with a trigger at `at`, in the order they were placed (ids only grow, so
     /// trigger order within one delegate is EffectFile order).
+    #[inline]
     pub fn at(&self, at: Delegate) -> Fired {
-        let mut f = Fired { ids: [0; FIRE_MAX], len: 0 };
+        let mut f = Fired { ids: [0; FIRE_INLINE], len: 0, more: Vec::new() };
+        let key = at.key();
         for t in &self.triggers {
-            if t.at == at {
-                assert!(f.len < FIRE_MAX, "more than {FIRE_MAX} triggers on one delegate");
-                f.ids[f.len] = t.effect;
-                f.len += 1;
+            if t.at.key() == key {
+                if f.len < FIRE_INLINE {
+                    f.ids[f.len] = t.effect;
+                    f.len += 1;
+                } else {
+                    f.more.push(t.effect);
+                }
             }
         }
         f
     }
 
-    /// Whether any trigger sits at `at` (cheap test before firing).
+    /// Whether any trigger sits at `at` (cheap test before firing): one bit test (a shared
+    /// slot may say yes for its twin; firing then finds nothing).
+    #[inline]
     pub fn any_at(&self, at: Delegate) -> bool {
-        self.hooked & at.bit() != 0 && self.triggers.iter().any(|t| t.at == at)
+        self.hooked & at.bit() != 0
     }
 
     /// Removes every trigger a player's delegates hold (a shot-down pilot's).

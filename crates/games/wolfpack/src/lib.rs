@@ -73,6 +73,7 @@ pub mod bots;
 pub mod card;
 pub mod config;
 pub mod effect;
+pub mod fast;
 pub mod phase;
 mod rules;
 mod setup;

@@ -2,7 +2,7 @@
 
 use crate::action::{Action, Choice, Event, Revealed};
 use crate::card::{Aim, Card, Side};
-use crate::config::Config;
+use crate::config::{Config, MAX_HAND, MAX_PILOTS};
 use crate::effect::{Delegate, Effect, Hook, Kind, SUPPRESSION_DAMAGE};
 use crate::phase::{Phase, Stage, Transition};
 use crate::state::{Ace, Deck, Pilot, Queued, WolfPack};
@@ -10,6 +10,23 @@ use engine::{MatchRng, RuleError, Seat, SeatSet, SetupError};
 
 /// Healing of Mid-Air Regroup.
 pub const REGROUP_HEAL: i32 = 10;
+
+/// Every discard a hand of up to [`MAX_HAND`] cards allows, in the legal list's order (mask
+/// 1, 2, ..., each unconfirmed then confirmed): a hand of `n` cards takes the first
+/// `2 * (2^n - 1)`.
+/// The [`WolfPack::hand_targets`] mark of a card without a target (no seat has bit 31).
+pub(crate) const UNTARGETED: u32 = 1 << 31;
+
+pub(crate) static DISCARDS: [Action; 2 * ((1 << MAX_HAND) - 1)] = {
+    let mut a = [Action::Pass; 2 * ((1 << MAX_HAND) - 1)];
+    let mut mask = 1;
+    while mask < 1 << MAX_HAND {
+        a[2 * (mask - 1)] = Action::Discard { cards: mask as u8, confirm: false };
+        a[2 * (mask - 1) + 1] = Action::Discard { cards: mask as u8, confirm: true };
+        mask += 1;
+    }
+    a
+};
 
 fn refuse(code: &'static str, message: &'static str) -> Result<(), RuleError> {
     Err(RuleError::new(code, message))
@@ -59,13 +76,7 @@ impl WolfPack {
 
     pub(crate) fn acting(&self) -> SeatSet {
         match self.phase {
-            Phase::Selection => self
-                .pilots
-                .iter()
-                .enumerate()
-                .filter(|(_, p)| self.must_select(p))
-                .map(|(i, _)| Seat(i as u8))
-                .collect(),
+            Phase::Selection => SeatSet::from_bits(self.waiting_mask()),
             Phase::BossSelection => SeatSet::one(self.ace_seat()),
             Phase::Confirm | Phase::BossPhaseConfirm => self.host().map_or(SeatSet::EMPTY, SeatSet::one),
             _ => SeatSet::EMPTY,
@@ -73,13 +84,20 @@ impl WolfPack {
     }
 
     /// The seats `origin`'s OnTarget delegate refuses as targets (Pulling G's: its user; Into
-    /// the Fog: every other pilot). One pass over the triggers.
+    /// the Fog: every other pilot). One bit test when the delegate is empty (the usual case),
+    /// else one pass over the triggers.
+    #[inline]
     pub(crate) fn forbidden_targets(&self, origin: Seat) -> SeatSet {
-        let mut forbidden = SeatSet::EMPTY;
         let at = Delegate::player(origin, Hook::OnTarget);
         if !self.file.any_at(at) {
-            return forbidden;
+            return SeatSet::EMPTY;
         }
+        self.forbidden_by_triggers(origin, at)
+    }
+
+    #[inline(never)]
+    fn forbidden_by_triggers(&self, origin: Seat, at: Delegate) -> SeatSet {
+        let mut forbidden = SeatSet::EMPTY;
         for t in &self.file.triggers {
             if t.at != at {
                 continue;
@@ -97,50 +115,78 @@ impl WolfPack {
         forbidden
     }
 
-    /// Calls `f` with each target `origin` may give `card` now (`None` for untargeted cards).
-    pub(crate) fn for_targets(&self, origin: Seat, card: Card, f: impl FnMut(Option<Seat>)) {
-        self.for_targets_with(origin, card, self.forbidden_targets(origin), f);
+    /// The living pilots as a bit set (bit i = seat i).
+    pub(crate) fn living_mask(&self) -> u32 {
+        let mut m = 0;
+        for (i, p) in self.pilots.iter().enumerate() {
+            m |= u32::from(p.alive()) << i;
+        }
+        m
     }
 
-    /// `for_targets` with the origin's forbidden targets already worked out.
-    fn for_targets_with(&self, origin: Seat, card: Card, forbidden: SeatSet, mut f: impl FnMut(Option<Seat>)) {
+    /// The seats `origin` may aim a card of `aim` at now, as a bit set (in seat order when
+    /// walked from the lowest bit); `forbidden` is what its OnTarget delegate refuses. Untargeted
+    /// cards have no target: their mask is empty.
+    fn target_mask(&self, origin: Seat, aim: Aim, forbidden: SeatSet, living: u32) -> u32 {
         let ace = self.ace_seat();
-        let from_ace = origin == ace;
-        match (card.aim(), from_ace) {
-            (Aim::Untargeted, _) => f(None),
-            (Aim::Enemy, false) | (Aim::Friend, true) => {
-                if !forbidden.contains(ace) {
-                    f(Some(ace));
-                }
-            }
-            (Aim::Enemy, true) | (Aim::Friend, false) => {
-                for (i, p) in self.pilots.iter().enumerate() {
-                    let s = Seat(i as u8);
-                    if p.alive() && !forbidden.contains(s) {
-                        f(Some(s));
-                    }
-                }
-            }
+        match (aim, origin == ace) {
+            (Aim::Untargeted, _) => 0,
+            (Aim::Enemy, false) | (Aim::Friend, true) => (1u32 << ace.0) & !forbidden.bits(),
+            (Aim::Enemy, true) | (Aim::Friend, false) => living & !forbidden.bits(),
         }
     }
 
+    /// The targets each card of `seat`'s hand may take now, as [`Self::target_mask`]s, with
+    /// `UNTARGETED` for a card without a target (entries past the hand are 0). Both the legal list and
+    /// [`WolfPack::legal_nth`] walk it, so they agree by construction.
+    pub(crate) fn hand_targets(&self, seat: Seat, hand: &[Card]) -> [u32; MAX_HAND as usize] {
+        let (enemy, friend) = self.aim_masks(seat);
+        let mut masks = [0; MAX_HAND as usize];
+        for (i, &card) in hand.iter().enumerate().take(MAX_HAND as usize) {
+            masks[i] = match card.aim() {
+                Aim::Untargeted => UNTARGETED,
+                Aim::Enemy => enemy,
+                Aim::Friend => friend,
+            };
+        }
+        masks
+    }
+
+    /// The seats `seat` may aim a card at now, for each of the two aims: (the other side,
+    /// its own side), as [`Self::target_mask`] gives them.
+    #[inline]
+    pub(crate) fn aim_masks(&self, seat: Seat) -> (u32, u32) {
+        let allowed = !self.forbidden_targets(seat).bits();
+        let (ace, living) = (1u32 << self.ace_seat().0, self.living_mask());
+        let (enemy, friend) = if self.is_ace(seat) { (living, ace) } else { (ace, living) };
+        (enemy & allowed, friend & allowed)
+    }
+
     pub(crate) fn target_ok(&self, origin: Seat, card: Card, target: Option<Seat>) -> bool {
-        let mut ok = false;
-        self.for_targets(origin, card, |t| ok |= t == target);
-        ok
+        match (card.aim(), target) {
+            (Aim::Untargeted, t) => t.is_none(),
+            (_, None) => false,
+            (aim, Some(t)) => {
+                t.0 < 32
+                    && self.target_mask(origin, aim, self.forbidden_targets(origin), self.living_mask()) >> t.0 & 1 != 0
+            }
+        }
     }
 
     /// Whether the Ace has a card it can play.
     pub(crate) fn ace_can_play(&self) -> bool {
         let ace = self.ace_seat();
-        let forbidden = self.forbidden_targets(ace);
-        self.ace.hand.iter().any(|&c| {
-            let mut any = false;
-            self.for_targets_with(ace, c, forbidden, |_| any = true);
-            any
-        })
+        let (forbidden, living) = (self.forbidden_targets(ace), self.living_mask());
+        self.ace
+            .hand
+            .iter()
+            .any(|&c| c.aim() == Aim::Untargeted || self.target_mask(ace, c.aim(), forbidden, living) != 0)
     }
 
+    /// The legal actions, in a fixed order: a pilot's plays (hand order, targets in seat
+    /// order, unconfirmed before confirmed), its discards (mask order, unconfirmed before
+    /// confirmed), then Confirm; the Ace's plays, or Pass; the host's Proceed. Targets come from
+    /// bit masks and the discards from a static table (the list is rebuilt on every move).
     pub(crate) fn legal_into(&self, seat: Seat, out: &mut Vec<Action>) {
         if self.winner.is_some() {
             return;
@@ -151,30 +197,42 @@ impl WolfPack {
                 if !self.must_select(p) {
                     return;
                 }
-                let forbidden = self.forbidden_targets(seat);
-                for (i, &card) in p.hand.iter().enumerate() {
-                    self.for_targets_with(seat, card, forbidden, |target| {
-                        for confirm in [false, true] {
-                            out.push(Action::Select { card: i as u8, target, confirm });
-                        }
-                    });
-                }
-                for cards in 1..(1u8 << p.hand.len()) {
-                    for confirm in [false, true] {
-                        out.push(Action::Discard { cards, confirm });
+                let masks = self.hand_targets(seat, &p.hand);
+                out.reserve(2 * p.hand.len() * (MAX_PILOTS as usize) + 2 * ((1 << p.hand.len()) - 1) + 1);
+                for (i, &mask) in masks[..p.hand.len()].iter().enumerate() {
+                    let card = i as u8;
+                    if mask == UNTARGETED {
+                        out.push(Action::Select { card, target: None, confirm: false });
+                        out.push(Action::Select { card, target: None, confirm: true });
+                        continue;
+                    }
+                    let mut m = mask;
+                    while m != 0 {
+                        let target = Some(Seat(m.trailing_zeros() as u8));
+                        out.push(Action::Select { card, target, confirm: false });
+                        out.push(Action::Select { card, target, confirm: true });
+                        m &= m - 1;
                     }
                 }
+                out.extend_from_slice(&DISCARDS[..2 * ((1 << p.hand.len()) - 1)]);
                 if p.choice.is_some() {
                     out.push(Action::Confirm);
                 }
             }
             Phase::BossSelection if self.is_ace(seat) => {
+                let masks = self.hand_targets(seat, &self.ace.hand);
                 let before = out.len();
-                let forbidden = self.forbidden_targets(seat);
-                for (i, &card) in self.ace.hand.iter().enumerate() {
-                    self.for_targets_with(seat, card, forbidden, |target| {
-                        out.push(Action::Play { card: i as u8, target });
-                    });
+                for (i, &mask) in masks[..self.ace.hand.len()].iter().enumerate() {
+                    let card = i as u8;
+                    if mask == UNTARGETED {
+                        out.push(Action::Play { card, target: None });
+                        continue;
+                    }
+                    let mut m = mask;
+                    while m != 0 {
+                        out.push(Action::Play { card, target: Some(Seat(m.trailing_zeros() as u8)) });
+                        m &= m - 1;
+                    }
                 }
                 if out.len() == before {
                     out.push(Action::Pass);
@@ -266,6 +324,14 @@ impl WolfPack {
 
     pub(crate) fn apply_checked(&mut self, seat: Seat, action: Action, out: &mut Vec<Event>) -> Result<(), RuleError> {
         self.check(seat, &action)?;
+        self.apply_legal(seat, action, out);
+        Ok(())
+    }
+
+    /// Applies an action `check` accepts (the caller knows it is legal: it came from the
+    /// legal list or [`WolfPack::legal_nth`]), then works the automatic states.
+    pub(crate) fn apply_legal(&mut self, seat: Seat, action: Action, out: &mut Vec<Event>) {
+        debug_assert_eq!(self.check(seat, &action), Ok(()));
         match action {
             Action::Select { card, target, confirm } => self.choose(seat, Choice::Play { card, target }, confirm, out),
             Action::Discard { cards, confirm } => self.choose(seat, Choice::Discard { cards }, confirm, out),
@@ -293,7 +359,6 @@ impl WolfPack {
             }
         }
         self.run(out);
-        Ok(())
     }
 
     fn choose(&mut self, seat: Seat, choice: Choice, confirm: bool, out: &mut Vec<Event>) {
@@ -360,7 +425,7 @@ impl WolfPack {
                     self.transition(Transition::DrawToSelection, out);
                 }
                 Phase::Selection => {
-                    if self.pilots.iter().any(|p| self.must_select(p)) {
+                    if self.waiting_mask() != 0 {
                         return;
                     }
                     self.transition(Transition::SelectionToAction, out);
@@ -618,12 +683,18 @@ impl WolfPack {
 
     // ---- delegates ------------------------------------------------------------------------
 
-    /// Fires one of a player's delegates (OnDamaged has its own path, as it returns a value).
+    /// Fires one of a player's delegates (OnDamaged has its own path, as it returns a value):
+    /// one bit test when it holds no trigger.
+    #[inline]
     fn fire_player(&mut self, seat: Seat, hook: Hook, out: &mut Vec<Event>) {
         let at = Delegate::player(seat, hook);
-        if !self.file.any_at(at) {
-            return;
+        if self.file.any_at(at) {
+            self.fire_player_triggers(seat, hook, at, out);
         }
+    }
+
+    #[inline(never)]
+    fn fire_player_triggers(&mut self, seat: Seat, hook: Hook, at: Delegate, out: &mut Vec<Event>) {
         for id in self.file.at(at).iter() {
             if self.winner.is_some() {
                 return;
@@ -647,12 +718,18 @@ impl WolfPack {
         }
     }
 
-    /// Fires a transition's Enter or Exit delegate.
+    /// Fires a transition's Enter or Exit delegate: one bit test when no trigger sits at the
+    /// transition.
+    #[inline]
     fn fire_fsm(&mut self, t: Transition, stage: Stage, out: &mut Vec<Event>) {
         let at = Delegate::Fsm { transition: t, stage };
-        if !self.file.any_at(at) {
-            return;
+        if self.file.hooked & at.bit() != 0 {
+            self.fire_fsm_triggers(t, at, out);
         }
+    }
+
+    #[inline(never)]
+    fn fire_fsm_triggers(&mut self, t: Transition, at: Delegate, out: &mut Vec<Event>) {
         for id in self.file.at(at).iter() {
             let Some(e) = self.file.get(id).copied() else { continue };
             let opposing = e.user_side.other();

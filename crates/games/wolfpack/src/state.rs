@@ -153,7 +153,20 @@ impl WolfPack {
     }
 
     /// Whether a living pilot still has to choose and confirm.
+    #[inline]
     pub(crate) fn must_select(&self, p: &Pilot) -> bool {
-        p.alive() && !p.confirmed && !p.hand.is_empty()
+        // `&` rather than `&&`: no branch on each condition (pilots' states are data the
+        // branch predictor cannot guess).
+        p.alive() & !p.confirmed & !p.hand.is_empty()
+    }
+
+    /// The pilots who still have to choose and confirm, as a bit set (bit i = seat i).
+    #[inline]
+    pub(crate) fn waiting_mask(&self) -> u32 {
+        let mut m = 0;
+        for (i, p) in self.pilots.iter().enumerate() {
+            m |= u32::from(self.must_select(p)) << i;
+        }
+        m
     }
 }

@@ -1,0 +1,184 @@
+//! Speed work must not change a single game: the move and event streams of uniform random
+//! fights at every pilot count, and of bot fights, are pinned by a fingerprint taken before the
+//! rules were tuned for speed.
+
+use engine::{Game, MatchRng, Observation, Seat};
+use wolfpack::{Config, WolfPack};
+
+/// FNV-1a over the Debug text of every (seat, action) and event, so the fingerprint does not
+/// depend on the layout of any type.
+struct Fnv(u64);
+
+impl Fnv {
+    fn text(&mut self, s: &str) {
+        for b in s.bytes() {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+}
+
+fn uniform_fingerprint(pilots: u8, games: u64) -> (u64, usize) {
+    let config = Config::pilots(pilots);
+    let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+    let mut moves = 0;
+    let (mut legal, mut events) = (Vec::new(), Vec::new());
+    for seed in 0..games {
+        let mut g = WolfPack::new(&config, seed).unwrap();
+        let mut rng = MatchRng::new(seed ^ 0xBEEF);
+        for e in g.start_events() {
+            h.text(&format!("{e:?}"));
+        }
+        while let Some(seat) = g.to_act().first() {
+            legal.clear();
+            g.legal_actions_into(seat, &mut legal);
+            h.text(&format!("{}", legal.len()));
+            let a = *rng.pick(&legal);
+            h.text(&format!("{seat:?}{a:?}"));
+            events.clear();
+            g.apply_into(seat, a, &mut events).unwrap();
+            for e in &events {
+                h.text(&format!("{e:?}"));
+            }
+            moves += 1;
+        }
+    }
+    (h.0, moves)
+}
+
+fn bots_fingerprint(pilots: u8, bot: &str, games: u64) -> (u64, usize) {
+    let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+    let mut moves = 0;
+    for seed in 0..games {
+        let mut g = WolfPack::new(&Config::pilots(pilots), seed).unwrap();
+        let mut bots = wolfpack::lineup(&g, bot).unwrap();
+        let mut rng = MatchRng::new(seed);
+        while let Some(seat) = g.to_act().first() {
+            let legal = g.legal_actions(seat);
+            let a = bots[seat.index()].choose(&Observation::new(&g, seat, &legal), &mut rng);
+            h.text(&format!("{seat:?}{a:?}"));
+            g.apply(seat, a).unwrap();
+            moves += 1;
+        }
+        let health: Vec<i32> = (0..=pilots).map(|s| g.health(Seat(s))).collect();
+        h.text(&format!("{:?} {} {health:?}", g.winner(), g.turn()));
+    }
+    (h.0, moves)
+}
+
+#[test]
+fn uniform_random_streams_are_unchanged() {
+    let got: Vec<(u64, usize)> = (1..=5).map(|p| uniform_fingerprint(p, 200)).collect();
+    assert_eq!(got, EXPECTED_UNIFORM);
+}
+
+#[test]
+fn bot_streams_are_unchanged() {
+    let got: Vec<(u64, usize)> = [(5, "random"), (3, "random"), (5, "heuristic"), (2, "heuristic")]
+        .map(|(p, b)| bots_fingerprint(p, b, 100))
+        .to_vec();
+    assert_eq!(got, EXPECTED_BOTS);
+}
+
+const EXPECTED_UNIFORM: &[(u64, usize)] = &[
+    (7218995069170507294, 16555),
+    (17629919527606331773, 23717),
+    (2698333734547595434, 44405),
+    (14857645485816498489, 48702),
+    (12852808253127652602, 70166),
+];
+const EXPECTED_BOTS: &[(u64, usize)] = &[
+    (5689422356196183386, 25409),
+    (13836767655986634245, 17470),
+    (2741324265123985172, 22328),
+    (747271166499521124, 9138),
+];
+
+/// `legal_count` and `legal_nth` agree with the legal list at every step of uniform random
+/// fights, for every seat (acting or not), and `fast::random_playout` plays the same fights,
+/// event for event, as `engine::random_playout`.
+#[test]
+fn fast_random_playout_is_the_same_game() {
+    use engine::{PlayoutBuffers, random_playout};
+    let mut legal = Vec::new();
+    for pilots in 1..=5u8 {
+        let config = Config::pilots(pilots);
+        for seed in 0..60 {
+            let mut g = WolfPack::new(&config, seed).unwrap();
+            let mut rng = MatchRng::new(seed ^ 0xBEEF);
+            loop {
+                for s in 0..=pilots {
+                    let s = Seat(s);
+                    legal.clear();
+                    g.legal_actions_into(s, &mut legal);
+                    assert_eq!(g.legal_count(s), legal.len(), "seed {seed} seat {s:?}");
+                    for (i, a) in legal.iter().enumerate() {
+                        assert_eq!(g.legal_nth(s, i), Some(*a), "seed {seed} seat {s:?} #{i}");
+                    }
+                    assert_eq!(g.legal_nth(s, legal.len()), None);
+                }
+                let Some(seat) = g.to_act().first() else { break };
+                let a = g.random_action(seat, &mut rng).unwrap();
+                g.apply(seat, a).unwrap();
+            }
+        }
+        let mut buf = PlayoutBuffers::<WolfPack>::default();
+        let mut events = Vec::new();
+        for seed in 0..300 {
+            let slow = random_playout::<WolfPack>(&config, seed, &mut buf);
+            let fast = wolfpack::fast::random_playout(&config, seed, &mut events);
+            assert_eq!(slow, fast, "moves, seed {seed}");
+            assert_eq!(buf.events, events, "last move's events, seed {seed}");
+        }
+    }
+}
+
+/// The fast playout's whole event stream matches the uniform fingerprint above.
+#[test]
+fn fast_random_playout_matches_the_fingerprint() {
+    for pilots in 1..=5u8 {
+        let config = Config::pilots(pilots);
+        let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+        let mut moves = 0;
+        for seed in 0..200 {
+            let mut g = WolfPack::new(&config, seed).unwrap();
+            let mut rng = MatchRng::new(seed ^ 0xBEEF);
+            for e in g.start_events() {
+                h.text(&format!("{e:?}"));
+            }
+            while let Some(seat) = g.to_act().first() {
+                h.text(&format!("{}", g.legal_count(seat)));
+                let a = g.random_action(seat, &mut rng).unwrap();
+                h.text(&format!("{seat:?}{a:?}"));
+                for e in g.apply(seat, a).unwrap() {
+                    h.text(&format!("{e:?}"));
+                }
+                moves += 1;
+            }
+        }
+        assert_eq!((h.0, moves), EXPECTED_UNIFORM[usize::from(pilots) - 1], "{pilots} pilots");
+    }
+}
+
+/// A state whose `hooked` bits are stale (saved by a build with another bit layout) fires its
+/// hooks all the same: deserializing works the bits out again from the triggers.
+#[test]
+fn stale_delegate_bits_are_recomputed_on_load() {
+    let config = Config::pilots(5);
+    let mut checked = 0;
+    for seed in 0..40 {
+        let mut g = WolfPack::new(&config, seed).unwrap();
+        let mut rng = MatchRng::new(seed ^ 0xBEEF);
+        while let Some(seat) = g.to_act().first() {
+            if !g.effects().triggers.is_empty() {
+                let mut json: serde_json::Value = serde_json::to_value(&g).unwrap();
+                json["file"]["hooked"] = serde_json::Value::from(0u64);
+                let back: WolfPack = serde_json::from_value(json).unwrap();
+                assert_eq!(back, g, "seed {seed}");
+                checked += 1;
+            }
+            let a = g.random_action(seat, &mut rng).unwrap();
+            g.apply(seat, a).unwrap();
+        }
+    }
+    assert!(checked > 1_000, "only {checked} states with triggers");
+}
