@@ -70,8 +70,65 @@ function setStatus(text, kind) {
 
 function route() {
   const m = location.pathname.match(/^\/r\/([A-Za-z0-9_-]+)\/?$/);
+  const r = location.pathname.match(/^\/replay\/(\d+)\/?$/);
   if (m) openRoom(m[1]);
+  else if (r) openReplay(Number(r[1]));
   else openLobby();
+}
+
+/** A game's page module (`/games/<game>.js`), or null for games drawn by the generic table. */
+async function gameModule(name) {
+  try { return await import(`/games/${encodeURIComponent(name)}.js`); } catch { return null; }
+}
+
+/** Milliseconds as "3 min 12 s", "45 s", "1 h 02 min". */
+function duration(ms) {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
+  return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')} min`;
+}
+
+/** The "How to play" link of a game: its rules page, served by the server from docs/rules. */
+function rulesLink(game, text = 'How to play') {
+  return h('a', { class: 'rules-link', href: `/rules/${encodeURIComponent(game)}`, target: '_blank', rel: 'noopener', text, dataset: { testid: 'rules-link' } });
+}
+
+/**
+ * Mounts a game's module read-only (a finished table: the end screen, the replay viewer) in
+ * `root`: nothing it sends goes anywhere.
+ */
+function mountReadOnly(mod, root, you) {
+  const ctx = { root, send: () => false, alert: () => {}, log: () => {}, me: () => you };
+  return (mod?.mount ?? mountGeneric)(ctx);
+}
+
+/**
+ * The standings of a finished match (`m`: `GET /api/matches/{id}` with its last step):
+ * winner, each seat's final state (the game module's `standing(gameData, player)` if it has
+ * one), moves, duration and a link to the replay.
+ */
+function standings(m, mod, you) {
+  const final = m.steps[m.steps.length - 1]?.gameData;
+  const winners = new Set(m.winners ?? []);
+  const head = winners.size === 0 ? 'The game ended with no winner.'
+    : winners.has(you) ? (winners.size === 1 ? 'You win!' : `You win, with ${[...winners].filter((w) => w !== you).join(', ')}!`)
+      : `${[...winners].join(' and ')} win${winners.size === 1 ? 's' : ''}!`;
+  const rows = (final?.players ?? m.players.map((username) => ({ username }))).map((p) => {
+    const state = mod?.standing?.(final, p) ?? (p.inGame === false ? 'out' : '');
+    const won = winners.has(p.username);
+    return h('tr', { class: [won && 'is-winner', p.username === you && 'is-me'].filter(Boolean).join(' '), dataset: { testid: 'standing', player: p.username } },
+      h('th', { attrs: { scope: 'row' } }, won ? h('span', { class: 'trophy', attrs: { 'aria-hidden': 'true' }, text: '★ ' }) : null, p.username, p.username === you ? ' (you)' : ''),
+      h('td', { text: won ? 'winner' : '' }),
+      h('td', { text: state }));
+  });
+  return h('section', { class: 'card end-card', dataset: { testid: 'end-screen', match: String(m.id) }, attrs: { 'aria-labelledby': 'end-h' } },
+    h('h2', { id: 'end-h', class: 'end-title', dataset: { testid: 'winner' }, text: head }),
+    h('p', { class: 'end-facts' }, `${m.moves} move${m.moves === 1 ? '' : 's'} in ${duration(m.endedAt - m.startedAt)} · match ${m.id} · `,
+      h('a', { href: `/replay/${m.id}`, dataset: { testid: 'replay-link' }, text: 'Watch the replay' })),
+    h('div', { class: 'table-wrap' }, h('table', { class: 'standings' },
+      h('thead', {}, h('tr', {}, h('th', { attrs: { scope: 'col' }, text: 'Player' }), h('th', { attrs: { scope: 'col' }, text: 'Result' }), h('th', { attrs: { scope: 'col' }, text: 'Final state' }))),
+      h('tbody', {}, rows))));
 }
 
 // ---- lobby ----------------------------------------------------------------------------------
@@ -192,6 +249,9 @@ class Room {
     this.game = null;
     this.gameName = null;
     this.winner = undefined; // undefined: no game ended since load
+    // The last finished match's id whose end screen is shown (or being fetched), until a
+    // new game starts.
+    this.endShown = null;
     this.retries = 0;
     this.reconnecting = false;
     this.chatSeen = new Set();
@@ -215,9 +275,14 @@ class Room {
     this.hostPanel = h('section', { class: 'host-panel card', hidden: true, attrs: { 'aria-labelledby': 'host-h' } });
     this.banner = h('div', { class: 'banner', hidden: true, attrs: { role: 'status' } });
     this.waitLine = h('p', { class: 'wait-line', hidden: true, dataset: { testid: 'clock' } });
+    // The newest line of the event log, at the top of the table on a narrow screen (where the
+    // log itself is below the table).
+    this.lastLine = h('p', { class: 'last-line', dataset: { testid: 'last-line' }, attrs: { 'aria-hidden': 'true' } });
     this.waits = [];
     setInterval(() => this.renderWait(), 1000);
     this.tableRoot = h('div', { class: 'table-root' });
+    // The end screen: standings and the final table, over the lobby until the next game.
+    this.endRoot = h('div', { class: 'end-root', hidden: true, dataset: { testid: 'end' } });
     this.logList = h('ol', { class: 'log-list', attrs: { 'aria-live': 'polite', 'aria-relevant': 'additions' } });
     this.chatList = h('ol', { class: 'chat-list', attrs: { 'aria-live': 'polite', 'aria-relevant': 'additions' } });
     this.chatInput = h('input', { id: 'chat-input', name: 'message', maxLength: 500, autocomplete: 'off', placeholder: 'Join to chat', disabled: true, attrs: { 'aria-label': 'Chat message' } });
@@ -233,16 +298,18 @@ class Room {
     replaceChildren(app, h('div', { class: 'room', dataset: { game: gameName } },
       h('header', { class: 'room-head' },
         h('h1', {}, h('span', { text: gameTitle(gameName) }), ' ', h('span', { class: 'room-code', text: `room ${this.id}` })),
+        rulesLink(gameName),
         h('div', { class: 'share' }, h('label', { for: 'share-link', class: 'sr-only', text: 'Share link' }), shareInput, copy)),
       this.joinPanel,
       this.hostPanel,
       this.banner,
       this.waitLine,
+      this.lastLine,
       h('div', { class: 'room-grid' },
-        h('section', { class: 'table', attrs: { 'aria-label': 'Table' } }, this.tableRoot),
+        h('section', { class: 'table', attrs: { 'aria-label': 'Table' } }, this.endRoot, this.tableRoot),
         h('aside', { class: 'side' },
-          h('section', { class: 'card chat', attrs: { 'aria-labelledby': 'chat-h' } }, h('h2', { id: 'chat-h', text: 'Chat' }), this.chatList, chatForm),
-          h('section', { class: 'card log', attrs: { 'aria-labelledby': 'log-h' } }, h('h2', { id: 'log-h', text: 'Events' }), this.logList)))));
+          h('section', { class: 'card log', attrs: { 'aria-labelledby': 'log-h' } }, h('h2', { id: 'log-h', text: 'Events' }), this.logList),
+          h('section', { class: 'card chat', attrs: { 'aria-labelledby': 'chat-h' } }, h('h2', { id: 'chat-h', text: 'Chat' }), this.chatList, chatForm)))));
     this.renderJoin();
     this.loadGame(gameName).then(() => this.connect());
   }
@@ -255,8 +322,8 @@ class Room {
       log: (t, opts) => this.log(t, opts),
       me: () => this.you,
     };
-    let mod = null;
-    try { mod = await import(`/games/${encodeURIComponent(name)}.js`); } catch { mod = null; }
+    const mod = await gameModule(name);
+    this.mod = mod;
     this.game = (mod?.mount ?? mountGeneric)(ctx);
   }
 
@@ -370,6 +437,7 @@ class Room {
         break;
       case 'GameStarted':
         this.winner = undefined;
+        this.hideEnd();
         this.log('The game starts.', { cls: 'log-big' });
         break;
       case 'TurnStart':
@@ -379,10 +447,13 @@ class Room {
         break;
       case 'GameEnded':
         this.winner = msg.winner ?? null;
-        this.log(msg.winner ? `${msg.winner} wins the game!` : 'The game ended with no winner.', { cls: 'log-big' });
-        showAlert(msg.winner ? (msg.winner === this.you ? 'You win!' : `${msg.winner} wins!`) : 'The game is over.', 'win');
+        // One line in the log; the end screen (drawn from the sync that follows) says the rest.
+        this.log(msg.winner ? `${msg.winner === this.you ? 'You win' : `${msg.winner} wins`} the game!` : 'The game ended with no winner.', { cls: 'log-big' });
         break;
       case 'ActionFailed':
+        // A game may name refusals that are races, not mistakes (Wolf Pack: a Continue pressed
+        // just as the host's confirm delay ran out); the page already shows the new state.
+        if (this.mod?.isRace?.(msg.code)) break;
         showAlert(msg.reason, 'error');
         break;
       case 'ShowAlert':
@@ -428,6 +499,7 @@ class Room {
     this.renderHost();
     this.renderBanner();
     this.renderWait();
+    this.renderEnd();
     this.game?.render(data);
     const base = `${gameTitle(this.gameName)} · room ${this.id} · cardtable`;
     document.title = data.gameStarted && data.you && data.currentTurn === data.you ? `▶ Your turn · ${base}` : base;
@@ -538,10 +610,41 @@ class Room {
     replaceChildren(this.hostPanel, ...parts);
   }
 
+  /** Shows the last match's end screen while the room is between games (also after a
+   * reload: the room's `lastMatch`), fetched once per match. */
+  renderEnd() {
+    const d = this.data;
+    if (d?.gameStarted) { this.hideEnd(); return; }
+    const id = d?.lastMatch;
+    if (id == null || this.endShown === id) return;
+    this.endShown = id;
+    const you = this.you;
+    const q = you ? `&player=${encodeURIComponent(you)}` : '';
+    fetch(`/api/matches/${id}?steps=last${q}`).then((r) => (r.ok ? r.json() : null)).then((m) => {
+      if (!m || this.endShown !== id || this.data?.gameStarted) return;
+      const final = m.steps[m.steps.length - 1]?.gameData;
+      const tableRoot = h('div', { class: 'end-table', dataset: { testid: 'final-table' } });
+      replaceChildren(this.endRoot, standings(m, this.mod, you),
+        h('h3', { class: 'end-sub', text: 'The final table' }), tableRoot);
+      if (final) mountReadOnly(this.mod, tableRoot, final.you).render(final);
+      this.endRoot.hidden = false;
+      // The end screen's title replaces the banner (one element says who won).
+      this.banner.hidden = true;
+      this.banner.replaceChildren();
+    }).catch(() => { /* the log says who won */ });
+  }
+
+  hideEnd() {
+    this.endShown = null;
+    this.endRoot.hidden = true;
+    this.endRoot.replaceChildren();
+  }
+
   renderBanner() {
     const d = this.data;
-    if (d?.gameStarted || this.winner === undefined) {
+    if (d?.gameStarted || this.winner === undefined || !this.endRoot.hidden) {
       this.banner.hidden = true;
+      this.banner.replaceChildren();
       return;
     }
     this.banner.hidden = false;
@@ -556,7 +659,10 @@ class Room {
     this.waitLine.hidden = !waits.length;
     if (!waits.length) return;
     const now = Date.now();
-    this.waitLine.textContent = waits.map((w) => {
+    // Bots answer by themselves: their clocks are nobody's business.
+    const people = waits.filter((w) => !this.data.players?.find((x) => x.username === w.username)?.isBot);
+    this.waitLine.hidden = !people.length;
+    this.waitLine.textContent = people.map((w) => {
       const s = Math.max(0, Math.ceil((w.at - now) / 1000));
       const who = w.username === this.you ? 'You have' : `${w.username} has`;
       const p = this.data.players?.find((x) => x.username === w.username);
@@ -572,6 +678,7 @@ class Room {
     this.logList.appendChild(li);
     while (this.logList.children.length > 300) this.logList.firstElementChild.remove();
     if (stick) this.logList.scrollTop = this.logList.scrollHeight;
+    this.lastLine.textContent = text;
   }
 
   addChat(m) {
@@ -588,6 +695,106 @@ class Room {
     while (this.chatList.children.length > 200) this.chatList.firstElementChild.remove();
     if (stick || author === this.you) this.chatList.scrollTop = this.chatList.scrollHeight;
   }
+}
+
+// ---- the replay viewer -------------------------------------------------------------------------
+
+/**
+ * `/replay/<id>`: a finished match step by step, drawn by its game's own module from the tables
+ * the server rebuilds (`GET /api/matches/{id}`), from one seat's view, a spectator's, or every
+ * seat's side by side; the narration of the moves so far below, newest last.
+ */
+async function openReplay(id) {
+  document.title = `Replay ${id} · cardtable`;
+  const fail = (text) => replaceChildren(app, h('section', { class: 'card missing' },
+    h('h1', { text: 'No such replay' }), h('p', { text }), h('a', { class: 'button primary', href: '/', text: 'Back to the lobby' })));
+  let first;
+  try {
+    const res = await fetch(`/api/matches/${id}`);
+    first = await res.json();
+    if (!res.ok) return fail(first.error ?? `HTTP ${res.status}`);
+  } catch (e) { return fail(`Could not load match ${id}: ${e.message}`); }
+  const mod = await gameModule(first.game);
+  document.title = `${first.title} replay ${id} · cardtable`;
+  const byView = new Map([['spectator', first]]);
+  const total = first.steps.length - 1;
+  let step = total;
+  let viewKey = 'spectator';
+
+  const viewSel = h('select', { id: 'replay-view', dataset: { testid: 'replay-view' } },
+    h('option', { value: 'spectator', text: 'A spectator (no hands)' }),
+    first.players.map((p, i) => h('option', { value: String(i), text: `${p}'s seat` })),
+    h('option', { value: 'all', text: 'Every seat' }));
+  const slider = h('input', { type: 'range', id: 'replay-step', min: 0, max: total, value: total, attrs: { 'aria-label': 'Move' } });
+  const counter = h('span', { class: 'replay-counter', dataset: { testid: 'replay-counter' }, attrs: { 'aria-live': 'polite' } });
+  const btn = (text, label, to) => {
+    const b = h('button', { type: 'button', text, attrs: { 'aria-label': label } });
+    b.addEventListener('click', () => go(to()));
+    return b;
+  };
+  const tables = h('div', { class: 'replay-tables' });
+  const lines = h('ol', { class: 'log-list replay-log', dataset: { testid: 'replay-log' } });
+
+  async function load(key) {
+    if (byView.has(key)) return byView.get(key);
+    const res = await fetch(`/api/matches/${id}?seat=${key}`);
+    const m = await res.json();
+    if (!res.ok) throw new Error(m.error ?? `HTTP ${res.status}`);
+    byView.set(key, m);
+    return m;
+  }
+
+  // One mounted module per table shown (a module keeps click state between renders).
+  let mounted = [];
+  async function show() {
+    const keys = viewKey === 'all' ? first.players.map((_, i) => String(i)) : [viewKey];
+    let views;
+    try { views = await Promise.all(keys.map(load)); } catch (e) { showAlert(e.message, 'error'); return; }
+    if (mounted.length !== views.length || mounted.some((x, i) => x.key !== keys[i])) {
+      mounted = views.map((m, i) => {
+        const root = h('div', { class: 'replay-table' });
+        const you = m.steps[0]?.gameData?.you ?? null;
+        const box = h('section', { class: 'replay-seat', attrs: { 'aria-label': you ? `${you}'s view` : 'Spectator view' } },
+          views.length > 1 ? h('h2', { text: `${you}'s view` }) : null, root);
+        return { key: keys[i], box, game: mountReadOnly(mod, root, you), m };
+      });
+      replaceChildren(tables, mounted.map((x) => x.box));
+      tables.classList.toggle('replay-many', mounted.length > 1);
+    }
+    for (const x of mounted) x.game.render(x.m.steps[step].gameData);
+    counter.textContent = step === 0 ? `The deal (of ${total} moves)` : `Move ${step} of ${total}`;
+    slider.value = String(step);
+    const said = [];
+    const narrated = views[0];
+    for (let i = 0; i <= step; i++) for (const l of narrated.steps[i].lines) said.push(h('li', { class: 'log-item', dataset: { step: String(i) } }, l));
+    replaceChildren(lines, said.slice(-200));
+    lines.scrollTop = lines.scrollHeight;
+    document.body.dataset.replayStep = String(step);
+  }
+  function go(n) { step = Math.max(0, Math.min(total, n)); show(); }
+  slider.addEventListener('input', () => go(Number(slider.value)));
+  viewSel.addEventListener('change', () => { viewKey = viewSel.value; show(); });
+  document.addEventListener('keydown', (e) => {
+    if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
+    if (e.key === 'ArrowLeft') go(step - 1);
+    if (e.key === 'ArrowRight') go(step + 1);
+  });
+  const winners = first.winners.length ? `${first.winners.join(' and ')} won` : 'no winner';
+  replaceChildren(app, h('div', { class: 'replay room', dataset: { game: first.game, testid: 'replay' } },
+    h('header', { class: 'room-head' },
+      h('h1', {}, h('span', { text: `${first.title} replay` }), ' ', h('span', { class: 'room-code', text: `match ${id}` })),
+      rulesLink(first.game)),
+    h('p', { class: 'hint replay-facts', text: `${first.players.join(', ')} · ${winners} · ${first.moves} move${first.moves === 1 ? '' : 's'} in ${duration(first.endedAt - first.startedAt)}` }),
+    h('div', { class: 'card replay-controls' },
+      h('label', { for: 'replay-view', text: 'Seen by' }), viewSel,
+      h('div', { class: 'replay-steps', attrs: { role: 'group', 'aria-label': 'Step through the match' } },
+        btn('◀◀', 'The deal', () => 0), btn('◀', 'Previous move', () => step - 1), counter,
+        btn('▶', 'Next move', () => step + 1), btn('▶▶', 'The end', () => total)),
+      slider),
+    h('div', { class: 'room-grid' },
+      h('section', { class: 'table', attrs: { 'aria-label': 'Table' } }, tables),
+      h('aside', { class: 'side' }, h('section', { class: 'card log' }, h('h2', { text: 'What happened' }), lines)))));
+  show();
 }
 
 // ---- the generic table (games without their own module) -------------------------------------

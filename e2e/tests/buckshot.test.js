@@ -21,7 +21,8 @@ const env = serverAndBrowser();
 let pickerShot = false;
 
 const youLine = (page) => page.locator('[data-testid=you]');
-const card = (page, name) => page.locator(`.pcard[data-player="${name}"]`);
+// The live table's cards (the end screen draws the final table's too).
+const card = (page, name) => page.locator(`.table-root .pcard[data-player="${name}"]`);
 const myTurnPanel = (page) => page.locator('[data-testid=actions][data-my-turn=true]');
 const winner = (page) => page.locator('[data-testid=winner]');
 
@@ -106,7 +107,7 @@ test('lobby: create a room, bots, reload, and a keyboard-only game against bots'
   await page.locator('#bot-remove').selectOption('bot-ana');
   await page.locator('[data-testid=remove-bot]').click();
   await card(page, 'bot-ana').waitFor({ state: 'detached' });
-  assert.equal(await page.locator('.pcard').count(), 2);
+  assert.equal(await page.locator('.table-root .pcard').count(), 2);
 
   // A reload in the lobby keeps zoe in the room (the server drops lobby members who
   // disconnect, so the client joins again under the same name).
@@ -114,7 +115,7 @@ test('lobby: create a room, bots, reload, and a keyboard-only game against bots'
   await youLine(page).filter({ hasText: 'zoe' }).waitFor();
   await card(page, 'bot-ben').waitFor();
   await page.locator('[data-testid=add-bot]').click();
-  await page.locator('.pcard').nth(2).waitFor();
+  await page.locator('.table-root .pcard').nth(2).waitFor();
 
   // This room's bots wait 700 ms a move; a new room with quick bots for the game itself.
   const fast = await createRoom(env.server.base, { seed: 11, botDelayMs: 30 });
@@ -159,8 +160,8 @@ test('three players, a spectator, chat, reconnect, a whole game, host hand-over'
 
   // Everyone sees three cards; alice is the host, and only she has host controls.
   for (const p of players) {
-    await p.locator('.pcard').nth(2).waitFor();
-    assert.equal(await p.locator('.pcard').count(), 3);
+    await p.locator('.table-root .pcard').nth(2).waitFor();
+    assert.equal(await p.locator('.table-root .pcard').count(), 3);
     await card(p, 'alice').locator('.badge-host').waitFor();
   }
   assert.ok(await alice.locator('.host-panel').isVisible());
@@ -198,11 +199,11 @@ test('three players, a spectator, chat, reconnect, a whole game, host hand-over'
   for (const p of players) await p.locator('[data-testid=status]').waitFor();
   for (const p of players) await p.locator('[data-testid=actions]').waitFor();
   // Exactly one player has the turn, and every page agrees who.
-  const turnName = await alice.locator('.pcard.is-turn').getAttribute('data-player');
+  const turnName = await alice.locator('.table-root .pcard.is-turn').getAttribute('data-player');
   for (const p of players) {
-    assert.equal(await p.locator('.pcard.is-turn').count(), 1);
-    assert.equal(await p.locator('.pcard.is-turn').getAttribute('data-player'), turnName);
-    assert.equal(await p.locator('.pcard.is-next').count(), 1);
+    assert.equal(await p.locator('.table-root .pcard.is-turn').count(), 1);
+    assert.equal(await p.locator('.table-root .pcard.is-turn').getAttribute('data-player'), turnName);
+    assert.equal(await p.locator('.table-root .pcard.is-next').count(), 1);
   }
   assert.equal(await myTurnPanel({ alice, bob, carol }[turnName]).count(), 1);
 
@@ -213,7 +214,9 @@ test('three players, a spectator, chat, reconnect, a whole game, host hand-over'
   assert.equal(await dave.locator('[data-testid=actions]').count(), 0);
   assert.equal(await dave.locator('[data-testid=shoot], [data-testid=item]').count(), 0);
   await card(dave, 'alice').waitFor();
-  await card(alice, 'dave').locator('.badge-spec').waitFor();
+  // A spectator is named in the "Watching" line, not drawn as a player card with empty hearts.
+  await alice.locator('[data-testid=watchers]').filter({ hasText: 'dave' }).waitFor();
+  assert.equal(await card(alice, 'dave').count(), 0, 'no player card for a spectator');
   await dave.locator('#chat-input').fill('just watching');
   await dave.locator('#chat-input').press('Enter');
   for (const p of players) await p.locator('.chat-item').filter({ hasText: 'just watching' }).waitFor();
@@ -362,7 +365,7 @@ test("a disconnected player's turn: the others see its clock, then a stand-in bo
   await joinRoom(ben, env.server.base, roomId, 'ben');
   await ann.locator('[data-testid=start]').click();
   await ann.locator('[data-testid=status]').waitFor();
-  const turnName = await ann.locator('.pcard.is-turn').getAttribute('data-player');
+  const turnName = await ann.locator('.table-root .pcard.is-turn').getAttribute('data-player');
   const [gone, stays] = turnName === 'ann' ? [ann, ben] : [ben, ann];
   const status = await stays.locator('[data-testid=status]').innerText();
   await gone.context().close();

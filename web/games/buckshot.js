@@ -27,11 +27,25 @@ function countItems(items) {
   return ITEM_ORDER.filter((k) => c.has(k)).map((k) => [k, c.get(k)]);
 }
 
+/** A seat's final state for the end screen: lives left. */
+export function standing(d, player) {
+  const lives = player.lives ?? 0;
+  return player.inGame === false && lives === 0 ? 'out (no lives)' : `${lives} ${lives === 1 ? 'life' : 'lives'} left`;
+}
+
+/** What each item does, as a list a finger can open (the buttons' tooltips need a mouse). */
+function itemGuide(open = false) {
+  return h('details', { class: 'item-guide card', open, dataset: { testid: 'item-guide' } },
+    h('summary', { text: 'What the items do' }),
+    h('dl', {}, ITEM_ORDER.map((k) => [h('dt', { text: ITEMS[k].name }), h('dd', { text: ITEMS[k].help })])));
+}
+
 export function mount(ctx) {
   let data = null;
   // The item being used, while its target picker is open: {item, step, target?, stolen?}.
   let pending = null;
   let pendingTurn = null;
+  let guideOpen = false;
 
   function act(packet) {
     pending = null;
@@ -52,7 +66,8 @@ export function mount(ctx) {
     const usable = new Set(legal.filter((a) => a.type === 'use').map((a) => a.item.item));
     const stealable = new Set(legal.filter((a) => a.type === 'steal').map((a) => a.item.item));
     if (stealable.size) usable.add('steal');
-    const seated = d.gameStarted && me && me.inGame;
+    // A replay (a finished match, step by step) is read, never played.
+    const seated = d.gameStarted && me && me.inGame && !d.replay;
 
     const parts = [];
     if (d.gameStarted) parts.push(statusBar(d));
@@ -61,14 +76,21 @@ export function mount(ctx) {
         'Only you know: the next shell is ', h('strong', { class: `shell-word word-${d.nextShell}`, text: d.nextShell.toUpperCase() }), '.'));
     }
     parts.push(cards(d, living));
+    // People watching are not at the table: named in one line, not drawn as player cards.
+    const watchers = d.gameStarted ? d.players.filter((p) => p.isSpectator) : [];
+    if (watchers.length) parts.push(h('p', { class: 'watchers hint', dataset: { testid: 'watchers' }, text: `Watching: ${watchers.map((p) => p.username).join(', ')}` }));
     if (seated) parts.push(actions(d, me, living, { canShoot, usable, stealable }));
+    else if (d.replay) { /* nothing to do in a replay */ }
     else if (d.gameStarted) {
       parts.push(h('p', { class: 'watching-note', dataset: { testid: 'watching' }, text: me ? (me.lives === 0 && !me.inGame ? 'You are watching this game. You can play in the next one.' : 'You are watching.') : 'You are watching. Join to chat and play in the next game.' }));
     } else {
       const n = d.players.filter((p) => !p.isSpectator).length;
       parts.push(h('p', { class: 'lobby-note', text: n < (d.minPlayers ?? 2) ? `Waiting for players: ${n} of at least ${d.minPlayers ?? 2}.` : d.host === d.you ? 'Ready when you are: start the game.' : `Waiting for ${d.host ?? 'the host'} to start the game.` }));
     }
+    if (d.gameStarted && !d.replay) parts.push(itemGuide(guideOpen));
     replaceChildren(ctx.root, h('div', { class: 'buckshot' }, parts));
+    const guide = ctx.root.querySelector('.item-guide');
+    guide?.addEventListener('toggle', () => { guideOpen = guide.open; });
     if (pending) {
       // Put keyboard focus into the picker that just opened.
       const first = ctx.root.querySelector('.picker button:not([disabled])');
@@ -98,7 +120,7 @@ export function mount(ctx) {
 
   function cards(d, living) {
     const list = h('ul', { class: 'pcards', attrs: { 'aria-label': 'Players' } });
-    for (const p of d.players) {
+    for (const p of d.gameStarted ? d.players.filter((x) => !x.isSpectator) : d.players) {
       const turn = d.gameStarted && d.currentTurn === p.username;
       const next = d.gameStarted && d.nextTurn === p.username && !turn;
       const out = d.gameStarted && !p.inGame;
@@ -153,7 +175,7 @@ export function mount(ctx) {
       b.addEventListener('click', () => useItem(k, me, living, stealable));
       return b;
     });
-    return h('section', { class: `actions card ${myTurn ? 'my-turn' : ''}`, dataset: { testid: 'actions', myTurn: myTurn ? 'true' : 'false' }, attrs: { 'aria-label': 'Your actions' } },
+    return h('section', { class: `actions card dock ${myTurn ? 'my-turn' : ''}`, dataset: { testid: 'actions', myTurn: myTurn ? 'true' : 'false' }, attrs: { 'aria-label': 'Your actions' } },
       h('h2', { class: 'actions-title', text: title, tabIndex: -1, dataset: { focusFallback: '', key: 'actions-title' } }),
       h('div', { class: 'shoot-row', attrs: { role: 'group', 'aria-label': 'Shoot' } }, shoot),
       mine.length ? h('div', { class: 'item-row', attrs: { role: 'group', 'aria-label': 'Your items' } }, mine) : h('p', { class: 'hint', text: 'No items.' }),

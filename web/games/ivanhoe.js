@@ -80,6 +80,14 @@ const STEPS = {
 
 const same = (x, y) => JSON.stringify(x) === JSON.stringify(y);
 
+/** A seat's final state for the end screen: its tokens. */
+export function standing(d, player) {
+  const s = (d?.seats ?? []).indexOf(player.username);
+  const p = d?.view?.players?.[s];
+  if (!p) return '';
+  return p.tokens.length ? `${p.tokens.length} token${p.tokens.length === 1 ? '' : 's'}: ${p.tokens.map((c) => COLOUR_NAME[c] ?? c).join(', ')}` : 'no tokens';
+}
+
 export function mount(ctx) {
   let data = null;
   // An open choice overlay: {card, options (legal actions), step, picked: {field: value}}.
@@ -131,11 +139,15 @@ export function mount(ctx) {
         players(d, v)),
     ];
     const prompt = windowPrompt(d, v, legal);
-    if (prompt) parts.push(prompt);
-    if (v.hand) parts.push(handArea(d, v, legal));
-    else parts.push(h('p', { class: 'watching-note', dataset: { testid: 'watching' }, text: d.you ? 'You are watching this game. You can play in the next one.' : 'You are watching. Join to chat and play in the next game.' }));
-    parts.push(h('section', { class: 'iv-desc card', dataset: { testid: 'description' }, attrs: { 'aria-live': 'polite', 'aria-label': 'Card description' } },
-      described ? [h('strong', { text: cardInfo(described).name }), ' — ', cardInfo(described).desc.replace(/^[^:]*: /, '')] : h('span', { class: 'hint', text: 'Hover over or focus a card to read what it does.' })));
+    // The prompt, the hand and the card description stay in sight at the bottom of the
+    // screen (a "dock"), however far the displays reach below the fold.
+    const dock = [];
+    if (prompt) dock.push(prompt);
+    if (v.hand) dock.push(handArea(d, v, legal));
+    else if (!d.replay) parts.push(h('p', { class: 'watching-note', dataset: { testid: 'watching' }, text: d.you ? 'You are watching this game. You can play in the next one.' : 'You are watching. Join to chat and play in the next game.' }));
+    dock.push(h('section', { class: 'iv-desc card', dataset: { testid: 'description' }, attrs: { 'aria-live': 'polite', 'aria-label': 'Card description' } },
+      described ? [h('strong', { text: cardInfo(described).name }), ' — ', cardInfo(described).desc.replace(/^[^:]*: /, '')] : h('span', { class: 'hint', text: 'Tap, hover over or focus a card to read what it does.' })));
+    parts.push(h('div', { class: 'dock', dataset: { testid: 'dock' } }, dock));
     const overlay = choiceOverlay(d, v, legal);
     if (overlay) parts.push(overlay);
     replaceChildren(ctx.root, h('div', { class: 'ivanhoe', dataset: { phase: d.phase ?? '' } }, parts));
@@ -216,6 +228,8 @@ export function mount(ctx) {
     const show = () => { if (described !== code) { described = code; updateDesc(); } };
     el.addEventListener('mouseenter', show);
     el.addEventListener('focus', show);
+    // A tap on a phone: no hover there.
+    el.addEventListener('click', show);
     return el;
   }
 
@@ -474,6 +488,8 @@ export function mount(ctx) {
       if (isMe(e.seat)) drewCard = e.card ?? null;
     }
     if (e.type === 'Declared' || e.type === 'Cancelled') described = cardOf(e.action ?? {}) ?? e.card ?? described;
+    // The room announces the win itself (GameEnded): one line, not two.
+    if (e.type === 'GameWon') return null;
     const text = typeof e.text === 'string' ? e.text : JSON.stringify(e);
     const priv = (e.type === 'Drew' && e.card && isMe(e.seat)) || (e.type === 'Took' && e.card);
     const big = { TournamentWon: 1, GameWon: 1, TournamentStarted: 1, Cancelled: 1 }[e.type];

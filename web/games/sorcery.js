@@ -144,10 +144,13 @@ function table(t, ui) {
   }, where === 'top' ? [backRow(s), minionRow(s)] : [minionRow(s), backRow(s)]);
 
   const parts = [statusBar(t, ui, name)];
-  if (ui.pending) parts.push(prompt(t, ui));
-  if (ui.menu) parts.push(minionMenu(t, ui, name));
   parts.push(h('div', { class: 'so-board' }, side(t.top, 'top'), h('div', { class: 'so-centre', attrs: { 'aria-hidden': 'true' } }, h('span', { text: 'Sorcery' })), side(bottom, 'bottom')));
-  parts.push(handSection(t, ui, name, targets));
+  // The prompt and the hand stay in sight at the bottom of the screen (a "dock"), however
+  // far the board reaches below the fold.
+  parts.push(h('div', { class: 'dock', dataset: { testid: 'dock' } },
+    ui.pending ? prompt(t, ui) : null,
+    ui.menu ? minionMenu(t, ui, name) : null,
+    handSection(t, ui, name, targets)));
   if (ui.inspect) {
     const m = view.players[ui.inspect.seat]?.board[ui.inspect.index];
     if (m) parts.push(inspectPanel(t, ui, m, name(ui.inspect.seat)));
@@ -288,6 +291,14 @@ function cardFace(cards, f, { tag = 'span', cls = '', dataset = {}, label = null
 
 // ---- a room -------------------------------------------------------------------------------------
 
+/** A seat's final state for the end screen: life left, and cards. */
+export function standing(d, player) {
+  const s = (d?.seats ?? []).indexOf(player.username);
+  const p = d?.view?.players?.[s];
+  if (!p) return '';
+  return `${p.life} life · ${plural(p.board.length, 'minion', 'minions')} · ${p.deck_size} in deck`;
+}
+
 export function mount(ctx) {
   let data = null;
   // Click state: `pending` (a play, attack or ability waiting for its target: {kind, source,
@@ -370,7 +381,8 @@ export function mount(ctx) {
     }
     if (ui.menu && !view.players[ui.menu.seat]?.board[ui.menu.index]) ui.menu = null;
     if (ui.inspect && !view.players[ui.inspect.seat]?.board[ui.inspect.index]) ui.inspect = null;
-    const interactive = mySeat !== null && view.status.type === 'Playing';
+    // A replay (a finished match, step by step) is read, never played.
+    const interactive = mySeat !== null && view.status.type === 'Playing' && !d.replay;
     const t = {
       names: d.seats ?? [],
       view,

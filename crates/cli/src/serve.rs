@@ -76,6 +76,8 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
                 .unwrap_or_else(|_| "info,tower=warn,hyper=warn".into()),
         )
         .with_writer(std::io::stderr)
+        // Colour codes only for a person at a terminal: a log file or a pipe gets plain text.
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
     // Each connection is a file descriptor: allow as many as the system lets us.
     let nofile = rlimit::increase_nofile_limit(u64::MAX).ok();

@@ -64,9 +64,15 @@ pub trait GameAdapter: Send + Sync + 'static {
     /// `decision().kind`) before the game's `timeout_action` answers for them (a reaction
     /// window's pass). The room only runs this clock for a seat the game has a
     /// `timeout_action` for. `None`: no limit; only disconnected players are timed (by the
-    /// room's turn timer).
-    fn decision_timeout(game: &Self::G, seat: Seat, kind: DecisionKind) -> Option<std::time::Duration> {
-        let _ = (game, seat, kind);
+    /// room's turn timer). `options` are the room's `gameOptions` (already accepted by
+    /// [`Self::config`]), for games whose clocks are room options.
+    fn decision_timeout(
+        game: &Self::G,
+        seat: Seat,
+        kind: DecisionKind,
+        options: &Value,
+    ) -> Option<std::time::Duration> {
+        let _ = (game, seat, kind, options);
         None
     }
 

@@ -21,6 +21,9 @@ pub const ASSETS: &[Asset] = &[
     asset!("games/ivanhoe.js", "text/javascript; charset=utf-8"),
     asset!("games/sorcery.js", "text/javascript; charset=utf-8"),
     asset!("games/wolfpack.js", "text/javascript; charset=utf-8"),
+    asset!("games/wolfpack.css", "text/css; charset=utf-8"),
+    asset!("games/three-kingdoms.js", "text/javascript; charset=utf-8"),
+    asset!("games/three-kingdoms.css", "text/css; charset=utf-8"),
 ];
 
 pub fn find(path: &str) -> Option<&'static Asset> {

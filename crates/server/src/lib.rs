@@ -10,7 +10,11 @@
 //!   more); `GET /api/rooms/{id}` → one room's summary, listed or not;
 //! - `POST /api/rooms` `{"game": NAME, "seed": N?, ...options}` → `{"id": ...}` (or `429`/`503`
 //!   with `{"error"}` over a limit: [`limits`]);
-//! - `GET /api/rooms/{id}/ws`: the room's WebSocket (see `docs/protocol.md`).
+//! - `GET /api/rooms/{id}/ws`: the room's WebSocket (see `docs/protocol.md`);
+//! - `GET /api/matches/{id}?seat=N&steps=all|last`: a finished match rebuilt, the table after
+//!   every move as one seat (or a spectator) saw it ([`replay`]);
+//! - `GET /rules` and `GET /rules/{game}`: the rules pages of `docs/rules`, as HTML ([`rules`]);
+//! - `GET /replay/{id}`: the web client's replay viewer.
 //!
 //! Connections come through [`accept::serve`] (hyper, with header timeouts and connection
 //! caps: [`limits::Limits`]); every answer carries [`SECURITY_HEADERS`].
@@ -28,7 +32,9 @@ pub mod conn;
 pub mod games;
 pub mod limits;
 pub mod lobby;
+pub mod replay;
 pub mod room;
+pub mod rules;
 pub mod watch;
 
 use axum::Json;
@@ -100,8 +106,12 @@ pub fn app(state: AppState) -> Router {
         .route("/api/rooms", get(list_rooms).post(create_room))
         .route("/api/rooms/{id}", get(room_summary))
         .route("/api/rooms/{id}/ws", get(room_socket))
+        .route("/api/matches/{id}", get(replay::get_match))
+        .route("/rules", get(|| async { rules::page("README") }))
+        .route("/rules/{game}", get(|Path(game): Path<String>| async move { rules::page(&game) }))
         .route("/", get(|| async { asset("index.html") }))
         .route("/r/{id}", get(|| async { asset("index.html") }))
+        .route("/replay/{id}", get(|| async { asset("index.html") }))
         .route("/{*path}", get(|Path(path): Path<String>| async move { asset(&path) }))
         .layer(axum::middleware::map_response(with_security_headers))
         .with_state(state)

@@ -25,7 +25,7 @@ pub fn visit_adapter<V: AdapterVisitor>(kind: GameKind, v: V) -> Option<V::Out> 
         GameKind::Ivanhoe => v.visit::<crate::games::ivanhoe::IvanhoeAdapter>(),
         GameKind::Sorcery => v.visit::<crate::games::sorcery::SorceryAdapter>(),
         GameKind::WolfPack => v.visit::<crate::games::wolfpack::WolfPackAdapter>(),
-        GameKind::ThreeKingdoms => return None,
+        GameKind::ThreeKingdoms => v.visit::<crate::games::three_kingdoms::ThreeKingdomsAdapter>(),
     })
 }
 
@@ -156,6 +156,11 @@ impl Lobby {
             .map_err(CreateError::Bad)?;
         self.rooms.lock().expect("lobby lock").insert(id.clone(), handle);
         Ok(id)
+    }
+
+    /// The database the rooms and finished matches are kept in.
+    pub fn store(&self) -> &store::Store {
+        &self.store
     }
 
     pub fn get(&self, id: &str) -> Option<RoomHandle> {

@@ -126,3 +126,63 @@ async fn an_unconfirmed_selection_stays_private_and_survives_a_reconnect() {
 fn s_room(d: &Value) -> String {
     d["roomId"].as_str().unwrap().to_string()
 }
+
+#[tokio::test]
+async fn the_confirm_delay_is_a_range_checked_room_option() {
+    let s = Server::fast(store::Store::memory().unwrap()).await;
+    for bad in [json!(60_001), json!(-1), json!(1.5), json!("fast"), json!([2000])] {
+        let body = json!({"game": "wolfpack", "gameOptions": {"confirmDelayMs": bad}});
+        let (st, v) = common::http(&s.addr, "POST", "/api/rooms", Some(body.clone())).await;
+        assert_eq!(st, 400, "{body}: {v}");
+        assert!(v["error"].as_str().unwrap_or_default().contains("confirmDelayMs"), "{body}: {v}");
+    }
+    for ok in [json!(0), json!(60_000), json!(null)] {
+        let body = json!({"game": "wolfpack", "gameOptions": {"confirmDelayMs": ok, "ace": "veteran"}});
+        let (st, v) = common::http(&s.addr, "POST", "/api/rooms", Some(body.clone())).await;
+        assert_eq!(st, 201, "{body}: {v}");
+    }
+    s.stop().await;
+}
+
+/// One pilot alone against the Ace, who confirms its card and then waits at the host's
+/// confirm step: the room proceeds for them after `confirmDelayMs` (and not before). Returns
+/// the time from the pilot's confirm to the `Proceeded` event, if one came within `wait_ms`.
+async fn host_proceeds_after(options: Value, wait_ms: u64) -> Option<std::time::Duration> {
+    let s = Server::fast(store::Store::memory().unwrap()).await;
+    let room = s.room(json!({"game": "wolfpack", "seed": 3, "botDelayMs": 0, "gameOptions": options})).await;
+    let mut a = s.client(&room).await;
+    a.join("alice").await;
+    a.send(json!({"type": "StartGame"})).await;
+    a.expect("GameStarted").await;
+    let d = a.sync().await;
+    assert_eq!(d["view"]["phase"], "Selection");
+    let pick = legal(&d).into_iter().find(|x| x["confirm"] == true).expect("alice can lock a card in");
+    a.send(json!({"type": "Act", "action": pick})).await;
+    let sent = std::time::Instant::now();
+    let deadline = sent + std::time::Duration::from_millis(wait_ms);
+    let mut confirm_phase = false;
+    while std::time::Instant::now() < deadline {
+        let Some(p) = a.next(50).await else { continue };
+        if p["type"] == "GameEvent" && p["event"]["type"] == "Transition" && p["event"]["phase"] == "Confirm" {
+            confirm_phase = true;
+        }
+        if p["type"] == "GameEvent" && p["event"]["type"] == "Proceeded" {
+            assert_eq!(p["event"]["seat"], 0, "the host proceeded: {p}");
+            s.stop().await;
+            return Some(sent.elapsed());
+        }
+    }
+    assert!(confirm_phase, "the fight reached the host's confirm step");
+    s.stop().await;
+    None
+}
+
+#[tokio::test]
+async fn the_host_confirm_step_proceeds_after_the_rooms_delay() {
+    let quick = host_proceeds_after(json!({"confirmDelayMs": 300}), 3_000).await.expect("proceeded after 300 ms");
+    assert!(quick >= std::time::Duration::from_millis(300), "not before the delay: {quick:?}");
+    let at_once = host_proceeds_after(json!({"confirmDelayMs": 0}), 3_000).await.expect("proceeded at once");
+    assert!(at_once < quick, "0 ms is quicker than 300 ms: {at_once:?} vs {quick:?}");
+    // The default (2 s) has not run out after 700 ms.
+    assert_eq!(host_proceeds_after(json!({}), 700).await, None, "the default delay is longer than 700 ms");
+}

@@ -45,8 +45,9 @@ fn bar(health: i32, max: i32) -> String {
 }
 
 fn effect_text(e: &Effect, v: &View, names: &[String]) -> String {
-    let on = e.target.map(|t| format!(" on {}", name(names, v, t))).unwrap_or_default();
-    let by = name(names, v, e.user);
+    let sp = Speaker { v, names };
+    let on = e.target.map(|t| format!(" on {}", sp.obj(t))).unwrap_or_default();
+    let by = sp.obj(e.user);
     match e.kind {
         Kind::Suppression { actions, turns } => {
             format!("Suppression{on}: 2 damage per card it plays ({actions} plays or {turns} turns left)")
@@ -166,49 +167,99 @@ fn choice_text(c: Choice, hand: &[Card], v: &View, names: &[String]) -> String {
     }
 }
 
-/// One line for an event, or `None` for bookkeeping nobody needs to read.
+/// How a line names seats for the view's viewer: the viewer's own seat is "you" (second person,
+/// as every game's log speaks to its reader), everyone else by name; a name that starts a
+/// sentence is capitalised ("The Ace").
+struct Speaker<'a> {
+    v: &'a View,
+    names: &'a [String],
+}
+
+impl Speaker<'_> {
+    fn me(&self, s: Seat) -> bool {
+        self.v.viewer.as_seat() == Some(s)
+    }
+
+    /// The seat as an object: "you", "bo", "the Ace".
+    fn obj(&self, s: Seat) -> String {
+        if self.me(s) { "you".to_string() } else { name(self.names, self.v, s) }
+    }
+
+    /// The seat starting a sentence: "You", "The Ace", a username as it is spelled.
+    fn subj(&self, s: Seat) -> String {
+        if self.me(s) {
+            return "You".to_string();
+        }
+        let n = name(self.names, self.v, s);
+        match n.strip_prefix("the ") {
+            Some(rest) => format!("The {rest}"),
+            None => n,
+        }
+    }
+
+    /// Whose: "Your", "bo's", "The Ace's".
+    fn poss(&self, s: Seat) -> String {
+        if self.me(s) { "Your".to_string() } else { format!("{}'s", self.subj(s)) }
+    }
+
+    /// The verb for the seat as subject: `you` form for the viewer, `other` for the rest.
+    fn verb<'b>(&self, s: Seat, you: &'b str, other: &'b str) -> &'b str {
+        if self.me(s) { you } else { other }
+    }
+}
+
+/// One line for an event, or `None` for bookkeeping nobody needs to read. Lines speak to the
+/// view's viewer: "You take 5 from Open Fire", "bo plays Open Fire at the Ace".
 pub fn describe_event(e: &Event, v: &View, names: &[String]) -> Option<String> {
-    let n = |s: Seat| name(names, v, s);
+    let sp = Speaker { v, names };
+    let at = |t: Option<Seat>| t.map(|t| format!(" at {}", sp.obj(t))).unwrap_or_default();
     Some(match *e {
         Event::Transition { transition: Transition::DrawToSelection, turn, .. } => {
             format!("— Turn {turn}: choose your cards —")
         }
         Event::Transition { transition: Transition::ConfirmToBossDraw, .. } => "— The Ace's turn —".to_string(),
         Event::Transition { .. } => return None,
-        Event::Drew { seat, card: Some(c) } => format!("{} drew {}.", n(seat), c.name()),
-        Event::Drew { seat, card: None } => format!("{} drew a card.", n(seat)),
+        Event::Drew { seat, card: Some(c) } => format!("{} drew {}.", sp.subj(seat), c.name()),
+        Event::Drew { seat, card: None } => format!("{} drew a card.", sp.subj(seat)),
         Event::Reshuffled { side, cards } => format!(
             "The {} discard pile ({cards} cards) was shuffled into a new deck.",
             if side == Side::Pilots { "pilots'" } else { "Ace's" }
         ),
-        Event::Chose { seat, choice: Some(_) } => format!("{} changed their choice.", n(seat)),
-        Event::Chose { .. } => return None,
-        Event::Confirmed { seat } => format!("{} confirmed.", n(seat)),
-        Event::Revealed { seat, choice: Revealed::Play { card, target } } => match target {
-            Some(t) => format!("{} plays {} at {}.", n(seat), card.name(), n(t)),
-            None => format!("{} plays {}.", n(seat), card.name()),
-        },
-        Event::Revealed { seat, choice: Revealed::Discard { count } } => {
-            format!("{} discards {count} card{} instead.", n(seat), if count == 1 { "" } else { "s" })
+        Event::Chose { seat, choice: Some(_) } => {
+            format!("{} changed {} choice.", sp.subj(seat), if sp.me(seat) { "your" } else { "their" })
         }
-        Event::Discarded { seat, card } => format!("{} discarded {}.", n(seat), card.name()),
-        Event::AcePicked { card: Some(c), target, .. } => match target {
-            Some(t) => format!("The Ace picks {} at {}.", c.name(), n(t)),
-            None => format!("The Ace picks {}.", c.name()),
-        },
+        Event::Chose { .. } => return None,
+        Event::Confirmed { seat } => format!("{} confirmed.", sp.subj(seat)),
+        Event::Revealed { seat, choice: Revealed::Play { card, target } } => {
+            format!("{} {} {}{}.", sp.subj(seat), sp.verb(seat, "play", "plays"), card.name(), at(target))
+        }
+        Event::Revealed { seat, choice: Revealed::Discard { count } } => format!(
+            "{} {} {count} card{} instead.",
+            sp.subj(seat),
+            sp.verb(seat, "discard", "discards"),
+            if count == 1 { "" } else { "s" }
+        ),
+        Event::Discarded { seat, card } => format!("{} discarded {}.", sp.subj(seat), card.name()),
+        Event::AcePicked { card: Some(c), target, .. } => format!("The Ace picks {}{}.", c.name(), at(target)),
         Event::AcePicked { .. } => "The Ace picks a card.".to_string(),
         Event::AcePassed => "The Ace has nothing it can play.".to_string(),
-        Event::Resolving { seat, card, target } => match target {
-            Some(t) => format!("{}: {} → {}.", n(seat), card.name(), n(t)),
-            None => format!("{}: {}.", n(seat), card.name()),
-        },
-        Event::Fizzled { seat, card } => format!("{}'s {} does nothing.", n(seat), card.name()),
-        Event::Damaged { seat, amount, source, health } => {
-            format!("{} takes {amount} from {} ({health} left).", n(seat), source.name())
+        Event::Resolving { seat, card, target } => format!("{} {}{}.", sp.poss(seat), card.name(), at(target)),
+        Event::Fizzled { seat, card } => format!("{} {} does nothing.", sp.poss(seat), card.name()),
+        Event::Damaged { seat, amount, source, health } => format!(
+            "{} {} {amount} from {} ({health} left).",
+            sp.subj(seat),
+            sp.verb(seat, "take", "takes"),
+            source.name()
+        ),
+        Event::Negated { seat, source, .. } => {
+            format!("{} {} the {}!", sp.subj(seat), sp.verb(seat, "dodge", "dodges"), source.name())
         }
-        Event::Negated { seat, source, .. } => format!("{} dodges the {}!", n(seat), source.name()),
-        Event::Healed { seat, amount, health } => format!("{} heals {amount} ({health}).", n(seat)),
-        Event::Spared { seat, .. } => format!("{} is out of the Ace's sights (Pulling G's).", n(seat)),
+        Event::Healed { seat, amount, health } => {
+            format!("{} {} {amount} ({health}).", sp.subj(seat), sp.verb(seat, "heal", "heals"))
+        }
+        Event::Spared { seat, .. } => {
+            format!("{} {} out of the Ace's sights (Pulling G's).", sp.subj(seat), sp.verb(seat, "are", "is"))
+        }
         Event::EffectPlaced { ref effect } => format!("Now: {}.", effect_text(effect, v, names)),
         Event::EffectCounted { .. } => return None,
         Event::EffectCompleted { id } => {
@@ -218,8 +269,12 @@ pub fn describe_event(e: &Event, v: &View, names: &[String]) -> Option<String> {
         Event::AcePlays { count } => {
             format!("The Ace plays {count} card{} this turn.", if count == 1 { "" } else { "s" })
         }
-        Event::ShotDown { seat } => format!("{} is shot down!", n(seat)),
-        Event::Proceeded { seat } => format!("{} hands the turn over.", n(seat)),
+        Event::ShotDown { seat } => {
+            format!("{} {} shot down!", sp.subj(seat), sp.verb(seat, "are", "is"))
+        }
+        Event::Proceeded { seat } => {
+            format!("{} {} the turn over.", sp.subj(seat), sp.verb(seat, "hand", "hands"))
+        }
         Event::FightOver { winner: Side::Pilots } => "The Ace goes down. The pilots win!".to_string(),
         Event::FightOver { winner: Side::Ace } => "Every pilot is down. The Ace wins.".to_string(),
     })
@@ -429,5 +484,34 @@ mod tests {
         }
         let end = render_view(&g.view(Viewer::Spectator), &n);
         assert!(end.contains("win"), "{end}");
+    }
+
+    #[test]
+    fn lines_speak_to_their_reader() {
+        let g = WolfPack::new(&crate::Config::pilots(2), 1).unwrap();
+        let n = names();
+        let ann = g.view(Viewer::seat(Seat(0)));
+        let watcher = g.view(Viewer::Spectator);
+        let line = |e: &Event, v: &View| describe_event(e, v, &n).unwrap();
+        let hit = Event::Resolving { seat: Seat(0), card: Card::OpenFire, target: Some(Seat(2)) };
+        assert_eq!(line(&hit, &ann), "Your Open Fire at the Ace.");
+        assert_eq!(line(&hit, &watcher), "ann's Open Fire at the Ace.");
+        let shot = Event::Damaged { seat: Seat(0), amount: 10, source: Card::AirToAirBarrage, health: 40 };
+        assert_eq!(line(&shot, &ann), "You take 10 from Air-to-Air Barrage (40 left).");
+        assert_eq!(line(&shot, &watcher), "ann takes 10 from Air-to-Air Barrage (40 left).");
+        let ace = Event::Damaged { seat: Seat(2), amount: 5, source: Card::OpenFire, health: 75 };
+        assert_eq!(line(&ace, &ann), "The Ace takes 5 from Open Fire (75 left).");
+        let reveal = Event::Revealed {
+            seat: Seat(1),
+            choice: Revealed::Play { card: Card::MidAirRegroup, target: Some(Seat(0)) },
+        };
+        assert_eq!(line(&reveal, &ann), "bo plays Mid-Air Regroup at you.");
+        let mine = Event::Revealed { seat: Seat(0), choice: Revealed::Discard { count: 2 } };
+        assert_eq!(line(&mine, &ann), "You discard 2 cards instead.");
+        assert_eq!(line(&Event::ShotDown { seat: Seat(0) }, &ann), "You are shot down!");
+        assert_eq!(line(&Event::ShotDown { seat: Seat(0) }, &watcher), "ann is shot down!");
+        assert_eq!(line(&Event::Confirmed { seat: Seat(0) }, &ann), "You confirmed.");
+        assert_eq!(line(&Event::Proceeded { seat: Seat(1) }, &ann), "bo hands the turn over.");
+        assert_eq!(line(&Event::Drew { seat: Seat(2), card: None }, &ann), "The Ace drew a card.");
     }
 }

@@ -70,7 +70,7 @@ impl GameAdapter for IvanhoeAdapter {
         ivanhoe::bot(name)
     }
 
-    fn decision_timeout(_game: &Ivanhoe, _seat: Seat, kind: DecisionKind) -> Option<Duration> {
+    fn decision_timeout(_game: &Ivanhoe, _seat: Seat, kind: DecisionKind, _options: &Value) -> Option<Duration> {
         match kind {
             DecisionKind::Response => Some(REACTION),
             // Which copy to keep under Adapt, which token to give back or take.

@@ -4,7 +4,8 @@
 //! players (people and bots) are the pilots, 1 to 5; the Ace is one more seat, last, named
 //! [`ACE_NAME`] (not a valid username, so nobody can take it) and always played by the house's
 //! Ace policy at the room's `ace` option tier (`rookie` by default). The host's confirm steps
-//! answer themselves after [`HOST_CONFIRM`] (the rules' `Proceed`). Everything a client learns
+//! (the rules' `Proceed`) answer themselves after the room's `confirmDelayMs` option
+//! ([`DEFAULT_CONFIRM_DELAY`] when not given; 0 proceeds at once). Everything a client learns
 //! of the fight comes from `view(viewer)` (`GameDataSync.gameData.view`) and redacted events:
 //! a pilot's unconfirmed selection reaches nobody else.
 
@@ -18,19 +19,42 @@ pub struct WolfPackAdapter;
 
 /// The Ace seat's name in `seats` and the log.
 pub const ACE_NAME: &str = "the Ace";
-/// How long the host's confirm steps wait before they proceed on their own.
-pub const HOST_CONFIRM: Duration = Duration::from_secs(2);
+/// How long the host's confirm steps wait before they proceed on their own, unless the room's
+/// `confirmDelayMs` says otherwise.
+pub const DEFAULT_CONFIRM_DELAY: Duration = Duration::from_secs(2);
+/// The largest `confirmDelayMs` a room accepts (as long as a bot may be made to wait).
+pub const MAX_CONFIRM_DELAY_MS: u64 = 60_000;
+
+/// The room's `confirmDelayMs` option: absent or `null` for the default, else a whole number
+/// of milliseconds from 0 to [`MAX_CONFIRM_DELAY_MS`].
+fn confirm_delay(options: &Value) -> Result<Duration, String> {
+    match options.get("confirmDelayMs") {
+        None | Some(Value::Null) => Ok(DEFAULT_CONFIRM_DELAY),
+        Some(v) => match v.as_u64() {
+            Some(ms) if ms <= MAX_CONFIRM_DELAY_MS => Ok(Duration::from_millis(ms)),
+            _ => Err(format!(
+                "confirmDelayMs is a whole number of milliseconds from 0 to {MAX_CONFIRM_DELAY_MS}, not {v}"
+            )),
+        },
+    }
+}
 
 impl GameAdapter for WolfPackAdapter {
     type G = WolfPack;
     const MIN_PLAYERS: usize = 1;
     const MAX_PLAYERS: usize = 5;
+    // No `TurnStart`/`TurnEnd` packets: pilots choose at once and the host's confirm steps and
+    // the Ace's picks are not anybody's turn to announce ("the Ace's turn." after each pick);
+    // the log's turn lines are the game's own ("— Turn 3: choose your cards —").
+    const TURN_PACKETS_FROM_EVENTS: bool = true;
 
-    /// `options`: `{"ace": "rookie" | "veteran" | "ace"}` (default rookie).
+    /// `options`: `{"ace": "rookie" | "veteran" | "ace", "confirmDelayMs": 0..=60000}` (default
+    /// rookie, 2000 ms).
     fn config(players: usize, options: &Value) -> Result<Config, String> {
         if !(Self::MIN_PLAYERS..=Self::MAX_PLAYERS).contains(&players) {
             return Err(format!("Wolf Pack is for 1 to 5 pilots, not {players}"));
         }
+        confirm_delay(options)?;
         let tier = match options.get("ace") {
             None | Some(Value::Null) => AceTier::Rookie,
             Some(Value::String(s)) => {
@@ -54,11 +78,12 @@ impl GameAdapter for WolfPackAdapter {
         wolfpack::bot(name)
     }
 
-    fn decision_timeout(game: &WolfPack, seat: Seat, _kind: engine::DecisionKind) -> Option<Duration> {
+    fn decision_timeout(game: &WolfPack, seat: Seat, _kind: engine::DecisionKind, options: &Value) -> Option<Duration> {
         matches!(game.phase(), Phase::Confirm | Phase::BossPhaseConfirm)
             .then_some(())
             .and(game.timeout_action(seat))
-            .map(|_| HOST_CONFIRM)
+            // Checked when the room was made; a bad value cannot get here, but would mean the default.
+            .map(|_| confirm_delay(options).unwrap_or(DEFAULT_CONFIRM_DELAY))
     }
 
     fn is_action_packet(kind: &str) -> bool {
@@ -92,7 +117,6 @@ impl GameAdapter for WolfPackAdapter {
     }
 
     fn public_data(game: Option<&WolfPack>, _names: &[String], seats: &mut [Fields], top: &mut Fields) {
-        top.put("hostConfirmSeconds", &HOST_CONFIRM.as_secs());
         let Some(game) = game else {
             top.put("phase", &None::<&str>).put("turn", &0);
             return;
@@ -123,4 +147,44 @@ fn narrate(event: &Event, viewer: Viewer, names: &[String]) -> Option<String> {
     let pilots = (names.len().saturating_sub(1) as u8).clamp(1, wolfpack::config::MAX_PILOTS);
     let view = WolfPack::new(&Config::pilots(pilots), 0).ok()?.view(viewer);
     wolfpack::text::describe_event(event, &view, names)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use wolfpack::Card;
+
+    fn names() -> Vec<String> {
+        vec!["alice".into(), "bob".into(), ACE_NAME.into()]
+    }
+
+    fn text(event: &Event, viewer: Viewer) -> String {
+        let mut out = Vec::new();
+        WolfPackAdapter::event_packets(event, viewer, &names(), &mut out);
+        let v: Value = serde_json::from_str(&out[0]).unwrap();
+        v["event"]["text"].as_str().unwrap().to_string()
+    }
+
+    #[test]
+    fn the_log_speaks_to_its_reader() {
+        let hit = Event::Damaged { seat: Seat(0), amount: 10, source: Card::AirToAirBarrage, health: 40 };
+        assert_eq!(text(&hit, Viewer::seat(Seat(0))), "You take 10 from Air-to-Air Barrage (40 left).");
+        assert_eq!(text(&hit, Viewer::seat(Seat(1))), "alice takes 10 from Air-to-Air Barrage (40 left).");
+        let fire = Event::Resolving { seat: Seat(1), card: Card::OpenFire, target: Some(Seat(2)) };
+        assert_eq!(text(&fire, Viewer::seat(Seat(1))), "Your Open Fire at the Ace.");
+        assert_eq!(text(&fire, Viewer::Spectator), "bob's Open Fire at the Ace.");
+    }
+
+    #[test]
+    fn the_confirm_delay_option_is_checked() {
+        assert_eq!(confirm_delay(&json!({})), Ok(DEFAULT_CONFIRM_DELAY));
+        assert_eq!(confirm_delay(&json!({"confirmDelayMs": 0})), Ok(Duration::ZERO));
+        assert_eq!(confirm_delay(&json!({"confirmDelayMs": 60_000})), Ok(Duration::from_secs(60)));
+        for bad in [json!(60_001), json!(-5), json!("2000"), json!(true)] {
+            let e = confirm_delay(&json!({ "confirmDelayMs": bad })).unwrap_err();
+            assert!(e.contains("confirmDelayMs"), "{e}");
+            assert!(WolfPackAdapter::config(2, &json!({ "confirmDelayMs": bad })).is_err());
+        }
+    }
 }

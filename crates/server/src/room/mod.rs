@@ -63,6 +63,9 @@ pub struct Room<A: GameAdapter> {
     waiting_since: Option<(u32, Instant)>,
     /// Who won the last match (for pages opened after it ended).
     last_winner: Option<String>,
+    /// The stored id of the last finished match: pages show its final table until the next
+    /// match starts, and link its replay.
+    last_match: Option<i64>,
     /// When the last move was applied: each bot move waits its delay from here.
     last_move_at: Instant,
     /// The room's own fields of `GameDataSync` (host, chat, options, seats…), serialized once
@@ -116,6 +119,7 @@ impl<A: GameAdapter> Room<A> {
             rng,
             waiting_since: None,
             last_winner: None,
+            last_match: None,
             last_move_at: Instant::now(),
             room_fields: Mutex::new(None),
             empty_ttl: std::time::Duration::from_secs(60),

@@ -43,6 +43,9 @@ struct Snapshot {
     chat: Vec<ChatMessage>,
     matches_played: u64,
     base_seed: u64,
+    /// The stored id of the room's last finished match (its end screen and replay).
+    #[serde(default)]
+    last_match: Option<i64>,
     #[serde(rename = "match")]
     current: Option<MatchSnap>,
 }
@@ -80,6 +83,7 @@ impl<A: GameAdapter> Room<A> {
         let extra = room.chat.len().saturating_sub(store::CHAT_KEPT);
         room.chat.drain(..extra);
         room.matches_played = snap.matches_played;
+        room.last_match = snap.last_match;
         if let Some(ms) = snap.current {
             let config: <A::G as Game>::Config =
                 serde_json::from_value(ms.config).map_err(|e| format!("room {}: config: {e}", stored.id))?;
@@ -133,6 +137,7 @@ impl<A: GameAdapter> Room<A> {
             chat: Vec::new(),
             matches_played: self.matches_played,
             base_seed: self.base_seed,
+            last_match: self.last_match,
             current: self.current.as_ref().map(|c| MatchSnap {
                 seed: c.seed,
                 config: serde_json::to_value(&c.config).expect("configs serialize"),

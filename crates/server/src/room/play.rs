@@ -164,8 +164,14 @@ impl<A: GameAdapter> Room<A> {
             ended_at: now_ms(),
         };
         match self.store.finish_match(record).await {
-            Ok(id) => tracing::info!(room = %self.id, match_id = id, abandoned, "match finished"),
-            Err(e) => tracing::error!(room = %self.id, "recording the match failed: {e}"),
+            Ok(id) => {
+                tracing::info!(room = %self.id, match_id = id, abandoned, "match finished");
+                self.last_match = Some(id);
+            }
+            Err(e) => {
+                tracing::error!(room = %self.id, "recording the match failed: {e}");
+                self.last_match = None;
+            }
         }
         self.matches_played += 1;
         self.last_winner = winners.first().cloned();

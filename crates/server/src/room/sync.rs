@@ -160,6 +160,7 @@ impl<A: GameAdapter> Room<A> {
             .put("bots", A::bot_names())
             .put("seats", &self.current.as_ref().map(|c| &c.seats))
             .put("lastWinner", &self.last_winner)
+            .put("lastMatch", &self.last_match)
             .put("minPlayers", &A::MIN_PLAYERS)
             .put("maxPlayers", &A::MAX_PLAYERS)
             .put("options", &self.options.public());

@@ -28,7 +28,7 @@ impl<A: GameAdapter> Room<A> {
         let name = &cur.seats[seat.index()];
         let member = self.members.iter().find(|m| &m.username == name);
         match member {
-            Some(m) if m.conn.is_some() => A::decision_timeout(&cur.game, seat, kind)
+            Some(m) if m.conn.is_some() => A::decision_timeout(&cur.game, seat, kind, &self.options.game_options)
                 .filter(|_| cur.game.timeout_action(seat).is_some())
                 .map(|d| (later(since, d), false)),
             Some(m) => {
