@@ -227,13 +227,13 @@ async function openRoom(roomId) {
   const room = new Room(roomId);
   let summary = null;
   try {
-    const res = await fetch('/api/rooms');
-    summary = (await res.json()).find((r) => r.id === roomId) ?? null;
+    const res = await fetch(`/api/rooms/${encodeURIComponent(roomId)}`);
+    if (res.ok) summary = await res.json();
   } catch { /* the socket will tell */ }
   if (!summary) {
     replaceChildren(app, h('section', { class: 'card missing' },
       h('h1', { text: 'No such room' }),
-      h('p', {}, 'There is no room ', h('code', { text: roomId }), ' on this server. It may have been a typo.'),
+      h('p', {}, 'There is no room ', h('code', { text: roomId }), ' on this server. It may have been a typo, or the room closed: a room closes a minute after everyone has left it.'),
       h('a', { class: 'button primary', href: '/', text: 'Back to the lobby' })));
     return;
   }
@@ -355,9 +355,12 @@ class Room {
       try { msg = JSON.parse(e.data); } catch { return; }
       try { this.onPacket(msg); } catch (ex) { console.error('packet handling failed', msg, ex); }
     });
-    ws.addEventListener('close', () => {
+    ws.addEventListener('close', (e) => {
       if (this.ws !== ws) return;
       this.ws = null;
+      // The server says why it closed a socket: over a limit (1013), the room closed or the
+      // server stopped (1001), not reading (1008), a frame too big (1009).
+      if (e.reason) showAlert(e.reason, 'error');
       this.retries += 1;
       const wait = Math.min(500 * 2 ** Math.min(this.retries, 4), 8000);
       setStatus('disconnected — reconnecting…', 'closed');

@@ -45,6 +45,28 @@ pub struct ServeArgs {
     /// rooms' WebSockets and create rooms; repeat for several.
     #[arg(long = "allow-origin", value_name = "ORIGIN")]
     allow_origins: Vec<String>,
+    /// Seconds a room lives on with nobody connected (a link just shared, a page reloading)
+    /// before it closes; a running game whose people have all been gone this long ends as
+    /// abandoned (recorded with its log).
+    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    empty_room_ttl: f64,
+    /// Rooms one address may create in any minute (0: no cap; loopback is not capped per
+    /// address). Past it: HTTP 429.
+    #[arg(long, default_value_t = server::limits::Limits::default().rooms_per_minute_per_addr)]
+    max_rooms_per_minute_per_addr: usize,
+    /// Live rooms one address may have created (0: no cap). Past it: HTTP 429.
+    #[arg(long, default_value_t = server::limits::Limits::default().rooms_per_addr)]
+    max_rooms_per_addr: usize,
+    /// Live rooms in all (0: no cap). Past it: HTTP 503.
+    #[arg(long, default_value_t = server::limits::Limits::default().rooms)]
+    max_rooms: usize,
+    /// Room WebSockets open from one address (0: no cap). Past it the socket is closed at
+    /// once (code 1013) with the reason.
+    #[arg(long, default_value_t = server::limits::Limits::default().sockets_per_addr)]
+    max_sockets_per_addr: usize,
+    /// Room WebSockets open in all (0: no cap). Past it: closed at once (code 1013).
+    #[arg(long, default_value_t = server::limits::Limits::default().sockets)]
+    max_sockets: usize,
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
@@ -83,6 +105,12 @@ async fn serve(args: ServeArgs, nofile: Option<u64>) -> anyhow::Result<ExitCode>
         conns_per_addr: args.max_conns_per_addr,
         conns: max_conns,
         allow_origins: args.allow_origins,
+        rooms_per_minute_per_addr: args.max_rooms_per_minute_per_addr,
+        rooms_per_addr: args.max_rooms_per_addr,
+        rooms: args.max_rooms,
+        sockets_per_addr: args.max_sockets_per_addr,
+        sockets: args.max_sockets,
+        empty_room_ttl: seconds(args.empty_room_ttl),
         ..Default::default()
     };
     let addr = if args.lan { SocketAddr::from(([0, 0, 0, 0], args.addr.port())) } else { args.addr };

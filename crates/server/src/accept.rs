@@ -12,7 +12,6 @@ use crate::limits::Limits;
 use axum::Router;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use hyper_util::service::TowerToHyperService;
 use std::collections::HashMap;
 use std::future::Future;
 use std::io;
@@ -64,7 +63,7 @@ pub async fn serve(
         let _ = tcp.set_nodelay(true);
         match counts.admit(peer.ip()) {
             Ok(slot) => {
-                let conn = serve_connection(Counted { tcp, _slot: slot }, app.clone(), &limits, stop_rx.clone());
+                let conn = serve_connection(Counted { tcp, _slot: slot }, peer, app.clone(), &limits, stop_rx.clone());
                 tokio::spawn(conn);
             }
             Err(refusal) => {
@@ -99,6 +98,7 @@ fn is_connection_error(e: &io::Error) -> bool {
 
 fn serve_connection(
     io: Counted,
+    peer: std::net::SocketAddr,
     app: Router,
     limits: &Limits,
     mut stop: watch::Receiver<bool>,
@@ -112,7 +112,13 @@ fn serve_connection(
         .max_header_size(64 * 1024)
         .max_buf_size(128 * 1024);
     async move {
-        let conn = builder.serve_connection(TokioIo::new(io), TowerToHyperService::new(app)).with_upgrades();
+        // Each request carries its client's address (axum's `ConnectInfo`): the per-address
+        // limits on rooms and sockets read it.
+        let service = hyper::service::service_fn(move |mut req: hyper::Request<hyper::body::Incoming>| {
+            req.extensions_mut().insert(axum::extract::ConnectInfo(peer));
+            tower_service::Service::call(&mut app.clone(), req)
+        });
+        let conn = builder.serve_connection(TokioIo::new(io), service).with_upgrades();
         let mut conn = pin!(conn);
         tokio::select! {
             r = conn.as_mut() => {
@@ -230,7 +236,7 @@ impl Drop for Slot {
 
 /// What a per-address cap counts against: the IPv4 address (an IPv4-mapped IPv6 address is
 /// its IPv4 address), or an IPv6 address's /64 (one host commonly has a whole /64).
-fn address_key(ip: IpAddr) -> IpAddr {
+pub(crate) fn address_key(ip: IpAddr) -> IpAddr {
     match ip.to_canonical() {
         IpAddr::V6(v6) => {
             let s = v6.segments();

@@ -31,6 +31,10 @@ const QUEUE: usize = 512;
 pub const CLOSE_NOT_READING: u16 = 1008;
 /// WebSocket close code for a frame over [`protocol::MAX_FRAME`] (1009: message too big).
 pub const CLOSE_TOO_BIG: u16 = 1009;
+/// WebSocket close code for a socket over a limit on sockets (1013: try again later).
+pub const CLOSE_LIMIT: u16 = 1013;
+/// WebSocket close code for a room that has closed (1001: going away).
+pub const CLOSE_ROOM_GONE: u16 = 1001;
 /// How long a goodbye (a close frame, the last packets at shutdown) may take to go out.
 const GOODBYE: Duration = Duration::from_secs(1);
 
@@ -124,6 +128,7 @@ pub async fn serve_socket(mut socket: WebSocket, room: RoomHandle, limits: ConnL
     let conn: ConnId = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
     let (tx, mut rx) = mpsc::channel::<Outbound>(QUEUE);
     if room.connect(conn, tx).await.is_err() {
+        goodbye(&mut socket, CLOSE_ROOM_GONE, "this room has closed".into()).await;
         return;
     }
     let rate = limits.rate;
@@ -177,7 +182,11 @@ pub async fn serve_socket(mut socket: WebSocket, room: RoomHandle, limits: ConnL
                     while let Some(p) = out.pop() {
                         socket.feed(Message::Text(p)).await?;
                     }
-                    socket.close().await
+                    let frame = CloseFrame {
+                        code: CLOSE_ROOM_GONE,
+                        reason: "the room has closed, or the server is stopping".into(),
+                    };
+                    socket.send(Message::Close(Some(frame))).await
                 })
                 .await;
                 return;
@@ -224,6 +233,11 @@ pub async fn serve_socket(mut socket: WebSocket, room: RoomHandle, limits: ConnL
         }
     }
     let _ = room.disconnect(conn).await;
+}
+
+/// Closes a socket refused by a limit, with code [`CLOSE_LIMIT`] and the reason.
+pub async fn refuse_socket(mut socket: WebSocket, reason: String) {
+    goodbye(&mut socket, CLOSE_LIMIT, reason).await;
 }
 
 /// Whether a read failed on a frame or message over the socket's size limit.

@@ -23,6 +23,9 @@ pub enum Error {
     /// The database failed.
     #[error(transparent)]
     Store(#[from] store::StoreError),
+    /// Over one of the server's limits (rooms per address, live rooms): the reason to show.
+    #[error("{0}")]
+    Refused(String),
 }
 
 impl Error {

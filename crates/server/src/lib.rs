@@ -5,8 +5,11 @@
 //! - `GET /api/health` → `{"status":"ok"}`;
 //! - `GET /api/games` → `[{name, title, description, minPlayers, maxPlayers, defaultPlayers,
 //!   bots}]`, every game a room can be created for (the registry's `GameInfo`);
-//! - `GET /api/rooms` → `[{id, game, players, state, spectators}]`;
-//! - `POST /api/rooms` `{"game": NAME, "seed": N?, ...options}` → `{"id": ...}`;
+//! - `GET /api/rooms?after=ID&limit=N` → `[{id, game, players, state, spectators}]`: live,
+//!   listed rooms by id, at most 100 a page (a `Link: <…>; rel="next"` header when there are
+//!   more); `GET /api/rooms/{id}` → one room's summary, listed or not;
+//! - `POST /api/rooms` `{"game": NAME, "seed": N?, ...options}` → `{"id": ...}` (or `429`/`503`
+//!   with `{"error"}` over a limit: [`limits`]);
 //! - `GET /api/rooms/{id}/ws`: the room's WebSocket (see `docs/protocol.md`);
 //! - `GET /api/matches/{id}?seat=N&steps=all|last`: a finished match rebuilt, the table after
 //!   every move as one seat (or a spectator) saw it ([`replay`]);
@@ -18,7 +21,9 @@
 //!
 //! Each room is one task ([`room::Room`]); connections reach it through a [`room::RoomHandle`].
 //! Rooms and finished matches are kept in SQLite ([`store`]); on start, every stored room is
-//! restored and its players can reconnect with their tokens.
+//! restored and its players can reconnect with their tokens. A room nobody is connected to
+//! closes after `Limits::empty_room_ttl` (its game, if one runs, recorded as abandoned), and
+//! leaves memory, the list and the database.
 
 pub mod accept;
 pub mod adapter;
@@ -37,15 +42,16 @@ pub use error::Error;
 
 use axum::Json;
 use axum::Router;
-use axum::extract::{Path, State, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, FromRequestParts, Path, Query, State, WebSocketUpgrade};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use limits::Limits;
-use lobby::Lobby;
+use limits::{Limits, Usage};
+use lobby::{CreateError, Lobby};
 use room::RoomOptions;
 use serde::Deserialize;
 use std::future::Future;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use tokio::net::TcpListener;
 
@@ -77,12 +83,9 @@ pub async fn run(
     config: ServerConfig,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let lobby = Lobby::restore(config.store).await.map_err(std::io::Error::other)?;
-    let state = AppState {
-        lobby: Arc::new(lobby),
-        rate_limit: config.rate_limit.max(conn::RATE),
-        limits: Arc::new(config.limits),
-    };
+    let limits = Arc::new(config.limits);
+    let lobby = Lobby::restore_with(config.store, Usage::new(limits.clone())).await.map_err(std::io::Error::other)?;
+    let state = AppState { lobby: Arc::new(lobby), rate_limit: config.rate_limit.max(conn::RATE), limits };
     let limits = state.limits.clone();
     accept::serve(listener, app(state), limits, shutdown).await
 }
@@ -104,6 +107,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/health", get(|| async { Json(serde_json::json!({"status": "ok"})) }))
         .route("/api/games", get(|| async { Json(lobby::games()) }))
         .route("/api/rooms", get(list_rooms).post(create_room))
+        .route("/api/rooms/{id}", get(room_summary))
         .route("/api/rooms/{id}/ws", get(room_socket))
         .route("/api/matches/{id}", get(replay::get_match))
         .route("/rules", get(|| async { rules::page("README") }))
@@ -142,8 +146,48 @@ fn asset(path: &str) -> Response {
     }
 }
 
-async fn list_rooms(State(state): State<AppState>) -> impl IntoResponse {
-    Json(state.lobby.list())
+/// The client's address, as the accept loop recorded it (`None` if the router is served some
+/// other way).
+struct Peer(Option<IpAddr>);
+
+impl<S: Send + Sync> FromRequestParts<S> for Peer {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut axum::http::request::Parts, _: &S) -> Result<Self, Self::Rejection> {
+        Ok(Peer(parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip())))
+    }
+}
+
+#[derive(Deserialize)]
+struct Page {
+    after: Option<String>,
+    limit: Option<usize>,
+}
+
+async fn list_rooms(State(state): State<AppState>, Query(page): Query<Page>) -> Response {
+    let (after, limit) = (page.after, page.limit.unwrap_or(lobby::PAGE));
+    let (rooms, next) = state.lobby.list_page(after.as_deref(), limit);
+    let mut response = Json(rooms).into_response();
+    if let Some(next) = next
+        && let Ok(link) = HeaderValue::from_str(&format!("</api/rooms?after={next}&limit={limit}>; rel=\"next\""))
+    {
+        response.headers_mut().insert(header::LINK, link);
+    }
+    response
+}
+
+async fn room_summary(State(state): State<AppState>, Path(id): Path<String>) -> Response {
+    match state.lobby.summary(&id) {
+        Some(s) => Json(s).into_response(),
+        None => error(StatusCode::NOT_FOUND, format!("no room {id}")),
+    }
+}
+
+fn refused(r: limits::Refused) -> Response {
+    let status = StatusCode::from_u16(r.status).unwrap_or(StatusCode::SERVICE_UNAVAILABLE);
+    let mut response = error(status, r.reason);
+    response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("10"));
+    response
 }
 
 #[derive(Deserialize)]
@@ -165,7 +209,12 @@ fn error(status: StatusCode, message: String) -> Response {
     (status, Json(serde_json::json!({ "error": message }))).into_response()
 }
 
-async fn create_room(State(state): State<AppState>, headers: HeaderMap, body: axum::body::Body) -> Response {
+async fn create_room(
+    State(state): State<AppState>,
+    Peer(peer): Peer,
+    headers: HeaderMap,
+    body: axum::body::Body,
+) -> Response {
     if let Some(refused) = refuse_origin(&state.limits, &headers) {
         return refused;
     }
@@ -204,15 +253,17 @@ async fn create_room(State(state): State<AppState>, headers: HeaderMap, body: ax
         Ok(r) => r,
         Err(e) => return bad_request(format!("bad request body: {e}")),
     };
-    match state.lobby.create(&req.game, req.options).await {
+    match state.lobby.create_from(&req.game, req.options, peer).await {
         Ok(id) => (StatusCode::CREATED, Json(serde_json::json!({ "id": id }))).into_response(),
-        Err(e) => bad_request(e.to_string()),
+        Err(CreateError::Bad(e)) => bad_request(e.to_string()),
+        Err(CreateError::Refused(r)) => refused(r),
     }
 }
 
 async fn room_socket(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    Peer(peer): Peer,
     headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Response {
@@ -222,14 +273,22 @@ async fn room_socket(
     let Some(room) = state.lobby.get(&id) else {
         return (StatusCode::NOT_FOUND, Json(serde_json::json!({ "error": format!("no room {id}") }))).into_response();
     };
+    // Over a limit the socket is opened and closed at once with the reason: a page cannot read
+    // the HTTP answer to a refused WebSocket, but it can read a close frame's reason.
+    let ticket = state.lobby.usage().admit_socket(peer);
     // Small buffers: an idle connection should cost a few KiB, not the default 256 KiB, so
     // a server can hold tens of thousands (the read buffer grows for a large frame).
     ws.max_message_size(protocol::MAX_FRAME)
         .max_frame_size(protocol::MAX_FRAME)
         .read_buffer_size(4 * 1024)
         .write_buffer_size(4 * 1024)
-        .on_upgrade(move |socket| {
+        .on_upgrade(move |socket| async move {
+            let ticket = match ticket {
+                Ok(t) => t,
+                Err(r) => return conn::refuse_socket(socket, r.reason).await,
+            };
             let limits = conn::ConnLimits { rate: state.rate_limit, queue_bytes: state.limits.queue_bytes };
-            conn::serve_socket(socket, room, limits)
+            conn::serve_socket(socket, room, limits).await;
+            drop(ticket);
         })
 }

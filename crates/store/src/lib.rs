@@ -17,7 +17,9 @@
 //! move costs one small insert, and the moves of a whole batch land on the same page or two
 //! (a table keyed by room would dirty one page per room). A room's current match is the moves
 //! from its `moves_from` on; older ones, and those of deleted rooms, are dead and removed in
-//! bulk now and then. A finished match goes to `matches` with its full log.
+//! bulk now and then. A finished match goes to `matches` with its full log. A room's chat is
+//! in `chat`, a line an insert (the room keeps its last [`CHAT_KEPT`] lines), never a rewrite of
+//! the room's snapshot.
 
 use rusqlite::{Connection, OptionalExtension, params};
 use rusqlite_migration::{M, Migrations};
@@ -50,6 +52,8 @@ pub struct StoredRoom {
     pub game: String,
     pub snapshot: String,
     pub moves: Vec<String>,
+    /// Its chat lines (JSON, as appended), oldest first: the last [`CHAT_KEPT`].
+    pub chat: Vec<String>,
     /// Why the room's moves cannot be trusted (a move stored without those before it), if so:
     /// the room should not be rebuilt from them.
     pub damaged: Option<String>,
@@ -95,6 +99,11 @@ enum Cmd {
     },
     DeleteRoom {
         id: String,
+        ack: oneshot::Sender<Result<(), StoreError>>,
+    },
+    AppendChat {
+        id: String,
+        entry: String,
         ack: oneshot::Sender<Result<(), StoreError>>,
     },
     FinishMatch {
@@ -197,8 +206,24 @@ fn migrations() -> Migrations<'static> {
         ALTER TABLE rooms ADD COLUMN moves_from INTEGER NOT NULL DEFAULT 0;
         CREATE INDEX rooms_moves_from ON rooms (moves_from);",
         ),
+        // v3: chat lines in a table of their own, out of the rooms' snapshots.
+        M::up(
+            "CREATE TABLE chat (
+            seq INTEGER PRIMARY KEY,
+            room_id TEXT NOT NULL,
+            entry TEXT NOT NULL
+        );
+        CREATE INDEX chat_room ON chat (room_id, seq);
+        INSERT INTO chat (room_id, entry)
+            SELECT rooms.id, line.value FROM rooms, json_each(rooms.snapshot, '$.chat') AS line
+            WHERE json_valid(rooms.snapshot) ORDER BY rooms.rowid, line.key;
+        UPDATE rooms SET snapshot = json_remove(snapshot, '$.chat') WHERE json_valid(snapshot);",
+        ),
     ])
 }
+
+/// The chat lines kept for each room (older ones are deleted as new ones come).
+pub const CHAT_KEPT: usize = 100;
 
 /// Dead moves are collected after this many appends, at most [`GC_CHUNK`] at a time (a
 /// bounded, small delete: no pause for the rooms waiting on the commit)...
@@ -249,6 +274,9 @@ fn open(path: &Path) -> Result<Connection, StoreError> {
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
+    // A small page cache (SQLite's default is 2 MiB a connection): the server reads the
+    // database only at start; its writes touch the last pages of a few tables.
+    conn.pragma_update(None, "cache_size", -256)?;
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
     migrations().to_latest(&mut conn)?;
     Ok(conn)
@@ -322,6 +350,11 @@ impl Store {
 
     pub async fn reset_moves(&self, id: &str, snapshot: String) -> Result<(), StoreError> {
         self.call(|ack| Cmd::ResetMoves { id: id.into(), snapshot, ack }).await
+    }
+
+    /// Appends a chat line (JSON) to a room's chat, keeping its last [`CHAT_KEPT`].
+    pub async fn append_chat(&self, id: &str, entry: String) -> Result<(), StoreError> {
+        self.call(|ack| Cmd::AppendChat { id: id.into(), entry, ack }).await
     }
 
     pub async fn delete_room(&self, id: &str) -> Result<(), StoreError> {
@@ -501,7 +534,24 @@ fn run(tx: &rusqlite::Transaction<'_>, cmd: Cmd, acks: &mut Acks, log: &mut LogS
             ack_after(acks, r, ack);
         }
         Cmd::DeleteRoom { id, ack } => {
-            let r = tx.execute("DELETE FROM rooms WHERE id = ?1", [&id]).map(|_| ());
+            let r = tx
+                .execute("DELETE FROM rooms WHERE id = ?1", [&id])
+                .and_then(|_| tx.execute("DELETE FROM chat WHERE room_id = ?1", [&id]))
+                .map(|_| ());
+            ack_after(acks, r, ack);
+        }
+        Cmd::AppendChat { id, entry, ack } => {
+            let r = tx
+                .prepare_cached("INSERT INTO chat (room_id, entry) VALUES (?1, ?2)")
+                .and_then(|mut st| st.execute(params![id, entry]))
+                .and_then(|_| {
+                    tx.prepare_cached(
+                        "DELETE FROM chat WHERE room_id = ?1 AND seq <= \
+                         (SELECT seq FROM chat WHERE room_id = ?1 ORDER BY seq DESC LIMIT 1 OFFSET ?2)",
+                    )?
+                    .execute(params![id, CHAT_KEPT as i64])
+                })
+                .map(|_| ());
             ack_after(acks, r, ack);
         }
         Cmd::FinishMatch { record: m, ack } => {
@@ -559,9 +609,27 @@ fn load_rooms(conn: &Connection) -> Result<Vec<StoredRoom>, StoreError> {
     let mut st = conn.prepare("SELECT id, game, snapshot, moves_from FROM rooms ORDER BY rowid")?;
     let mut rows = st.query([])?;
     while let Some(r) = rows.next()? {
-        let room = StoredRoom { id: r.get(0)?, game: r.get(1)?, snapshot: r.get(2)?, moves: Vec::new(), damaged: None };
+        let room = StoredRoom {
+            id: r.get(0)?,
+            game: r.get(1)?,
+            snapshot: r.get(2)?,
+            moves: Vec::new(),
+            chat: Vec::new(),
+            damaged: None,
+        };
         from.insert(room.id.clone(), (rooms.len(), r.get::<_, i64>(3)?));
         rooms.push(room);
+    }
+    let mut st = conn.prepare("SELECT room_id, entry FROM chat ORDER BY seq")?;
+    let mut rows = st.query([])?;
+    while let Some(r) = rows.next()? {
+        if let Some(&(i, _)) = from.get(&r.get::<_, String>(0)?) {
+            rooms[i].chat.push(r.get(1)?);
+        }
+    }
+    for room in &mut rooms {
+        let extra = room.chat.len().saturating_sub(CHAT_KEPT);
+        room.chat.drain(..extra);
     }
     // One pass over the log, keeping each room's moves from its current match on.
     let oldest = from.values().map(|&(_, f)| f).min().unwrap_or(i64::MAX);
@@ -594,7 +662,8 @@ fn fail_all(batch: Vec<Cmd>, e: &Arc<rusqlite::Error>) {
             Cmd::SaveRoom { ack, .. }
             | Cmd::AppendMove { ack, .. }
             | Cmd::ResetMoves { ack, .. }
-            | Cmd::DeleteRoom { ack, .. } => {
+            | Cmd::DeleteRoom { ack, .. }
+            | Cmd::AppendChat { ack, .. } => {
                 let _ = ack.send(Err(err()));
             }
             Cmd::FinishMatch { ack, .. } => {
@@ -731,6 +800,47 @@ mod tests {
         let rooms = load_rooms(&conn).unwrap();
         assert_eq!((rooms[0].moves.clone(), rooms[0].damaged.clone()), (vec!["a".to_string(), "b".into()], None));
         assert!(rooms[1].damaged.as_deref().unwrap().contains("move 2"));
+    }
+
+    #[tokio::test]
+    async fn chat_lines_are_appended_kept_to_the_last_hundred_and_deleted_with_the_room() {
+        let db = TempDb::new("chat");
+        let path = db.path.clone();
+        {
+            let s = Store::open(&path).unwrap();
+            s.save_room("r1", "buckshot", "{}".into()).await.unwrap();
+            s.save_room("r2", "buckshot", "{}".into()).await.unwrap();
+            for i in 0..(CHAT_KEPT + 5) {
+                s.append_chat("r1", format!("{{\"n\":{i}}}")).await.unwrap();
+            }
+            s.append_chat("r2", "{}".into()).await.unwrap();
+            s.delete_room("r2").await.unwrap();
+        }
+        let conn = open(&path).unwrap();
+        let rooms = load_rooms(&conn).unwrap();
+        assert_eq!(rooms.len(), 1);
+        assert_eq!(rooms[0].chat.len(), CHAT_KEPT);
+        assert_eq!(rooms[0].chat[0], "{\"n\":5}");
+        let rows: i64 = conn.query_row("SELECT count(*) FROM chat", [], |r| r.get(0)).unwrap();
+        assert_eq!(rows, CHAT_KEPT as i64, "old lines and a deleted room's lines are gone");
+    }
+
+    #[test]
+    fn version_2_snapshots_move_their_chat_to_the_chat_table() {
+        let db = TempDb::new("v2chat");
+        let path = db.path.clone();
+        {
+            let mut conn = Connection::open(&path).unwrap();
+            migrations().to_version(&mut conn, 2).unwrap();
+            conn.execute_batch(
+                r#"INSERT INTO rooms (id, game, snapshot) VALUES ('r1', 'buckshot', '{"host":"a","chat":[{"message":"hi"},{"message":"yo"}]}');"#,
+            )
+            .unwrap();
+        }
+        let conn = open(&path).unwrap();
+        let room = &load_rooms(&conn).unwrap()[0];
+        assert_eq!(room.chat, [r#"{"message":"hi"}"#, r#"{"message":"yo"}"#]);
+        assert_eq!(room.snapshot, r#"{"host":"a"}"#);
     }
 
     #[test]

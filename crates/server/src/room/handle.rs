@@ -20,6 +20,9 @@ pub struct RoomSummary {
     pub players: Vec<String>,
     pub state: &'static str,
     pub spectators: usize,
+    /// Not listed (the room's `private` option).
+    #[serde(skip)]
+    pub private: bool,
 }
 
 /// What a room's task is asked to do (through a [`RoomHandle`]'s methods).
@@ -65,7 +68,7 @@ pub struct RoomHandle {
 }
 
 impl RoomHandle {
-    pub(super) fn new(id: String, game: &'static str) -> (Self, Inbox, Arc<Mutex<RoomSummary>>) {
+    pub(super) fn new(id: String, game: &'static str, private: bool) -> (Self, Inbox, Arc<Mutex<RoomSummary>>) {
         let (tx, rx) = mpsc::channel(1024);
         let summary = Arc::new(Mutex::new(RoomSummary {
             id: id.clone(),
@@ -73,6 +76,7 @@ impl RoomHandle {
             players: Vec::new(),
             state: "lobby",
             spectators: 0,
+            private,
         }));
         (RoomHandle { id, game, tx, summary: summary.clone() }, Inbox(rx), summary)
     }

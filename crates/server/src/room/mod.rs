@@ -14,10 +14,12 @@
 //!   reconnect, drop, leave, host), `play` (start, actions, the end of a match), `sync`
 //!   (every packet sent: syncs, events, errors, the lobby summary), `timers` (bots, turn
 //!   timers, holds), `persist` (snapshots, saving, restoring), `packets` (reading a client's
-//!   packet and routing it).
+//!   packet and routing it), `life` (closing when nobody is connected, abandoning a game its
+//!   people left).
 
 mod clock;
 pub mod handle;
+mod life;
 mod membership;
 pub mod options;
 mod packets;
@@ -70,6 +72,14 @@ pub struct Room<A: GameAdapter> {
     /// and reused until the room changes. Every change to them is saved, and [`Room::save`]
     /// clears this (debug builds check the copy against a fresh one at every use).
     room_fields: Mutex<Option<Fields>>,
+    /// How long the room lives on with nobody connected (see [`Room::set_empty_ttl`]).
+    empty_ttl: std::time::Duration,
+    /// Since when nobody is connected.
+    empty_since: Option<Instant>,
+    /// Since when none of the running game's people is connected.
+    gone_since: Option<Instant>,
+    /// The room has closed: its task ends.
+    closed: bool,
     _adapter: std::marker::PhantomData<A>,
 }
 
@@ -91,7 +101,7 @@ impl<A: GameAdapter> Room<A> {
     }
 
     fn build(id: String, options: RoomOptions, store: store::Store, base_seed: u64) -> (Self, RoomHandle, Inbox) {
-        let (handle, inbox, summary) = RoomHandle::new(id.clone(), A::name());
+        let (handle, inbox, summary) = RoomHandle::new(id.clone(), A::name(), options.private);
         // The bots' generator: their choices need no replaying (their moves are stored).
         let rng = MatchRng::new(os_random_u64());
         let room = Room {
@@ -112,23 +122,42 @@ impl<A: GameAdapter> Room<A> {
             last_match: None,
             last_move_at: Instant::now(),
             room_fields: Mutex::new(None),
+            empty_ttl: std::time::Duration::from_secs(60),
+            empty_since: Some(Instant::now()),
+            gone_since: None,
+            closed: false,
             _adapter: std::marker::PhantomData,
         };
         (room, handle, inbox)
     }
 
-    /// The room's task: handles commands and timers until every handle is gone.
+    /// The room's task: handles commands and timers until every handle is gone or the room
+    /// closes (nobody connected for its `empty_ttl`: see `life`).
     pub async fn run(mut self, inbox: Inbox) {
         let Inbox(mut rx) = inbox;
+        self.note_presence();
         loop {
-            let deadline = self.next_deadline();
+            let deadline = match (self.next_deadline(), self.life_deadline()) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
             tokio::select! {
+                // Commands first: a connection arriving as the room's time runs out keeps it.
+                biased;
                 cmd = rx.recv() => match cmd {
                     Some(cmd) => self.handle(cmd).await,
                     None => break,
                 },
-                () = sleep_until_opt(deadline), if deadline.is_some() => self.on_timer().await,
+                () = sleep_until_opt(deadline), if deadline.is_some() => {
+                    if !self.on_life_timer().await {
+                        self.on_timer().await;
+                    }
+                }
             }
+            if self.closed {
+                break;
+            }
+            self.note_presence();
         }
     }
 

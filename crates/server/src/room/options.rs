@@ -24,6 +24,8 @@ pub struct RoomOptions {
     pub max_spectators: u64,
     /// Game-specific options, passed to the game's adapter.
     pub game_options: Value,
+    /// Not listed in `GET /api/rooms`: only those given the link find it.
+    pub private: bool,
 }
 
 impl Default for RoomOptions {
@@ -35,6 +37,7 @@ impl Default for RoomOptions {
             bot_delay_ms: 700,
             max_spectators: 64,
             game_options: Value::Null,
+            private: false,
         }
     }
 }

@@ -10,7 +10,7 @@ use crate::adapter::GameAdapter;
 use protocol::{ChatMessage, ClientMsg, ServerMsg, codes};
 use serde::Deserialize;
 
-const CHAT_KEPT: usize = 100;
+const CHAT_KEPT: usize = store::CHAT_KEPT;
 const BOT_NAMES: [&str; 12] = ["ana", "ben", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon", "kim", "lou"];
 
 impl<A: GameAdapter> Room<A> {
@@ -85,11 +85,16 @@ impl<A: GameAdapter> Room<A> {
                 }
                 let player = self.player_json(i);
                 let msg = ChatMessage { message, player, timestamp: now_ms() };
+                // A line is one insert in the store's chat table, not a rewrite of the room.
+                let line = serde_json::to_string(&msg).expect("chat serializes");
                 self.chat.push(msg.clone());
                 if self.chat.len() > CHAT_KEPT {
                     self.chat.remove(0);
                 }
-                self.save().await;
+                self.room_fields.lock().expect("room fields lock").take();
+                if let Err(e) = self.store.append_chat(&self.id, line).await {
+                    tracing::error!(room = %self.id, "saving a chat line failed: {e}");
+                }
                 self.broadcast(&ServerMsg::NewChatMessageSent {
                     message: msg.message,
                     player: msg.player,

@@ -39,6 +39,8 @@ struct Snapshot {
     options: RoomOptions,
     members: Vec<MemberSnap>,
     host: Option<String>,
+    /// Only in snapshots written before the chat had its own table (store v3 moves them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     chat: Vec<ChatMessage>,
     matches_played: u64,
     base_seed: u64,
@@ -74,6 +76,14 @@ impl<A: GameAdapter> Room<A> {
             .collect();
         room.host = snap.host;
         room.chat = snap.chat;
+        for line in &stored.chat {
+            match serde_json::from_str(line) {
+                Ok(msg) => room.chat.push(msg),
+                Err(e) => tracing::warn!(room = %stored.id, "a chat line not restored: {e}"),
+            }
+        }
+        let extra = room.chat.len().saturating_sub(store::CHAT_KEPT);
+        room.chat.drain(..extra);
         room.matches_played = snap.matches_played;
         room.last_match = snap.last_match;
         if let Some(ms) = snap.current {
@@ -126,7 +136,7 @@ impl<A: GameAdapter> Room<A> {
                 })
                 .collect(),
             host: self.host.clone(),
-            chat: self.chat.clone(),
+            chat: Vec::new(),
             matches_played: self.matches_played,
             base_seed: self.base_seed,
             last_match: self.last_match,

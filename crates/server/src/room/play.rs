@@ -168,8 +168,22 @@ impl<A: GameAdapter> Room<A> {
     /// everyone present as players.
     pub(super) async fn finish_if_over(&mut self) {
         let Some(outcome) = self.current.as_ref().and_then(|c| c.game.outcome()) else { return };
-        let cur = self.current.take().expect("checked");
+        let cur = self.current.as_ref().expect("checked");
         let winners: Vec<String> = outcome.winners.iter().map(|s| cur.seats[s.index()].clone()).collect();
+        self.end_match(Some(winners)).await;
+    }
+
+    /// Records the match (won by `winners`, or abandoned: `None`) and goes back to the lobby
+    /// with everyone present as players.
+    pub(super) async fn end_match(&mut self, winners: Option<Vec<String>>) {
+        let Some(cur) = self.current.take() else { return };
+        let abandoned = winners.is_none();
+        let winners = winners.unwrap_or_default();
+        let result = if abandoned {
+            serde_json::json!({ "winners": winners, "abandoned": true })
+        } else {
+            serde_json::json!({ "winners": winners })
+        };
         let record = store::MatchRecord {
             id: 0,
             room_id: self.id.clone(),
@@ -178,13 +192,13 @@ impl<A: GameAdapter> Room<A> {
             config: serde_json::to_string(&cur.config).expect("configs serialize"),
             players: serde_json::to_string(&cur.seats).expect("names serialize"),
             log: serde_json::to_string(&cur.moves).expect("moves serialize"),
-            result: serde_json::json!({ "winners": winners }).to_string(),
+            result: result.to_string(),
             started_at: cur.started_at,
             ended_at: now_ms(),
         };
         match self.store.finish_match(record).await {
             Ok(id) => {
-                tracing::info!(room = %self.id, match_id = id, "match finished");
+                tracing::info!(room = %self.id, match_id = id, abandoned, "match finished");
                 self.last_match = Some(id);
             }
             Err(e) => {
