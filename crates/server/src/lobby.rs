@@ -146,7 +146,7 @@ impl Lobby {
         options: RoomOptions,
         from: Option<IpAddr>,
     ) -> Result<String, CreateError> {
-        options.check().map_err(|e| CreateError::Bad(e.into()))?;
+        options.check().map_err(CreateError::Bad)?;
         let kind = game.parse::<GameKind>().map_err(|e| CreateError::Bad(e.into()))?;
         let ticket = self.usage.admit_room(from).map_err(CreateError::Refused)?;
         let id = self.new_id();
