@@ -6,7 +6,7 @@ use super::{PlayArgs, Table};
 use crate::input::Lines;
 use engine::Seat;
 use ivanhoe::text::Session;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 /// The game loop over any input and output (tests drive it in memory). Commands from `--init`,
@@ -18,11 +18,7 @@ pub fn play(args: &PlayArgs, table: &Table, out: &mut dyn Write) -> anyhow::Resu
 }
 
 pub fn game(args: &PlayArgs, table: &Table, mut input: Lines, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
-    let mut echo_init = match &args.init {
-        Some(path) => std::fs::read_to_string(path).map_or(0, |t| t.lines().count()),
-        None => 0,
-    };
-    let echo_rest = !std::io::stdin().is_terminal();
+    let mut echo = super::Echo::new(args);
     let players = table.players;
     let seed = super::seed_or_clock(args.seed);
     let me = Seat(args.seat);
@@ -45,10 +41,7 @@ pub fn game(args: &PlayArgs, table: &Table, mut input: Lines, out: &mut dyn Writ
             writeln!(out, "\nEnd of input: leaving the game.")?;
             return Ok(ExitCode::SUCCESS);
         };
-        if echo_init > 0 || echo_rest {
-            writeln!(out, "{line}")?;
-            echo_init = echo_init.saturating_sub(1);
-        }
+        echo.line(&line, out)?;
         let (text, stop) = session.handle(&line);
         write!(out, "{text}")?;
         if stop {

@@ -56,6 +56,34 @@ pub fn seed_or_clock(seed: Option<u64>) -> u64 {
 /// the player count, and one bot name for each other seat.
 type Driver = fn(&PlayArgs, &Table, &mut dyn Write) -> anyhow::Result<ExitCode>;
 
+/// Which input lines are written back after the prompt, so that a session fed from `--init` or
+/// a pipe reads like one typed at a terminal: the `--init` file's lines, and every line when
+/// standard input is not a terminal.
+struct Echo {
+    init_left: usize,
+    rest: bool,
+}
+
+impl Echo {
+    fn new(args: &PlayArgs) -> Echo {
+        use std::io::IsTerminal;
+        let init_left = match &args.init {
+            Some(path) => std::fs::read_to_string(path).map_or(0, |t| t.lines().count()),
+            None => 0,
+        };
+        Echo { init_left, rest: !std::io::stdin().is_terminal() }
+    }
+
+    /// Echoes `line` if it is one to echo.
+    fn line(&mut self, line: &str, out: &mut dyn Write) -> std::io::Result<()> {
+        if self.init_left > 0 || self.rest {
+            writeln!(out, "{line}")?;
+            self.init_left = self.init_left.saturating_sub(1);
+        }
+        Ok(())
+    }
+}
+
 /// The lines a driver reads: the `--init` file's, then standard input's.
 fn stdin_lines(args: &PlayArgs) -> anyhow::Result<Lines> {
     Lines::new(args.init.as_deref(), Box::new(std::io::stdin()))

@@ -8,7 +8,7 @@ use crate::input::Lines;
 use ::three_kingdoms::text::{describe_action, describe_event, names, parse_command, render_view};
 use ::three_kingdoms::{Action, Config, Event, ThreeKingdoms};
 use engine::{Bot, Game, MatchRng, Observation, Seat, Viewer};
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 const HELP: &str = "\
@@ -45,11 +45,7 @@ fn tell(g: &ThreeKingdoms, me: Seat, events: &[Event], out: &mut dyn Write) -> s
 /// The game loop over any input and output (tests drive it in memory). Commands from `--init`,
 /// and from standard input when it is not a terminal, are echoed after the prompt.
 pub fn game(args: &PlayArgs, table: &Table, mut input: Lines, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
-    let mut echo_init = match &args.init {
-        Some(path) => std::fs::read_to_string(path).map_or(0, |t| t.lines().count()),
-        None => 0,
-    };
-    let echo_rest = !std::io::stdin().is_terminal();
+    let mut echo = super::Echo::new(args);
     let players = table.players;
     let seed = super::seed_or_clock(args.seed);
     let me = Seat(args.seat);
@@ -101,12 +97,12 @@ pub fn game(args: &PlayArgs, table: &Table, mut input: Lines, out: &mut dyn Writ
                 Some(Ok(a)) => a,
                 Some(Err(w)) => {
                     wanted_general = Some(w);
-                    match ask(&g, me, &legal, &mut input, out, &mut show, &mut echo_init, echo_rest, seed)? {
+                    match ask(&g, me, &legal, &mut input, out, &mut show, &mut echo, seed)? {
                         Some(a) => a,
                         None => return Ok(ExitCode::SUCCESS),
                     }
                 }
-                None => match ask(&g, me, &legal, &mut input, out, &mut show, &mut echo_init, echo_rest, seed)? {
+                None => match ask(&g, me, &legal, &mut input, out, &mut show, &mut echo, seed)? {
                     Some(a) => a,
                     None => return Ok(ExitCode::SUCCESS),
                 },
@@ -145,8 +141,7 @@ fn ask(
     input: &mut Lines,
     out: &mut dyn Write,
     show: &mut bool,
-    echo_init: &mut usize,
-    echo_rest: bool,
+    echo: &mut super::Echo,
     seed: u64,
 ) -> anyhow::Result<Option<Action>> {
     loop {
@@ -163,10 +158,7 @@ fn ask(
             writeln!(out, "\nEnd of input: leaving the game (seed {}).", seed)?;
             return Ok(None);
         };
-        if *echo_init > 0 || echo_rest {
-            writeln!(out, "{line}")?;
-            *echo_init = echo_init.saturating_sub(1);
-        }
+        echo.line(&line, out)?;
         match line.trim().to_ascii_lowercase().as_str() {
             "" => continue,
             "help" | "h" | "?" => {

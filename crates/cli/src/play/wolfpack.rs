@@ -7,7 +7,7 @@ use super::{PlayArgs, Table};
 use crate::input::Lines;
 use engine::{Game, MatchRng, Observation, Seat, Viewer};
 use registry::Entry;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::process::ExitCode;
 use wolfpack::text::{Command, HELP, describe_event, parse_command, render_view};
 use wolfpack::{Action, Phase, WolfPack};
@@ -20,11 +20,7 @@ pub fn play(args: &PlayArgs, table: &Table, out: &mut dyn Write) -> anyhow::Resu
 /// The game loop over any input and output (tests drive it in memory). Commands from `--init`,
 /// and from standard input when it is not a terminal, are echoed after the prompt.
 pub fn game(args: &PlayArgs, table: &Table, mut input: Lines, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
-    let mut echo_init = match &args.init {
-        Some(path) => std::fs::read_to_string(path).map_or(0, |t| t.lines().count()),
-        None => 0,
-    };
-    let echo_rest = !std::io::stdin().is_terminal();
+    let mut echo = super::Echo::new(args);
     let seed = super::seed_or_clock(args.seed);
     let me = Seat(args.seat);
     let mut config = <WolfPack as Entry>::config(table.players).map_err(anyhow::Error::msg)?;
@@ -111,10 +107,7 @@ pub fn game(args: &PlayArgs, table: &Table, mut input: Lines, out: &mut dyn Writ
             writeln!(out, "\nEnd of input: leaving the game.")?;
             return Ok(ExitCode::SUCCESS);
         };
-        if echo_init > 0 || echo_rest {
-            writeln!(out, "{line}")?;
-            echo_init = echo_init.saturating_sub(1);
-        }
+        echo.line(&line, out)?;
         match parse_command(&line, Some(me), &view, &names) {
             Ok(Command::Help) => writeln!(out, "{HELP}")?,
             Ok(Command::Look) => write!(out, "{}", render_view(&view, &names))?,
