@@ -101,13 +101,28 @@ impl<A: GameAdapter> Room<A> {
             return;
         }
         let mut bot_rng = self.rng.fork();
-        let action = {
-            let obs = Observation::new(&cur.game, seat, &legal);
-            match cur.bots[seat.index()].as_mut() {
-                Some(bot) => bot.choose(&obs, &mut bot_rng),
-                None => A::stand_in_bot().choose(&obs, &mut bot_rng),
-            }
+        // A bot thinks on tokio's blocking pool, on its own copy of the match: a searching
+        // level (`hard`, `expert`) may think for hundreds of milliseconds, which must not hold
+        // a worker that other rooms' connections run on. The room waits for the answer (it has
+        // nothing else to do for this decision) and keeps its bot afterwards.
+        let seated = cur.bots[seat.index()].take();
+        let keep = seated.is_some();
+        let mut bot = seated.unwrap_or_else(A::stand_in_bot);
+        let game = cur.game.clone();
+        let thinking = tokio::task::spawn_blocking(move || {
+            let action = bot.choose(&Observation::new(&game, seat, &legal), &mut bot_rng);
+            (bot, action)
+        });
+        let (bot, action) = match thinking.await {
+            Ok(answer) => answer,
+            // A bot that panicked is a bug; it costs this room, as it did on the room's task.
+            Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+            // The runtime is shutting down: nothing to play.
+            Err(_) => return,
         };
+        if keep && let Some(cur) = self.current.as_mut() {
+            cur.bots[seat.index()] = Some(bot);
+        }
         // Each bot move waits its own delay (from `last_move_at`), so people can follow a
         // bot's item-by-item turn; the window clocks of the others keep running.
         if let Err(e) = self.act(seat, action).await {
