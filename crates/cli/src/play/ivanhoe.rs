@@ -35,13 +35,10 @@ pub fn game(args: &PlayArgs, table: &Table, mut input: Lines, out: &mut dyn Writ
     write!(out, "{}", session.advance())?;
     write!(out, "{}", session.render())?;
     while !session.is_over() {
-        write!(out, "> ")?;
-        out.flush()?;
-        let Some(line) = input.next_line() else {
+        let Some(line) = echo.ask(&mut input, out)? else {
             writeln!(out, "\nEnd of input: leaving the game.")?;
             return Ok(ExitCode::SUCCESS);
         };
-        echo.line(&line, out)?;
         let (text, stop) = session.handle(&line);
         write!(out, "{text}")?;
         if stop {

@@ -74,13 +74,17 @@ impl Echo {
         Echo { init_left, rest: !std::io::stdin().is_terminal() }
     }
 
-    /// Echoes `line` if it is one to echo.
-    fn line(&mut self, line: &str, out: &mut dyn Write) -> std::io::Result<()> {
+    /// Prompts with `> `, reads the next command line and echoes it if it is one to echo.
+    /// `None` at the end of input.
+    fn ask(&mut self, input: &mut Lines, out: &mut dyn Write) -> std::io::Result<Option<String>> {
+        write!(out, "> ")?;
+        out.flush()?;
+        let Some(line) = input.next_line() else { return Ok(None) };
         if self.init_left > 0 || self.rest {
             writeln!(out, "{line}")?;
             self.init_left = self.init_left.saturating_sub(1);
         }
-        Ok(())
+        Ok(Some(line))
     }
 }
 

@@ -152,13 +152,10 @@ fn ask(
             }
             *show = false;
         }
-        write!(out, "> ")?;
-        out.flush()?;
-        let Some(line) = input.next_line() else {
+        let Some(line) = echo.ask(input, out)? else {
             writeln!(out, "\nEnd of input: leaving the game (seed {}).", seed)?;
             return Ok(None);
         };
-        echo.line(&line, out)?;
         match line.trim().to_ascii_lowercase().as_str() {
             "" => continue,
             "help" | "h" | "?" => {

@@ -101,13 +101,10 @@ pub fn game(args: &PlayArgs, table: &Table, mut input: Lines, out: &mut dyn Writ
             write!(out, "{}", render_view(&view, &names))?;
             shown = true;
         }
-        write!(out, "> ")?;
-        out.flush()?;
-        let Some(line) = input.next_line() else {
+        let Some(line) = echo.ask(&mut input, out)? else {
             writeln!(out, "\nEnd of input: leaving the game.")?;
             return Ok(ExitCode::SUCCESS);
         };
-        echo.line(&line, out)?;
         match parse_command(&line, Some(me), &view, &names) {
             Ok(Command::Help) => writeln!(out, "{HELP}")?,
             Ok(Command::Look) => write!(out, "{}", render_view(&view, &names))?,
