@@ -59,24 +59,61 @@ pub fn games() -> Vec<GameInfo> {
 /// A room as the lobby holds it.
 enum Slot {
     Live(RoomHandle),
-    Dormant(Box<Dormant>),
+    Dormant(Dormant),
 }
 
-/// What the lobby keeps of a dormant room: enough to list it, wake it, and close it on time.
+/// What the lobby keeps of a dormant room: enough to list it, wake it, and close it on time —
+/// kept small (held inline, one allocation for the names), since a busy public server has
+/// thousands of these for every room in use.
 struct Dormant {
     kind: GameKind,
-    summary: RoomSummary,
+    private: bool,
+    spectators: u32,
+    /// The players' names, one per line (a username has no line break: `protocol::check_username`).
+    players: Box<str>,
     /// Since when nobody is connected (its empty-room time counts from here).
     since: Instant,
     /// Its place in the limits, handed to its task when it wakes (`None` while it wakes).
     ticket: Option<Ticket>,
 }
 
+impl Dormant {
+    fn new(kind: GameKind, summary: &RoomSummary, since: Instant, ticket: Ticket) -> Dormant {
+        Dormant {
+            kind,
+            private: summary.private,
+            spectators: u32::try_from(summary.spectators).unwrap_or(u32::MAX),
+            players: summary.players.join("\n").into_boxed_str(),
+            since,
+            ticket: Some(ticket),
+        }
+    }
+
+    /// Its summary as listed (a dormant room has no match: it is in its lobby).
+    fn summary(&self, id: &str) -> RoomSummary {
+        RoomSummary {
+            id: id.to_string(),
+            game: self.kind.name(),
+            players: self.players.split('\n').filter(|p| !p.is_empty()).map(str::to_string).collect(),
+            state: "lobby",
+            spectators: self.spectators as usize,
+            private: self.private,
+        }
+    }
+}
+
 impl Slot {
-    fn summary(&self) -> RoomSummary {
+    fn summary(&self, id: &str) -> RoomSummary {
         match self {
             Slot::Live(h) => h.summary(),
-            Slot::Dormant(d) => d.summary.clone(),
+            Slot::Dormant(d) => d.summary(id),
+        }
+    }
+
+    fn is_private(&self) -> bool {
+        match self {
+            Slot::Live(h) => h.summary().private,
+            Slot::Dormant(d) => d.private,
         }
     }
 }
@@ -119,9 +156,10 @@ fn spawn<A: GameAdapter>(room: Room<A>, inbox: Inbox, id: String, rooms: Weak<Ro
                 // Connections post under this lock (see `Lobby::connect`): if none is waiting
                 // now, none can arrive before the slot says dormant.
                 RunEnd::Dormant(r, i, since) if i.is_empty() => {
-                    let summary = r.summary_now();
                     let kind = A::name().parse::<GameKind>().expect("every adapter is a registry game");
-                    map.insert(id, Slot::Dormant(Box::new(Dormant { kind, summary, since, ticket: Some(ticket) })));
+                    let dormant = Dormant::new(kind, &r.summary_now(), since, ticket);
+                    drop(r);
+                    map.insert(id, Slot::Dormant(dormant));
                     return;
                 }
                 RunEnd::Dormant(r, i, _) => {
@@ -353,16 +391,15 @@ impl Lobby {
         let mut more = None;
         let rooms = self.rooms.lock().expect("lobby lock");
         let from = after.map_or(Bound::Unbounded, |a| Bound::Excluded(a.to_string()));
-        for slot in rooms.range((from, Bound::Unbounded)).map(|(_, slot)| slot) {
-            let s = slot.summary();
-            if s.private {
+        for (id, slot) in rooms.range((from, Bound::Unbounded)) {
+            if slot.is_private() {
                 continue;
             }
             if page.len() == limit {
                 more = page.last().map(|p: &RoomSummary| p.id.clone());
                 break;
             }
-            page.push(s);
+            page.push(slot.summary(id));
         }
         (page, more)
     }
@@ -374,7 +411,7 @@ impl Lobby {
 
     /// One room's summary, listed or private (whoever has the id has the link).
     pub fn summary(&self, id: &str) -> Option<RoomSummary> {
-        self.rooms.lock().expect("lobby lock").get(id).map(Slot::summary)
+        self.rooms.lock().expect("lobby lock").get(id).map(|slot| slot.summary(id))
     }
 
     /// Rooms gone dormant (in the count of [`Lobby::len`]).

@@ -270,6 +270,9 @@ const GC_CHUNK: u64 = 2048;
 /// collection, which only removes the log's oldest rows).
 const SWEEP_AT: u64 = 100_000;
 
+/// Moves (by `seq`) a sweep deletes from in one transaction.
+const SWEEP_WINDOW: i64 = 4096;
+
 /// Where the next move's `seq` will start a room's match.
 const NEXT_SEQ: &str = "(SELECT coalesce(max(seq), 0) + 1 FROM moves)";
 
@@ -291,11 +294,22 @@ fn collect_garbage(conn: &Connection, log: &mut LogState, sweep_at: u64) -> rusq
     let deleted = conn.execute(&format!("DELETE FROM moves WHERE seq < min({oldest}, {chunk_end})"), [])? as u64;
     log.rows = log.rows.saturating_sub(deleted);
     if log.rows >= sweep_at && log.rows >= 2 * log.rows_after_sweep {
-        conn.execute(
-            "DELETE FROM moves WHERE seq < coalesce((SELECT moves_from FROM rooms WHERE rooms.id = moves.room_id), \
-             9223372036854775807)",
-            [],
+        // A window of the log at a time, each its own transaction: one delete over the whole
+        // log held every page it dirtied at once (the server's memory grew by megabytes at the
+        // first sweep, and kept them).
+        let (lo, hi): (i64, i64) =
+            conn.query_row("SELECT coalesce(min(seq), 0), coalesce(max(seq), 0) FROM moves", [], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })?;
+        let mut sweep = conn.prepare_cached(
+            "DELETE FROM moves WHERE seq >= ?1 AND seq < ?2 AND seq < \
+             coalesce((SELECT moves_from FROM rooms WHERE rooms.id = moves.room_id), 9223372036854775807)",
         )?;
+        let mut from = lo;
+        while from <= hi {
+            sweep.execute(params![from, from + SWEEP_WINDOW])?;
+            from += SWEEP_WINDOW;
+        }
         log.rows = conn.query_row("SELECT count(*) FROM moves", [], |r| r.get::<_, i64>(0))? as u64;
         log.rows_after_sweep = log.rows;
     }
@@ -866,6 +880,30 @@ mod tests {
         assert_eq!(entries(&conn), ["new0", "new1"]);
         assert_eq!(log.rows, 2);
         assert_eq!(load_rooms(&conn, None).unwrap()[0].moves, ["new0", "new1"]);
+    }
+
+    #[test]
+    fn a_sweep_reaches_every_window_of_the_log() {
+        let db = TempDb::new("sweep");
+        let conn = open(&db.path).unwrap();
+        // A deleted room's moves spread over several sweep windows, and a live room's.
+        conn.execute_batch(
+            "INSERT INTO rooms (id, game, snapshot, moves_from) VALUES ('live', 'buckshot', '{}', 9001);
+             INSERT INTO moves (seq, room_id, idx, entry) VALUES
+                 (1, 'gone', 0, 'a'), (5000, 'gone', 1, 'b'), (9000, 'gone', 2, 'c'), (9001, 'live', 0, 'x');",
+        )
+        .unwrap();
+        let mut log = LogState { rows: 4, ..LogState::default() };
+        collect_garbage(&conn, &mut log, 1).unwrap();
+        let left: Vec<String> = conn
+            .prepare("SELECT entry FROM moves")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(left, ["x"]);
+        assert_eq!(log.rows, 1);
     }
 
     #[test]
