@@ -1,8 +1,8 @@
 use crate::{Entry, GameKind};
 use engine::{Bot, Game, Seat, Viewer};
-use search::SearchLevels;
+use search::{SearchLevels, SearchTuning};
 use std::ops::RangeInclusive;
-use wolfpack::{AceTier, Config, Event, WolfPack};
+use wolfpack::{AceTier, Action, Config, Event, WolfPack};
 
 /// Wolf Pack's "players" are its pilots (1 to 5): the Ace is the extra, last seat, always
 /// played by the house's Ace policy at the config's tier, never by a line-up or a person.
@@ -26,6 +26,8 @@ impl Entry for WolfPack {
     /// Heuristic playouts for the pilots (the Ace plays its own policy in the real game but
     /// the playout policy in the search's).
     const SEARCH: SearchLevels = SearchLevels::HEURISTIC;
+    /// A pilot's search leaves out unconfirmed selections (see [`Action::commits`]).
+    const SEARCH_TUNING: SearchTuning<Action> = SearchTuning { keep: Some(Action::commits), anchor: None };
 
     fn config(players: u8) -> Result<Config, String> {
         Self::check_players(players)?;
