@@ -390,6 +390,27 @@ mod tests {
     }
 
     #[test]
+    fn keep_leaves_out_unless_it_would_leave_nothing() {
+        let mut v = vec![1, 2, 3, 4];
+        retain(&mut v, Some(|x: &i32| x % 2 == 0));
+        assert_eq!(v, vec![2, 4]);
+        retain(&mut v, Some(|x: &i32| *x > 10));
+        assert_eq!(v, vec![2, 4]);
+        retain(&mut v, None);
+        assert_eq!(v, vec![2, 4]);
+    }
+
+    #[test]
+    fn the_anchor_gives_way_only_to_evidence() {
+        // 60% against 50% over 20 visits each is noise; over 2,000 each it is not.
+        assert!(!beats(20, 12.0, 20, 10.0, 1.5));
+        assert!(beats(2_000, 1_200.0, 2_000, 1_000.0, 1.5));
+        assert!(!beats(2_000, 1_000.0, 2_000, 1_200.0, 1.5));
+        assert!(!beats(0, 0.0, 10, 5.0, 1.5));
+        assert!(!beats(10, 5.0, 0, 0.0, 1.5));
+    }
+
+    #[test]
     fn rewards() {
         let won = Outcome::winner(Seat(1));
         assert_eq!(reward(Some(&won), Seat(1), 3), 1.0);
