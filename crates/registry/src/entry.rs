@@ -3,7 +3,7 @@
 
 use crate::GameKind;
 use engine::{Bot, Game, Seat, Viewer};
-use search::{Level, SearchLevels};
+use search::{Level, SearchLevels, SearchTuning};
 use std::fmt;
 use std::ops::RangeInclusive;
 
@@ -34,6 +34,10 @@ pub trait Entry: Game {
     /// how many iterations each level runs (the game knows what its iterations cost). The
     /// `easy` and `medium` levels are built from its `heuristic` bot.
     const SEARCH: SearchLevels = SearchLevels::RANDOM;
+
+    /// This game's refinements of its searching levels (actions to leave out, anchoring on the
+    /// heuristic); none by default.
+    const SEARCH_TUNING: SearchTuning<Self::Action> = SearchTuning::NONE;
 
     /// The config of a match of `players` players; refuses a count outside [`Self::SEATS`].
     fn config(players: u8) -> Result<Self::Config, String>;
@@ -145,7 +149,7 @@ impl std::error::Error for UnknownBot {}
 /// both.
 pub fn bot<G: Entry>(name: &str) -> Result<Box<dyn Bot<G>>, UnknownBot> {
     if let Ok(level) = name.parse::<Level>() {
-        return Ok(level.bot_by_name(G::make_bot, G::SEARCH));
+        return Ok(level.bot_by_name_tuned(G::make_bot, G::SEARCH, G::SEARCH_TUNING));
     }
     G::make_bot(name).ok_or_else(|| UnknownBot { game: G::TITLE, name: name.to_string(), known: G::bot_names() })
 }

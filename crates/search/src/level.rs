@@ -53,6 +53,16 @@ impl Level {
     /// better and what its iterations cost). Searching levels are single-threaded (the server
     /// runs many rooms).
     pub fn bot<G: Game>(self, heuristic: BotMaker<G>, search: SearchLevels) -> Box<dyn Bot<G>> {
+        self.bot_tuned(heuristic, search, SearchTuning::NONE)
+    }
+
+    /// As [`Level::bot`], with a game's [`SearchTuning`] on its searching levels.
+    pub fn bot_tuned<G: Game>(
+        self,
+        heuristic: BotMaker<G>,
+        search: SearchLevels,
+        tuning: SearchTuning<G::Action>,
+    ) -> Box<dyn Bot<G>> {
         match self {
             Level::Easy => Box::new(Weakened::new(heuristic(), 1, 2)),
             Level::Medium => heuristic(),
@@ -62,7 +72,7 @@ impl Level {
                     PlayoutKind::Random => Playout::Random,
                     PlayoutKind::Heuristic => Playout::Bot(heuristic),
                 };
-                Box::new(SearchBot::new(budget).playout(playout))
+                Box::new(tuning.apply(SearchBot::new(budget).playout(playout)))
             }
         }
     }
@@ -77,8 +87,59 @@ impl Level {
         by_name: fn(&str) -> Option<Box<dyn Bot<G>>>,
         search: SearchLevels,
     ) -> Box<dyn Bot<G>> {
+        self.bot_by_name_tuned(by_name, search, SearchTuning::NONE)
+    }
+
+    /// As [`Level::bot_by_name`], with a game's [`SearchTuning`].
+    ///
+    /// # Panics
+    /// If `by_name("heuristic")` is `None`.
+    pub fn bot_by_name_tuned<G: Game>(
+        self,
+        by_name: fn(&str) -> Option<Box<dyn Bot<G>>>,
+        search: SearchLevels,
+        tuning: SearchTuning<G::Action>,
+    ) -> Box<dyn Bot<G>> {
         assert!(by_name("heuristic").is_some(), "the game has no heuristic bot");
-        self.bot(Arc::new(move || by_name("heuristic").expect("checked")), search)
+        self.bot_tuned(Arc::new(move || by_name("heuristic").expect("checked")), search, tuning)
+    }
+}
+
+/// A game's refinements of its searching levels beyond [`SearchLevels`]: which actions the
+/// search considers ([`SearchBot::keep`]) and whether it anchors its choice on the heuristic's
+/// ([`SearchBot::anchor`]). Both off in [`SearchTuning::NONE`].
+pub struct SearchTuning<A: 'static> {
+    pub keep: Option<fn(&A) -> bool>,
+    /// The `z` of [`SearchBot::anchor`] (heuristic playouts only).
+    pub anchor: Option<f64>,
+}
+
+impl<A> SearchTuning<A> {
+    pub const NONE: SearchTuning<A> = SearchTuning { keep: None, anchor: None };
+
+    /// `search` with these refinements.
+    pub fn apply<G: Game<Action = A>>(&self, mut search: SearchBot<G>) -> SearchBot<G> {
+        if let Some(k) = self.keep {
+            search = search.keep(k);
+        }
+        if let Some(z) = self.anchor {
+            search = search.anchor(z);
+        }
+        search
+    }
+}
+
+impl<A> Clone for SearchTuning<A> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<A> Copy for SearchTuning<A> {}
+
+impl<A> fmt::Debug for SearchTuning<A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SearchTuning").field("keep", &self.keep.is_some()).field("anchor", &self.anchor).finish()
     }
 }
 

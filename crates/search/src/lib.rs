@@ -61,6 +61,6 @@ mod worker;
 
 pub use bench::{BenchOptions, BenchReport, bench_search};
 pub use budget::Budget;
-pub use level::{BotMaker, Level, ParseLevelError, PlayoutKind, SearchLevels, Weakened};
+pub use level::{BotMaker, Level, ParseLevelError, PlayoutKind, SearchLevels, SearchTuning, Weakened};
 pub use playout::Playout;
 pub use worker::{SearchBot, SearchStats};

@@ -29,6 +29,8 @@ pub struct SearchBot<G: Game> {
     exploration: f64,
     workers: Vec<Worker<G>>,
     stats: SearchStats,
+    keep: Option<fn(&G::Action) -> bool>,
+    anchor: Option<f64>,
 }
 
 impl<G: Game> SearchBot<G> {
@@ -45,7 +47,27 @@ impl<G: Game> SearchBot<G> {
             exploration: DEFAULT_EXPLORATION,
             workers: Vec::new(),
             stats: SearchStats::default(),
+            keep: None,
+            anchor: None,
         }
+    }
+
+    /// Searches only the actions `keep` accepts (at every node, and in random playouts),
+    /// unless it accepts none of a list. For actions that change nothing but the mover's own
+    /// pending choice (Wolf Pack's unconfirmed selections): the search would spend moves and
+    /// iterations on them, and a seat that may act again right away can wander.
+    pub fn keep(mut self, keep: fn(&G::Action) -> bool) -> Self {
+        self.keep = Some(keep);
+        self
+    }
+
+    /// Anchors the choice on the playout bot's (with a [`Playout::Bot`]): the search plays
+    /// another root action only when its mean reward beats the bot's choice by more than `z`
+    /// standard errors. A small budget in a long, noisy game ranks its root actions mostly by
+    /// luck; this keeps the bot's judgement unless the search has evidence against it.
+    pub fn anchor(mut self, z: f64) -> Self {
+        self.anchor = Some(z);
+        self
     }
 
     /// Root parallelism over `threads` OS threads (at least 1).
@@ -88,6 +110,16 @@ impl<G: Game> SearchBot<G> {
         // Each worker's root sample is drawn here, because the observation stays on this
         // thread; a worker then resamples from its sample, which is a state consistent with
         // the same view and so gives the same distribution of determinizations.
+        // The anchor is asked before the search, from its own stream derived from the seed.
+        let anchor = match (&self.playout, self.anchor) {
+            (Playout::Bot(make), Some(z)) => {
+                let a = make().choose(obs, &mut MatchRng::new(derive_seed(seed, u64::MAX)));
+                let kept = self.keep.is_none_or(|k| k(&a) || !legal.iter().any(k));
+                legal.iter().position(|x| *x == a).filter(|_| kept).map(|i| (i, z))
+            }
+            _ => None,
+        };
+        let keep = self.keep;
         let jobs: Vec<(G, MatchRng)> = (0..threads)
             .map(|t| {
                 let mut r = MatchRng::new(derive_seed(seed, t as u64));
@@ -99,7 +131,7 @@ impl<G: Game> SearchBot<G> {
         let workers = &mut self.workers[..threads];
         let iterations: u64 = if threads == 1 {
             let (sample, mut r) = jobs.into_iter().next().expect("one job");
-            workers[0].run(&sample, &mut r, me, budget.share(0, 1), deadline, c)
+            workers[0].run(&sample, &mut r, me, budget.share(0, 1), deadline, c, keep)
         } else {
             std::thread::scope(|scope| {
                 let handles: Vec<_> = workers
@@ -107,13 +139,14 @@ impl<G: Game> SearchBot<G> {
                     .zip(jobs)
                     .enumerate()
                     .map(|(t, (w, (sample, mut r)))| {
-                        scope.spawn(move || w.run(&sample, &mut r, me, budget.share(t, threads), deadline, c))
+                        scope.spawn(move || w.run(&sample, &mut r, me, budget.share(t, threads), deadline, c, keep))
                     })
                     .collect();
                 handles.into_iter().map(|h| h.join().expect("a search worker panicked")).sum()
             })
         };
         let mut visits = vec![0u64; legal.len()];
+        let mut rewards = vec![0f64; legal.len()];
         let mut nodes = 0;
         for w in workers.iter() {
             nodes += w.tree.nodes.len() as u64;
@@ -121,11 +154,18 @@ impl<G: Game> SearchBot<G> {
                 let n = w.tree.node(child);
                 if let Some(i) = legal.iter().position(|a| n.action.as_ref() == Some(a)) {
                     visits[i] += u64::from(n.visits);
+                    rewards[i] += n.reward;
                 }
             }
         }
         // The most visited; the first in the legal list among equals.
-        let best = visits.iter().enumerate().fold(0, |b, (i, v)| if *v > visits[b] { i } else { b });
+        let mut best = visits.iter().enumerate().fold(0, |b, (i, v)| if *v > visits[b] { i } else { b });
+        if let Some((h, z)) = anchor
+            && best != h
+            && !beats(visits[best], rewards[best], visits[h], rewards[h], z)
+        {
+            best = h;
+        }
         self.stats = SearchStats { iterations, nodes, root_visits: visits, elapsed: start.elapsed() };
         best
     }
@@ -169,6 +209,7 @@ impl<G: Game> Worker<G> {
 
     /// Grows a fresh tree for `me` from `sample` until `share` iterations are done or the
     /// deadline passes (at least one iteration either way). Returns the iterations run.
+    #[allow(clippy::too_many_arguments)]
     fn run(
         &mut self,
         sample: &G,
@@ -177,6 +218,7 @@ impl<G: Game> Worker<G> {
         share: Option<u64>,
         deadline: Option<Instant>,
         c: f64,
+        keep: Option<fn(&G::Action) -> bool>,
     ) -> u64 {
         self.tree.reset(me);
         let mut done = 0;
@@ -188,13 +230,13 @@ impl<G: Game> Worker<G> {
             if done > 0 && deadline.is_some_and(|d| Instant::now() >= d) {
                 break;
             }
-            self.iterate(sample, rng, me, c);
+            self.iterate(sample, rng, me, c, keep);
             done += 1;
         }
         done
     }
 
-    fn iterate(&mut self, sample: &G, rng: &mut MatchRng, me: Seat, c: f64) {
+    fn iterate(&mut self, sample: &G, rng: &mut MatchRng, me: Seat, c: f64, keep: Option<fn(&G::Action) -> bool>) {
         let Worker { tree, legal, events, path, slots, rewards, policy } = self;
         let mut state = sample.determinize(Viewer::seat(me), rng);
         let limit = state.step_limit();
@@ -220,6 +262,7 @@ impl<G: Game> Worker<G> {
             if legal.is_empty() {
                 break;
             }
+            retain(legal, keep);
             slots.clear();
             slots.resize(legal.len(), NONE);
             for child in tree.children(node) {
@@ -262,7 +305,10 @@ impl<G: Game> Worker<G> {
                 break;
             }
             let action = match policy {
-                None => rng.pick(legal).clone(),
+                None => {
+                    retain(legal, keep);
+                    rng.pick(legal).clone()
+                }
                 Some(bot) => bot.choose(&Observation::new(&state, seat, legal), rng),
             };
             events.clear();
@@ -280,6 +326,28 @@ impl<G: Game> Worker<G> {
             n.reward += rewards.get(n.seat.index()).copied().unwrap_or(0.0);
         }
     }
+}
+
+/// Keeps the actions `keep` accepts, unless it accepts none.
+fn retain<A>(legal: &mut Vec<A>, keep: Option<fn(&A) -> bool>) {
+    if let Some(k) = keep
+        && legal.iter().any(k)
+    {
+        legal.retain(k);
+    }
+}
+
+/// Whether action `a` (`na` visits, rewards summing to `ra`) beats action `b` by more than `z`
+/// standard errors of the difference of their means (a pooled Bernoulli variance). An action
+/// never visited beats nothing and is beaten by nothing.
+fn beats(na: u64, ra: f64, nb: u64, rb: f64, z: f64) -> bool {
+    if na == 0 || nb == 0 {
+        return false;
+    }
+    let (na, nb) = (na as f64, nb as f64);
+    let p = ((ra + rb) / (na + nb)).clamp(0.0, 1.0);
+    let se = (p * (1.0 - p) * (1.0 / na + 1.0 / nb)).sqrt();
+    ra / na - rb / nb > z * se
 }
 
 /// Who moves at a tree node: the observer if it is among those to act, else the lowest seat.
@@ -319,6 +387,27 @@ mod tests {
         assert_eq!(actor(set, Seat(2)), Some(Seat(2)));
         assert_eq!(actor(set, Seat(1)), Some(Seat(0)));
         assert_eq!(actor(SeatSet::EMPTY, Seat(1)), None);
+    }
+
+    #[test]
+    fn keep_leaves_out_unless_it_would_leave_nothing() {
+        let mut v = vec![1, 2, 3, 4];
+        retain(&mut v, Some(|x: &i32| x % 2 == 0));
+        assert_eq!(v, vec![2, 4]);
+        retain(&mut v, Some(|x: &i32| *x > 10));
+        assert_eq!(v, vec![2, 4]);
+        retain(&mut v, None);
+        assert_eq!(v, vec![2, 4]);
+    }
+
+    #[test]
+    fn the_anchor_gives_way_only_to_evidence() {
+        // 60% against 50% over 20 visits each is noise; over 2,000 each it is not.
+        assert!(!beats(20, 12.0, 20, 10.0, 1.5));
+        assert!(beats(2_000, 1_200.0, 2_000, 1_000.0, 1.5));
+        assert!(!beats(2_000, 1_000.0, 2_000, 1_200.0, 1.5));
+        assert!(!beats(0, 0.0, 10, 5.0, 1.5));
+        assert!(!beats(10, 5.0, 0, 0.0, 1.5));
     }
 
     #[test]

@@ -166,8 +166,12 @@ impl ThreeKingdoms {
         let perfect = g.config.seed_compat.perfect_information;
         let hidden: Vec<Seat> =
             Seat::all(g.num_players()).filter(|&s| Some(s) != me && !g.p(s).revealed && !perfect).collect();
+        // Gathered in a fixed order (not the real seats'), so the sample depends only on what
+        // the viewer sees and the RNG.
         let mut roles: Vec<Role> = hidden.iter().map(|&s| g.p(s).role).collect();
+        roles.sort_by_key(|r| *r as u8);
         rng.shuffle(&mut roles);
+        weigh_roles(&hidden, &mut roles, &g.hostility, rng);
         for (s, r) in hidden.into_iter().zip(roles) {
             g.pm(s).role = r;
         }
@@ -190,5 +194,73 @@ impl ThreeKingdoms {
             }
         }
         legal.first().copied()
+    }
+}
+
+/// How likely a seat of role `r` is to have earned the public hostility `h` (acts against the
+/// Lord count up, help counts down; see `record`): tens, relative. Rebels go for the Lord;
+/// Loyalists and an early Spy help it.
+fn role_weight(r: Role, h: i16) -> u32 {
+    let col = match h {
+        i16::MIN..=-1 => 0,
+        0 => 1,
+        1 => 2,
+        _ => 3,
+    };
+    match r {
+        Role::Rebel => [1, 10, 30, 200][col],
+        Role::Loyalist => [30, 10, 5, 1][col],
+        Role::Spy => [30, 10, 10, 3][col],
+        Role::Lord => 10,
+    }
+}
+
+/// Moves a uniform permutation of the hidden roles towards the public record: a few Metropolis
+/// swaps whose stationary law weighs each assignment by the product of [`role_weight`]s. A
+/// search that determinizes through this reads roles from behaviour as the heuristic does,
+/// instead of treating a seat that has attacked the Lord as likely a Loyalist as any other.
+fn weigh_roles(hidden: &[Seat], roles: &mut [Role], hostility: &[i16], rng: &mut MatchRng) {
+    let n = roles.len();
+    if n < 2 || hidden.iter().all(|s| hostility.get(s.index()).copied().unwrap_or(0) == 0) {
+        return;
+    }
+    let h = |i: usize| hostility.get(hidden[i].index()).copied().unwrap_or(0);
+    for _ in 0..4 * n {
+        let a = rng.index(n);
+        let b = (a + 1 + rng.index(n - 1)) % n;
+        if roles[a] == roles[b] {
+            continue;
+        }
+        let num = role_weight(roles[b], h(a)) * role_weight(roles[a], h(b));
+        let den = role_weight(roles[a], h(a)) * role_weight(roles[b], h(b));
+        if num >= den || rng.chance(num, den) {
+            roles.swap(a, b);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_seat_that_attacked_the_lord_is_sampled_a_rebel() {
+        let hidden = [Seat(1), Seat(2), Seat(3), Seat(4)];
+        let hostility = [0, 4, 0, 0, -2];
+        let mut rng = MatchRng::new(7);
+        let (mut rebel, mut friendly, runs) = (0, 0, 2_000);
+        for _ in 0..runs {
+            let mut roles = [Role::Loyalist, Role::Rebel, Role::Rebel, Role::Spy];
+            rng.shuffle(&mut roles);
+            weigh_roles(&hidden, &mut roles, &hostility, &mut rng);
+            let mut sorted = roles.map(|r| r as u8);
+            sorted.sort_unstable();
+            assert_eq!(sorted, [Role::Loyalist as u8, Role::Rebel as u8, Role::Rebel as u8, Role::Spy as u8]);
+            rebel += usize::from(roles[0] == Role::Rebel);
+            friendly += usize::from(roles[3] != Role::Rebel);
+        }
+        // Uniform would give a half each.
+        assert!(rebel > runs * 9 / 10, "{rebel}/{runs}");
+        assert!(friendly > runs * 8 / 10, "{friendly}/{runs}");
     }
 }

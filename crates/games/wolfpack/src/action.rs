@@ -39,6 +39,15 @@ pub enum Action {
     Proceed,
 }
 
+impl Action {
+    /// Whether the action settles something: everything but a Selection choice left
+    /// unconfirmed (which only changes the pilot's own pending choice, and leaves it to act
+    /// again). A search considers only these, so it neither spends moves nor wanders on them.
+    pub fn commits(&self) -> bool {
+        !matches!(self, Action::Select { confirm: false, .. } | Action::Discard { confirm: false, .. })
+    }
+}
+
 /// A pilot's choice once selections are revealed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type")]

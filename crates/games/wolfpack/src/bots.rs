@@ -179,6 +179,15 @@ impl Bot<WolfPack> for HeuristicPilot {
         }
         let v = obs.view();
         let me = obs.seat();
+        if v.is_ace(me) {
+            // Asked to play the Ace (a search's playouts play every seat with one bot): play it
+            // as the fight's Ace tier does, the searching tier as its veteran rollout policy,
+            // rather than at random, so a pilot's search meets the Ace it will face.
+            return match v.ace.tier {
+                AceTier::Rookie => Rookie.choose(obs, rng),
+                AceTier::Veteran | AceTier::Ace => Veteran.choose(obs, rng),
+            };
+        }
         let Some(hand) = v.pilot(me).and_then(|p| p.hand.as_ref()) else { return *rng.pick(legal) };
         let ace = v.ace.seat;
         let ace_dodges = v.effects_on(ace, Card::DodgeRoll).count() as i32;

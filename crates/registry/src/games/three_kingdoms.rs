@@ -1,8 +1,8 @@
 use crate::{Entry, GameKind};
 use engine::Seat;
-use search::SearchLevels;
+use search::{SearchLevels, SearchTuning};
 use std::ops::RangeInclusive;
-use three_kingdoms::{Config, Side, Step, ThreeKingdoms};
+use three_kingdoms::{Action, Config, Side, Step, ThreeKingdoms};
 
 impl Entry for ThreeKingdoms {
     const KIND: GameKind = GameKind::ThreeKingdoms;
@@ -17,6 +17,11 @@ impl Entry for ThreeKingdoms {
     /// Heuristic playouts: random play says nothing about hidden roles; a 5-player playout
     /// is long, so fewer iterations.
     const SEARCH: SearchLevels = SearchLevels::HEURISTIC.iterations(200, 800);
+    /// A game is long and its outcome is one bit, so a few hundred playouts rank the root's
+    /// actions mostly by luck: the search keeps the heuristic's choice unless it has evidence
+    /// (1.5 standard errors) that another action is better. Unanchored, `hard` lost to the
+    /// heuristic it plays out with.
+    const SEARCH_TUNING: SearchTuning<Action> = SearchTuning { keep: None, anchor: Some(1.5) };
 
     fn config(players: u8) -> Result<Config, String> {
         Self::check_players(players)?;
