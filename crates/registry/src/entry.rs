@@ -150,6 +150,16 @@ pub fn bot<G: Entry>(name: &str) -> Result<Box<dyn Bot<G>>, UnknownBot> {
     G::make_bot(name).ok_or_else(|| UnknownBot { game: G::TITLE, name: name.to_string(), known: G::bot_names() })
 }
 
+/// As [`bot`], but a searching level runs exactly its iterations, with no time cap
+/// ([`Level::iteration_budget`]): what `cardtable sim --iterations-only` plays, so a strength
+/// measurement on a loaded machine is reproducible and measures the level as designed.
+pub fn bot_iterations_only<G: Entry>(name: &str) -> Result<Box<dyn Bot<G>>, UnknownBot> {
+    if let Ok(level) = name.parse::<Level>() {
+        return Ok(level.bot_by_name_iterations_only(G::make_bot, G::SEARCH));
+    }
+    bot::<G>(name)
+}
+
 /// One bot per name, in order: the whole line-up checked before any is used.
 pub fn bots<G: Entry>(names: &[String]) -> Result<Vec<Box<dyn Bot<G>>>, UnknownBot> {
     names.iter().map(|n| bot::<G>(n)).collect()

@@ -48,16 +48,38 @@ impl Level {
         }
     }
 
+    /// The budget of a searching level without its time cap: exactly the game's iterations
+    /// for the level, whatever the machine's load. A search on it is reproducible and plays as
+    /// the level was designed to on an idle core; for measuring strength (`cardtable sim
+    /// --iterations-only`), not for answering people (a slow position may take longer).
+    pub const fn iteration_budget(self, search: &SearchLevels) -> Option<Budget> {
+        match self {
+            Level::Easy | Level::Medium => None,
+            Level::Hard => Some(Budget::iterations(search.hard)),
+            Level::Expert => Some(Budget::iterations(search.expert)),
+        }
+    }
+
     /// This level's bot for a game whose heuristic bot `heuristic` makes; `search` says how the
     /// searching levels play out and how many iterations they run (the game knows what plays
     /// better and what its iterations cost). Searching levels are single-threaded (the server
     /// runs many rooms).
     pub fn bot<G: Game>(self, heuristic: BotMaker<G>, search: SearchLevels) -> Box<dyn Bot<G>> {
+        self.bot_on(heuristic, search, self.budget(&search))
+    }
+
+    /// As [`Level::bot`], but a searching level runs exactly its iterations with no time cap
+    /// ([`Level::iteration_budget`]): reproducible strength measurements on a loaded machine.
+    pub fn bot_iterations_only<G: Game>(self, heuristic: BotMaker<G>, search: SearchLevels) -> Box<dyn Bot<G>> {
+        self.bot_on(heuristic, search, self.iteration_budget(&search))
+    }
+
+    fn bot_on<G: Game>(self, heuristic: BotMaker<G>, search: SearchLevels, budget: Option<Budget>) -> Box<dyn Bot<G>> {
         match self {
             Level::Easy => Box::new(Weakened::new(heuristic(), 1, 2)),
             Level::Medium => heuristic(),
             Level::Hard | Level::Expert => {
-                let budget = self.budget(&search).expect("a searching level");
+                let budget = budget.expect("a searching level");
                 let playout = match search.playouts {
                     PlayoutKind::Random => Playout::Random,
                     PlayoutKind::Heuristic => Playout::Bot(heuristic),
@@ -77,9 +99,26 @@ impl Level {
         by_name: fn(&str) -> Option<Box<dyn Bot<G>>>,
         search: SearchLevels,
     ) -> Box<dyn Bot<G>> {
-        assert!(by_name("heuristic").is_some(), "the game has no heuristic bot");
-        self.bot(Arc::new(move || by_name("heuristic").expect("checked")), search)
+        self.bot(heuristic_of(by_name), search)
     }
+
+    /// As [`Level::bot_iterations_only`], from a game's bot-by-name function.
+    ///
+    /// # Panics
+    /// If `by_name("heuristic")` is `None`.
+    pub fn bot_by_name_iterations_only<G: Game>(
+        self,
+        by_name: fn(&str) -> Option<Box<dyn Bot<G>>>,
+        search: SearchLevels,
+    ) -> Box<dyn Bot<G>> {
+        self.bot_iterations_only(heuristic_of(by_name), search)
+    }
+}
+
+/// The maker of a game's `"heuristic"` bot, from its bot-by-name function.
+fn heuristic_of<G: Game>(by_name: fn(&str) -> Option<Box<dyn Bot<G>>>) -> BotMaker<G> {
+    assert!(by_name("heuristic").is_some(), "the game has no heuristic bot");
+    Arc::new(move || by_name("heuristic").expect("checked"))
 }
 
 /// How a game's searching levels search: the playouts, and the iterations of `hard` and
@@ -175,5 +214,15 @@ mod tests {
             assert!(Level::Hard.budget(&p).unwrap().iterations < Level::Expert.budget(&p).unwrap().iterations);
             assert_eq!(Level::Medium.budget(&p), None);
         }
+    }
+
+    #[test]
+    fn iteration_budgets_have_no_time_cap() {
+        let p = SearchLevels::RANDOM.iterations(123, 4_567);
+        assert_eq!(Level::Hard.iteration_budget(&p), Some(Budget::iterations(123)));
+        assert_eq!(Level::Expert.iteration_budget(&p), Some(Budget::iterations(4_567)));
+        assert_eq!(Level::Easy.iteration_budget(&p), None);
+        assert_eq!(Level::Expert.budget(&p).unwrap().iterations, Some(4_567));
+        assert!(Level::Expert.budget(&p).unwrap().time.is_some());
     }
 }
