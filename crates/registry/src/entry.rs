@@ -3,9 +3,10 @@
 
 use crate::GameKind;
 use engine::{Bot, Game, Seat, Viewer};
-use search::{Level, SearchLevels};
+use search::{Evaluator, Level, SearchLevels};
 use std::fmt;
 use std::ops::RangeInclusive;
+use std::sync::Arc;
 
 /// A game as the tools see it. Implemented once per game, in `games/<game>.rs`.
 pub trait Entry: Game {
@@ -34,6 +35,12 @@ pub trait Entry: Game {
     /// how many iterations each level runs (the game knows what its iterations cost). The
     /// `easy` and `medium` levels are built from its `heuristic` bot.
     const SEARCH: SearchLevels = SearchLevels::RANDOM;
+
+    /// How well a seat stands in an unfinished match, in `[0, 1]` (1: as good as won), if the
+    /// game can judge a position: searching levels then cut their playouts after
+    /// `SEARCH.cutoff` moves and score them with it. It reads a determinized copy, never the
+    /// real match. `None` (the default): playouts run to the end.
+    const EVALUATE: Option<fn(&Self, Seat) -> f64> = None;
 
     /// The config of a match of `players` players; refuses a count outside [`Self::SEATS`].
     fn config(players: u8) -> Result<Self::Config, String>;
@@ -145,7 +152,7 @@ impl std::error::Error for UnknownBot {}
 /// both.
 pub fn bot<G: Entry>(name: &str) -> Result<Box<dyn Bot<G>>, UnknownBot> {
     if let Ok(level) = name.parse::<Level>() {
-        return Ok(level.bot_by_name(G::make_bot, G::SEARCH));
+        return Ok(level.bot_by_name_with(G::make_bot, G::SEARCH, evaluator::<G>(), false));
     }
     G::make_bot(name).ok_or_else(|| UnknownBot { game: G::TITLE, name: name.to_string(), known: G::bot_names() })
 }
@@ -155,9 +162,14 @@ pub fn bot<G: Entry>(name: &str) -> Result<Box<dyn Bot<G>>, UnknownBot> {
 /// measurement on a loaded machine is reproducible and measures the level as designed.
 pub fn bot_iterations_only<G: Entry>(name: &str) -> Result<Box<dyn Bot<G>>, UnknownBot> {
     if let Ok(level) = name.parse::<Level>() {
-        return Ok(level.bot_by_name_iterations_only(G::make_bot, G::SEARCH));
+        return Ok(level.bot_by_name_with(G::make_bot, G::SEARCH, evaluator::<G>(), true));
     }
     bot::<G>(name)
+}
+
+/// [`Entry::EVALUATE`] as the search takes it.
+fn evaluator<G: Entry>() -> Option<Evaluator<G>> {
+    G::EVALUATE.map(|f| Arc::new(f) as Evaluator<G>)
 }
 
 /// One bot per name, in order: the whole line-up checked before any is used.

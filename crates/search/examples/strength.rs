@@ -11,7 +11,7 @@
 //! index, so a row is reproducible (unless a decision hits the level's time cap).
 
 use engine::{Bot, Game, MatchRng, Observation, Seat, derive_seed, play_out};
-use search::{Level, Playout, PlayoutKind, SearchBot, SearchLevels};
+use search::{Evaluator, Level, Playout, PlayoutKind, SearchBot, SearchLevels};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -29,6 +29,8 @@ struct Args {
     playouts: Option<PlayoutKind>,
     /// Overrides the UCB1 exploration constant.
     exploration: Option<f64>,
+    /// Overrides the game's playout cutoff (moves; 0: to the end).
+    cutoff: Option<u32>,
     /// Run exactly the level's iterations, with no time cap (reproducible on a loaded machine).
     uncapped: bool,
 }
@@ -42,6 +44,7 @@ fn parse() -> Args {
         iterations: None,
         playouts: None,
         exploration: None,
+        cutoff: None,
         uncapped: false,
     };
     let mut it = std::env::args().skip(1);
@@ -55,6 +58,7 @@ fn parse() -> Args {
             "--iterations" => a.iterations = Some(value().parse().expect("--iterations N")),
             "--exploration" => a.exploration = Some(value().parse().expect("--exploration C")),
             "--uncapped" => a.uncapped = true,
+            "--cutoff" => a.cutoff = Some(value().parse().expect("--cutoff N")),
             "--playout" => {
                 a.playouts = Some(if value() == "heuristic" { PlayoutKind::Heuristic } else { PlayoutKind::Random })
             }
@@ -106,7 +110,14 @@ fn wilson(wins: u64, n: u64) -> (f64, f64) {
     (centre - half, centre + half)
 }
 
-fn versus<G: Game>(config: &G::Config, by_name: ByName<G>, search: SearchLevels, level: Level, args: &Args) {
+fn versus<G: Game>(
+    config: &G::Config,
+    by_name: ByName<G>,
+    search: SearchLevels,
+    evaluate: Option<Evaluator<G>>,
+    level: Level,
+    args: &Args,
+) {
     let mut search = match args.playouts {
         Some(PlayoutKind::Random) => SearchLevels::RANDOM,
         Some(PlayoutKind::Heuristic) => SearchLevels::HEURISTIC,
@@ -114,6 +125,9 @@ fn versus<G: Game>(config: &G::Config, by_name: ByName<G>, search: SearchLevels,
     };
     if let Some(k) = args.iterations {
         search = search.iterations(k, k);
+    }
+    if let Some(k) = args.cutoff {
+        search = search.cutoff(k);
     }
     let n = G::new(config, 0).expect("setup").num_seats();
     let log = Arc::new(Mutex::new((0u64, Duration::ZERO, Duration::ZERO)));
@@ -129,10 +143,13 @@ fn versus<G: Game>(config: &G::Config, by_name: ByName<G>, search: SearchLevels,
                     PlayoutKind::Random => Playout::Random,
                     PlayoutKind::Heuristic => Playout::bot(move || by_name("heuristic").expect("heuristic")),
                 };
-                Box::new(SearchBot::new(budget.expect("a searching level")).playout(playout).exploration(c))
+                let bot = SearchBot::new(budget.expect("a searching level")).playout(playout).exploration(c);
+                Box::new(match &evaluate {
+                    Some(e) if search.cutoff > 0 => bot.cutoff(search.cutoff, Arc::clone(e)),
+                    _ => bot,
+                })
             }
-            None if args.uncapped => level.bot_by_name_iterations_only(by_name, search),
-            None => level.bot_by_name(by_name, search),
+            None => level.bot_by_name_with(by_name, search, evaluate.clone(), args.uncapped),
         };
         let mut searcher = Some(Timed { inner: searcher, log: Arc::clone(&log) });
         let mut bots: Vec<Box<dyn Bot<G>>> = (0..n)
@@ -192,13 +209,21 @@ fn main() {
     let wants = |g: &str| args.game.as_deref().is_none_or(|x| x == g);
     for &level in &args.levels {
         if wants("sorcery") {
-            versus::<sorcery::Sorcery>(&sorcery::Config::default(), sorcery::bot, SORCERY, level, &args);
+            let estimate: Evaluator<sorcery::Sorcery> = Arc::new(sorcery::bots::win_estimate);
+            versus::<sorcery::Sorcery>(
+                &sorcery::Config::default(),
+                sorcery::bot,
+                SORCERY,
+                Some(estimate),
+                level,
+                &args,
+            );
         }
         if wants("buckshot") {
-            versus::<buckshot::Buckshot>(&buckshot::Config::players(4), buckshot::bot, BUCKSHOT, level, &args);
+            versus::<buckshot::Buckshot>(&buckshot::Config::players(4), buckshot::bot, BUCKSHOT, None, level, &args);
         }
         if wants("ivanhoe") {
-            versus::<ivanhoe::Ivanhoe>(&ivanhoe::Config { players: 3 }, ivanhoe::bot, IVANHOE, level, &args);
+            versus::<ivanhoe::Ivanhoe>(&ivanhoe::Config { players: 3 }, ivanhoe::bot, IVANHOE, None, level, &args);
         }
     }
 }

@@ -1,6 +1,6 @@
 //! Difficulty levels shared by every game, built from the game's own heuristic bot.
 
-use crate::{Budget, Playout, SearchBot};
+use crate::{Budget, Evaluator, Playout, SearchBot};
 use engine::{Bot, Game, MatchRng, Observation};
 use std::fmt;
 use std::str::FromStr;
@@ -65,16 +65,36 @@ impl Level {
     /// better and what its iterations cost). Searching levels are single-threaded (the server
     /// runs many rooms).
     pub fn bot<G: Game>(self, heuristic: BotMaker<G>, search: SearchLevels) -> Box<dyn Bot<G>> {
-        self.bot_on(heuristic, search, self.budget(&search))
+        self.bot_on(heuristic, search, self.budget(&search), None)
+    }
+
+    /// As [`Level::bot`], with the game's position estimate `evaluate` (used when
+    /// `search.cutoff` is set: see [`SearchBot::cutoff`]), and with no time cap when
+    /// `iterations_only` ([`Level::iteration_budget`]).
+    pub fn bot_with<G: Game>(
+        self,
+        heuristic: BotMaker<G>,
+        search: SearchLevels,
+        evaluate: Option<Evaluator<G>>,
+        iterations_only: bool,
+    ) -> Box<dyn Bot<G>> {
+        let budget = if iterations_only { self.iteration_budget(&search) } else { self.budget(&search) };
+        self.bot_on(heuristic, search, budget, evaluate)
     }
 
     /// As [`Level::bot`], but a searching level runs exactly its iterations with no time cap
     /// ([`Level::iteration_budget`]): reproducible strength measurements on a loaded machine.
     pub fn bot_iterations_only<G: Game>(self, heuristic: BotMaker<G>, search: SearchLevels) -> Box<dyn Bot<G>> {
-        self.bot_on(heuristic, search, self.iteration_budget(&search))
+        self.bot_on(heuristic, search, self.iteration_budget(&search), None)
     }
 
-    fn bot_on<G: Game>(self, heuristic: BotMaker<G>, search: SearchLevels, budget: Option<Budget>) -> Box<dyn Bot<G>> {
+    fn bot_on<G: Game>(
+        self,
+        heuristic: BotMaker<G>,
+        search: SearchLevels,
+        budget: Option<Budget>,
+        evaluate: Option<Evaluator<G>>,
+    ) -> Box<dyn Bot<G>> {
         match self {
             Level::Easy => Box::new(Weakened::new(heuristic(), 1, 2)),
             Level::Medium => heuristic(),
@@ -84,7 +104,11 @@ impl Level {
                     PlayoutKind::Random => Playout::Random,
                     PlayoutKind::Heuristic => Playout::Bot(heuristic),
                 };
-                Box::new(SearchBot::new(budget).playout(playout))
+                let bot = SearchBot::new(budget).playout(playout);
+                Box::new(match evaluate {
+                    Some(e) if search.cutoff > 0 => bot.cutoff(search.cutoff, e),
+                    _ => bot,
+                })
             }
         }
     }
@@ -113,6 +137,20 @@ impl Level {
     ) -> Box<dyn Bot<G>> {
         self.bot_iterations_only(heuristic_of(by_name), search)
     }
+
+    /// As [`Level::bot_with`], from a game's bot-by-name function.
+    ///
+    /// # Panics
+    /// If `by_name("heuristic")` is `None`.
+    pub fn bot_by_name_with<G: Game>(
+        self,
+        by_name: fn(&str) -> Option<Box<dyn Bot<G>>>,
+        search: SearchLevels,
+        evaluate: Option<Evaluator<G>>,
+        iterations_only: bool,
+    ) -> Box<dyn Bot<G>> {
+        self.bot_with(heuristic_of(by_name), search, evaluate, iterations_only)
+    }
 }
 
 /// The maker of a game's `"heuristic"` bot, from its bot-by-name function.
@@ -128,17 +166,28 @@ pub struct SearchLevels {
     pub playouts: PlayoutKind,
     pub hard: u64,
     pub expert: u64,
+    /// Playouts stop after this many moves and the game's position estimate scores them
+    /// ([`SearchBot::cutoff`]), for a game that has one (registry's `Entry::EVALUATE`); 0 plays
+    /// every playout to the end.
+    pub cutoff: u32,
 }
 
 impl SearchLevels {
     /// Random playouts, many cheap iterations.
-    pub const RANDOM: SearchLevels = SearchLevels { playouts: PlayoutKind::Random, hard: 1_000, expert: 5_000 };
+    pub const RANDOM: SearchLevels =
+        SearchLevels { playouts: PlayoutKind::Random, hard: 1_000, expert: 5_000, cutoff: 0 };
     /// Heuristic playouts, each worth several random ones and costing as much.
-    pub const HEURISTIC: SearchLevels = SearchLevels { playouts: PlayoutKind::Heuristic, hard: 300, expert: 1_500 };
+    pub const HEURISTIC: SearchLevels =
+        SearchLevels { playouts: PlayoutKind::Heuristic, hard: 300, expert: 1_500, cutoff: 0 };
 
     /// The same playouts with other iteration counts.
     pub const fn iterations(self, hard: u64, expert: u64) -> Self {
-        SearchLevels { playouts: self.playouts, hard, expert }
+        SearchLevels { hard, expert, ..self }
+    }
+
+    /// The same, with playouts cut after `moves` moves and scored by the game's estimate.
+    pub const fn cutoff(self, moves: u32) -> Self {
+        SearchLevels { cutoff: moves, ..self }
     }
 }
 

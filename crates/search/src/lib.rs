@@ -63,4 +63,4 @@ pub use bench::{BenchOptions, BenchReport, bench_search};
 pub use budget::Budget;
 pub use level::{BotMaker, Level, ParseLevelError, PlayoutKind, SearchLevels, Weakened};
 pub use playout::Playout;
-pub use worker::{SearchBot, SearchStats};
+pub use worker::{Evaluator, SearchBot, SearchStats};

@@ -17,6 +17,9 @@ impl Entry for Sorcery {
     /// Random playouts are as strong as heuristic ones here and far cheaper.
     const SEARCH: SearchLevels = SearchLevels::RANDOM;
 
+    /// The heuristic's score of each side, as a chance to win.
+    const EVALUATE: Option<fn(&Sorcery, Seat) -> f64> = Some(sorcery::bots::win_estimate);
+
     fn config(players: u8) -> Result<Config, String> {
         Self::check_players(players)?;
         Ok(Config::default())
