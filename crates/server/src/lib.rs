@@ -277,10 +277,12 @@ async fn room_socket(
     // the HTTP answer to a refused WebSocket, but it can read a close frame's reason.
     let ticket = state.lobby.usage().admit_socket(peer);
     // Small buffers: an idle connection should cost a few KiB, not the default 256 KiB, so
-    // a server can hold tens of thousands (the read buffer grows for a large frame).
+    // a server can hold tens of thousands (the read buffer grows for a large frame). The read
+    // buffer is zeroed up to its size before every read attempt, so it is kept to what a
+    // client's packets need (a move is well under 1 KiB).
     ws.max_message_size(protocol::MAX_FRAME)
         .max_frame_size(protocol::MAX_FRAME)
-        .read_buffer_size(4 * 1024)
+        .read_buffer_size(1024)
         .write_buffer_size(4 * 1024)
         .on_upgrade(move |socket| async move {
             let ticket = match ticket {

@@ -30,6 +30,11 @@ pub(super) fn clip(s: &str, max: usize) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// Room for one member's room fields and one seat's game fields in a sync (a guess that saves
+/// the buffers' regrowth; larger ones still grow).
+const PLAYER_BYTES: usize = 128;
+const SEAT_BYTES: usize = 128;
+
 /// The most chat messages a sync carries.
 const CHAT_SYNCED: usize = 50;
 
@@ -94,7 +99,7 @@ impl<A: GameAdapter> Room<A> {
     /// those of someone not playing). `table` is the spectator's.
     pub(super) fn player_fields(&self, m: &Member, seats: &[Fields], table: Option<&Table<'_, A::G>>) -> Fields {
         let in_game = self.in_game(m, table).is_some();
-        let mut p = Fields::new();
+        let mut p = Fields::with_capacity(PLAYER_BYTES + SEAT_BYTES);
         p.put("username", &m.username)
             .put("inGame", &in_game)
             .put("isSpectator", &(self.current.is_some() && !in_game))
@@ -116,10 +121,13 @@ impl<A: GameAdapter> Room<A> {
     pub(super) fn public_table(&self) -> Fields {
         let view = self.public_view();
         let table = self.table(view.as_ref(), Viewer::Spectator);
-        let mut seats = self.current.as_ref().map_or_else(Vec::new, |c| vec![Fields::new(); c.seats.len()]);
-        let mut game_top = Fields::new();
+        let mut seats = self.current.as_ref().map_or_else(Vec::new, |c| {
+            (0..c.seats.len()).map(|_| Fields::with_capacity(SEAT_BYTES)).collect::<Vec<_>>()
+        });
+        let mut game_top = Fields::with_capacity(256);
         A::public_data(table.as_ref(), &mut seats, &mut game_top);
-        let mut players = String::from("[");
+        let mut players = String::with_capacity(2 + self.members.len() * (PLAYER_BYTES + SEAT_BYTES));
+        players.push('[');
         for (i, m) in self.members.iter().enumerate() {
             let p = self.player_fields(m, &seats, table.as_ref());
             if i > 0 {
@@ -130,7 +138,7 @@ impl<A: GameAdapter> Room<A> {
             players.push('}');
         }
         players.push(']');
-        let mut t = Fields::new();
+        let mut t = Fields::with_capacity(players.len() + 1024);
         t.put_raw("players", &players);
         {
             // Only this task uses the lock (it makes `&Room` shareable across the awaits).
@@ -184,7 +192,7 @@ impl<A: GameAdapter> Room<A> {
     /// The fields of `gameData` only `viewer` sees: the game's private ones, the engine's view
     /// (games that sync it) and a seat's legal actions.
     pub(super) fn private_table(&self, viewer: Viewer) -> Fields {
-        let mut t = Fields::new();
+        let mut t = Fields::with_capacity(512);
         if let Some(cur) = &self.current {
             // The one view of this viewer: the adapter renders from it, and it is synced as is.
             let view = cur.game.view(viewer);
