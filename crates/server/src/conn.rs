@@ -9,7 +9,8 @@
 //! disconnected (close 1008) and the room treats it as any dropped connection. What one
 //! client pins is bounded by the queue's cap, not by what the room says.
 
-use crate::room::{ConnId, Outbound, RoomHandle};
+use crate::lobby::Lobby;
+use crate::room::{ConnId, Outbound};
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures_util::{SinkExt, StreamExt};
 use std::collections::VecDeque;
@@ -124,13 +125,14 @@ enum Event {
     WriteFailed,
 }
 
-pub async fn serve_socket(mut socket: WebSocket, room: RoomHandle, limits: ConnLimits) {
+/// Serves one WebSocket of room `id` (woken through the lobby if it is dormant).
+pub async fn serve_socket(mut socket: WebSocket, lobby: &Lobby, id: &str, limits: ConnLimits) {
     let conn: ConnId = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
     let (tx, mut rx) = mpsc::channel::<Outbound>(QUEUE);
-    if room.connect(conn, tx).await.is_err() {
+    let Some(room) = lobby.connect(id, conn, tx).await else {
         goodbye(&mut socket, CLOSE_ROOM_GONE, "this room has closed".into()).await;
         return;
-    }
+    };
     let rate = limits.rate;
     let mut bucket = TokenBucket::new(rate, rate * BURST / RATE);
     let mut last_warning: Option<Instant> = None;

@@ -2,7 +2,7 @@
 //!
 //! `run(listener, config, shutdown)` serves, on one listener:
 //! - `GET /` and `GET /r/{id}`: the web client (embedded); `GET /{asset}`: its files;
-//! - `GET /api/health` → `{"status":"ok"}`;
+//! - `GET /api/health` → `{"status":"ok","rooms":N,"dormantRooms":D}`;
 //! - `GET /api/games` → `[{name, title, description, minPlayers, maxPlayers, defaultPlayers,
 //!   bots}]`, every game a room can be created for (the registry's `GameInfo`);
 //! - `GET /api/rooms?after=ID&limit=N` → `[{id, game, players, state, spectators}]`: live,
@@ -102,9 +102,15 @@ pub const SECURITY_HEADERS: [(&str, &str); 4] = [
     ("referrer-policy", "no-referrer"),
 ];
 
+/// `{"status":"ok","rooms":N,"dormantRooms":D}`: rooms in the lobby, and how many of them are
+/// dormant (out of memory until someone comes back).
+async fn health(State(state): State<AppState>) -> Json<serde_json::Value> {
+    Json(serde_json::json!({"status": "ok", "rooms": state.lobby.len(), "dormantRooms": state.lobby.dormant()}))
+}
+
 pub fn app(state: AppState) -> Router {
     Router::new()
-        .route("/api/health", get(|| async { Json(serde_json::json!({"status": "ok"})) }))
+        .route("/api/health", get(health))
         .route("/api/games", get(|| async { Json(lobby::games()) }))
         .route("/api/rooms", get(list_rooms).post(create_room))
         .route("/api/rooms/{id}", get(room_summary))
@@ -270,9 +276,9 @@ async fn room_socket(
     if let Some(refused) = refuse_origin(&state.limits, &headers) {
         return refused;
     }
-    let Some(room) = state.lobby.get(&id) else {
+    if !state.lobby.contains(&id) {
         return (StatusCode::NOT_FOUND, Json(serde_json::json!({ "error": format!("no room {id}") }))).into_response();
-    };
+    }
     // Over a limit the socket is opened and closed at once with the reason: a page cannot read
     // the HTTP answer to a refused WebSocket, but it can read a close frame's reason.
     let ticket = state.lobby.usage().admit_socket(peer);
@@ -290,7 +296,7 @@ async fn room_socket(
                 Err(r) => return conn::refuse_socket(socket, r.reason).await,
             };
             let limits = conn::ConnLimits { rate: state.rate_limit, queue_bytes: state.limits.queue_bytes };
-            conn::serve_socket(socket, room, limits).await;
+            conn::serve_socket(socket, &state.lobby, &id, limits).await;
             drop(ticket);
         })
 }

@@ -44,6 +44,10 @@ pub struct Limits {
     /// How long a room with nobody connected lives on (a link just shared, a page reloading);
     /// then it closes. A game whose people have all been gone this long ends as abandoned.
     pub empty_room_ttl: Duration,
+    /// How long a room with nobody connected and no match stays in memory before it goes
+    /// dormant (kept in the store only, woken by the next connection); at most
+    /// `empty_room_ttl`.
+    pub dormant_after: Duration,
 }
 
 impl Default for Limits {
@@ -62,6 +66,7 @@ impl Default for Limits {
             sockets_per_addr: 48,
             sockets: 15 * 1024,
             empty_room_ttl: Duration::from_secs(60),
+            dormant_after: crate::lobby::DORMANT_AFTER,
         }
     }
 }

@@ -1,14 +1,30 @@
-//! The lobby: which rooms exist. A map from room id to handle, locked only to look up, insert
-//! or list — never across an `.await`.
+//! The lobby: which rooms exist. A map from room id to a live room's handle or a dormant
+//! room's summary, locked only to look up, insert or list — never across an `.await`.
+//!
+//! A room with nobody connected and no match goes dormant after [`DORMANT_AFTER`] (see
+//! `room::life`): its task ends, and the lobby keeps its summary and its place in the limits.
+//! The first connection to it wakes it (read back from the store, its task started again);
+//! a dormant room nobody came back to is deleted once the server's empty-room time has passed
+//! since it emptied, as a live room would have closed.
 
 use crate::Error;
 use crate::adapter::GameAdapter;
 use crate::limits::{Limits, Refused, Ticket, Usage};
-use crate::room::{Inbox, Room, RoomHandle, RoomOptions, RoomSummary};
+use crate::room::{ConnId, Inbox, Outbound, Room, RoomHandle, RoomOptions, RoomSummary, RunEnd, TryConnect};
 use registry::{GameInfo, GameKind};
 use std::collections::BTreeMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex, Weak};
+use std::time::Duration;
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+
+/// How long a room with nobody connected and no match stays in memory before it goes dormant
+/// by default ([`Limits::dormant_after`]; at most the server's empty-room time). Long enough that a page reloading, or friends
+/// going back to the lobby between matches, find it awake.
+pub const DORMANT_AFTER: Duration = Duration::from_secs(2);
+/// How often dormant rooms past their time are looked for.
+const SWEEP_EVERY: Duration = Duration::from_secs(1);
 
 /// Code that works for any game's adapter: [`visit_adapter`] calls `visit` with the adapter
 /// type of a [`GameKind`].
@@ -40,13 +56,42 @@ pub fn games() -> Vec<GameInfo> {
     GameKind::ALL.iter().filter(|&&k| visit_adapter(k, Has).is_some()).map(|k| k.info()).collect()
 }
 
-/// The rooms by id. Each room's task removes its own entry when the room closes.
-type Rooms = Mutex<BTreeMap<String, RoomHandle>>;
+/// A room as the lobby holds it.
+enum Slot {
+    Live(RoomHandle),
+    Dormant(Box<Dormant>),
+}
+
+/// What the lobby keeps of a dormant room: enough to list it, wake it, and close it on time.
+struct Dormant {
+    kind: GameKind,
+    summary: RoomSummary,
+    /// Since when nobody is connected (its empty-room time counts from here).
+    since: Instant,
+    /// Its place in the limits, handed to its task when it wakes (`None` while it wakes).
+    ticket: Option<Ticket>,
+}
+
+impl Slot {
+    fn summary(&self) -> RoomSummary {
+        match self {
+            Slot::Live(h) => h.summary(),
+            Slot::Dormant(d) => d.summary.clone(),
+        }
+    }
+}
+
+/// The rooms by id. Each room's task removes its own entry when the room closes, or turns it
+/// dormant; the sweeper removes dormant rooms past their time.
+type Rooms = Mutex<BTreeMap<String, Slot>>;
 
 pub struct Lobby {
     rooms: Arc<Rooms>,
     store: store::Store,
     usage: Arc<Usage>,
+    /// Held while a dormant room is woken or dormant rooms are closed, so a room is never
+    /// read back twice, nor woken as it is deleted.
+    waking: Arc<tokio::sync::Mutex<()>>,
 }
 
 /// Why a room was not created: a bad request (`400`) or a limit ([`Refused`]: `429`/`503`).
@@ -60,15 +105,72 @@ pub enum CreateError {
 pub const PAGE: usize = 100;
 
 /// Starts a room's task. The task holds the room's [`Ticket`] (its place in the limits) and,
-/// when the room closes, takes it out of the lobby: the room's memory goes with its task.
-/// (Only a weak reference to the lobby: a lobby dropped at shutdown ends its rooms.)
+/// when the room closes, takes it out of the lobby: the room's memory goes with its task. A
+/// room going dormant leaves its summary and ticket in the lobby instead. (Only a weak
+/// reference to the lobby: a lobby dropped at shutdown ends its rooms.)
 fn spawn<A: GameAdapter>(room: Room<A>, inbox: Inbox, id: String, rooms: Weak<Rooms>, ticket: Ticket) {
     tokio::spawn(async move {
-        room.run(inbox).await;
-        if let Some(rooms) = rooms.upgrade() {
-            rooms.lock().expect("lobby lock").remove(&id);
+        let (mut room, mut inbox) = (room, inbox);
+        loop {
+            let end = room.run(inbox).await;
+            let Some(rooms) = rooms.upgrade() else { return };
+            let mut map = rooms.lock().expect("lobby lock");
+            match end {
+                // Connections post under this lock (see `Lobby::connect`): if none is waiting
+                // now, none can arrive before the slot says dormant.
+                RunEnd::Dormant(r, i, since) if i.is_empty() => {
+                    let summary = r.summary_now();
+                    let kind = A::name().parse::<GameKind>().expect("every adapter is a registry game");
+                    map.insert(id, Slot::Dormant(Box::new(Dormant { kind, summary, since, ticket: Some(ticket) })));
+                    return;
+                }
+                RunEnd::Dormant(r, i, _) => {
+                    // Someone came in as it stopped: it goes on.
+                    drop(map);
+                    (room, inbox) = (*r, i);
+                }
+                RunEnd::Closed | RunEnd::HandlesGone => {
+                    map.remove(&id);
+                    drop(map);
+                    drop(ticket);
+                    return;
+                }
+            }
         }
-        drop(ticket);
+    });
+}
+
+/// Deletes dormant rooms nobody came back to within `ttl` of their emptying, every
+/// [`SWEEP_EVERY`], until the lobby is gone.
+fn spawn_sweeper(rooms: Weak<Rooms>, store: store::Store, waking: Arc<tokio::sync::Mutex<()>>, ttl: Duration) {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(SWEEP_EVERY);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tick.tick().await;
+            let _waking = waking.lock().await;
+            let Some(rooms) = rooms.upgrade() else { return };
+            let now = Instant::now();
+            let expired: Vec<String> = {
+                let mut map = rooms.lock().expect("lobby lock");
+                let ids: Vec<String> = map
+                    .iter()
+                    .filter(|(_, slot)| matches!(slot, Slot::Dormant(d) if d.since + ttl <= now))
+                    .map(|(id, _)| id.clone())
+                    .collect();
+                for id in &ids {
+                    map.remove(id);
+                }
+                ids
+            };
+            drop(rooms);
+            for id in expired {
+                if let Err(e) = store.delete_room(&id).await {
+                    tracing::error!(room = %id, "deleting the closed room failed: {e}");
+                }
+                tracing::info!(room = %id, "room closed: nobody connected for {ttl:?} (it was dormant)");
+            }
+        }
     });
 }
 
@@ -82,7 +184,15 @@ impl Lobby {
     /// A lobby with every room the store remembers, each back in its task, counted in `usage`
     /// (and closed when empty after its `empty_room_ttl`, like any room).
     pub async fn restore_with(store: store::Store, usage: Arc<Usage>) -> Result<Lobby, Error> {
-        let lobby = Lobby { rooms: Arc::new(Mutex::new(BTreeMap::new())), store: store.clone(), usage };
+        let lobby = Lobby {
+            rooms: Arc::new(Mutex::new(BTreeMap::new())),
+            store: store.clone(),
+            usage,
+            waking: Arc::new(tokio::sync::Mutex::new(())),
+        };
+        let ttl = lobby.usage.limits().empty_room_ttl;
+        spawn_sweeper(Arc::downgrade(&lobby.rooms), store.clone(), lobby.waking.clone(), ttl);
+        let now = Instant::now();
         for stored in store.load_rooms().await? {
             // A room that cannot be rebuilt stays in the database for a person to look at; it
             // does not keep the server, or the other rooms, from starting.
@@ -98,23 +208,25 @@ impl Lobby {
                 }
             };
             let ticket = lobby.usage.admit_restored();
-            let rebuilt = visit_adapter(kind, RestoreRoom { stored: &stored, lobby: &lobby, ticket })
+            let rebuilt = visit_adapter(kind, RestoreRoom { stored: &stored, lobby: &lobby, ticket, since: now })
                 .unwrap_or_else(|| Err(Error::NoAdapter(kind.title())));
-            let handle = match rebuilt {
-                Ok(handle) => handle,
-                Err(e) => {
-                    tracing::error!(room = %stored.id, "room not restored: {e}; left in the database");
-                    continue;
-                }
-            };
-            tracing::info!(room = %stored.id, moves = stored.moves.len(), "room restored");
-            lobby.rooms.lock().expect("lobby lock").insert(stored.id.clone(), handle);
+            match rebuilt {
+                Ok(()) => tracing::info!(room = %stored.id, moves = stored.moves.len(), "room restored"),
+                Err(e) => tracing::error!(room = %stored.id, "room not restored: {e}; left in the database"),
+            }
         }
         Ok(lobby)
     }
 
     pub fn usage(&self) -> &Arc<Usage> {
         &self.usage
+    }
+
+    /// The server-wide times every room of this lobby lives by.
+    fn prepare<A: GameAdapter>(&self, room: &mut Room<A>) {
+        let ttl = self.usage.limits().empty_room_ttl;
+        room.set_empty_ttl(ttl);
+        room.set_dormant_after(self.usage.limits().dormant_after.min(ttl));
     }
 
     fn new_id(&self) -> String {
@@ -151,11 +263,10 @@ impl Lobby {
         let ticket = self.usage.admit_room(from).map_err(CreateError::Refused)?;
         let id = self.new_id();
         let create = CreateRoom { id: id.clone(), options, lobby: self, ticket };
-        let handle = visit_adapter(kind, create)
+        visit_adapter(kind, create)
             .ok_or(CreateError::Bad(Error::NoAdapter(kind.title())))?
             .await
             .map_err(CreateError::Bad)?;
-        self.rooms.lock().expect("lobby lock").insert(id.clone(), handle);
         Ok(id)
     }
 
@@ -164,8 +275,73 @@ impl Lobby {
         &self.store
     }
 
-    pub fn get(&self, id: &str) -> Option<RoomHandle> {
-        self.rooms.lock().expect("lobby lock").get(id).cloned()
+    /// Whether room `id` exists (live or dormant).
+    pub fn contains(&self, id: &str) -> bool {
+        self.rooms.lock().expect("lobby lock").contains_key(id)
+    }
+
+    /// Connects `conn` to room `id` (its packets go to `tx`), waking the room if it is dormant;
+    /// `None` if there is no such room (or it closed meanwhile).
+    pub async fn connect(&self, id: &str, conn: ConnId, tx: mpsc::Sender<Outbound>) -> Option<RoomHandle> {
+        // A room may close or go dormant between two looks; a few looks settle it.
+        for _ in 0..4 {
+            let busy = {
+                let map = self.rooms.lock().expect("lobby lock");
+                match map.get(id)? {
+                    Slot::Live(h) => match h.try_connect(conn, tx.clone()) {
+                        Ok(()) => return Some(h.clone()),
+                        Err(TryConnect::Busy) => Some(h.clone()),
+                        // Its task has just ended: look again once the lobby knows how.
+                        Err(TryConnect::Gone) => None,
+                    },
+                    Slot::Dormant(_) => None,
+                }
+            };
+            match busy {
+                Some(h) => return h.connect(conn, tx).await.ok().map(|()| h),
+                None => {
+                    self.wake(id).await;
+                    tokio::task::yield_now().await;
+                }
+            }
+        }
+        None
+    }
+
+    /// Reads dormant room `id` back from the store and starts its task (nothing if it is not
+    /// dormant).
+    async fn wake(&self, id: &str) {
+        let _waking = self.waking.lock().await;
+        let (kind, since, ticket) = {
+            let mut map = self.rooms.lock().expect("lobby lock");
+            let Some(Slot::Dormant(d)) = map.get_mut(id) else { return };
+            let Some(ticket) = d.ticket.take() else { return };
+            (d.kind, d.since, ticket)
+        };
+        let stored = match self.store.load_room(id).await {
+            Ok(Some(stored)) => stored,
+            Ok(None) => {
+                tracing::error!(room = %id, "a dormant room is not in the store; dropped");
+                self.rooms.lock().expect("lobby lock").remove(id);
+                return;
+            }
+            Err(e) => {
+                tracing::error!(room = %id, "waking a dormant room failed: {e}");
+                if let Some(Slot::Dormant(d)) = self.rooms.lock().expect("lobby lock").get_mut(id) {
+                    d.ticket = Some(ticket);
+                }
+                return;
+            }
+        };
+        let rebuilt = visit_adapter(kind, RestoreRoom { stored: &stored, lobby: self, ticket, since })
+            .unwrap_or_else(|| Err(Error::NoAdapter(kind.title())));
+        match rebuilt {
+            Ok(()) => tracing::debug!(room = %id, "dormant room woken"),
+            Err(e) => {
+                tracing::error!(room = %id, "a dormant room could not be rebuilt: {e}; left in the database");
+                self.rooms.lock().expect("lobby lock").remove(id);
+            }
+        }
     }
 
     /// The live public rooms with ids after `after`, at most `limit` (at most [`PAGE`]), and
@@ -177,8 +353,8 @@ impl Lobby {
         let mut more = None;
         let rooms = self.rooms.lock().expect("lobby lock");
         let from = after.map_or(Bound::Unbounded, |a| Bound::Excluded(a.to_string()));
-        for h in rooms.range((from, Bound::Unbounded)).map(|(_, h)| h) {
-            let s = h.summary();
+        for slot in rooms.range((from, Bound::Unbounded)).map(|(_, slot)| slot) {
+            let s = slot.summary();
             if s.private {
                 continue;
             }
@@ -198,10 +374,15 @@ impl Lobby {
 
     /// One room's summary, listed or private (whoever has the id has the link).
     pub fn summary(&self, id: &str) -> Option<RoomSummary> {
-        self.get(id).map(|h| h.summary())
+        self.rooms.lock().expect("lobby lock").get(id).map(Slot::summary)
     }
 
-    /// Live rooms.
+    /// Rooms gone dormant (in the count of [`Lobby::len`]).
+    pub fn dormant(&self) -> usize {
+        self.rooms.lock().expect("lobby lock").values().filter(|s| matches!(s, Slot::Dormant(_))).count()
+    }
+
+    /// Live rooms (awake or dormant).
     pub fn len(&self) -> usize {
         self.rooms.lock().expect("lobby lock").len()
     }
@@ -211,28 +392,32 @@ impl Lobby {
     }
 }
 
-/// Rebuilds a stored room and starts its task.
+/// Rebuilds a stored room, puts it in the lobby and starts its task.
 struct RestoreRoom<'a> {
     stored: &'a store::StoredRoom,
     lobby: &'a Lobby,
     ticket: Ticket,
+    /// Since when its people are gone (now at a start; when it emptied for a dormant room).
+    since: Instant,
 }
 
 impl AdapterVisitor for RestoreRoom<'_> {
-    type Out = Result<RoomHandle, Error>;
+    type Out = Result<(), Error>;
 
     fn visit<A: GameAdapter>(self) -> Self::Out {
-        let RestoreRoom { stored, lobby, ticket } = self;
+        let RestoreRoom { stored, lobby, ticket, since } = self;
         let store = &lobby.store;
         // Rebuilding replays the match through the game's rules; a panic there is a bug, but
         // it costs this room only, never the server (nor a restart loop).
         let rebuilt =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| Room::<A>::restore(stored, store.clone())))
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| Room::<A>::restore(stored, store.clone(), since)))
                 .unwrap_or_else(|_| Err(Error::restore(&stored.id, "rebuilding it panicked")));
         let (mut room, handle, rx) = rebuilt?;
-        room.set_empty_ttl(lobby.usage.limits().empty_room_ttl);
+        lobby.prepare(&mut room);
+        // In the lobby before its task runs, so the task finds its own slot.
+        lobby.rooms.lock().expect("lobby lock").insert(stored.id.clone(), Slot::Live(handle));
         spawn(room, rx, stored.id.clone(), Arc::downgrade(&lobby.rooms), ticket);
-        Ok(handle)
+        Ok(())
     }
 }
 
@@ -247,7 +432,7 @@ struct CreateRoom<'a> {
 type BoxFuture<'a, T> = std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send + 'a>>;
 
 impl<'a> AdapterVisitor for CreateRoom<'a> {
-    type Out = BoxFuture<'a, Result<RoomHandle, Error>>;
+    type Out = BoxFuture<'a, Result<(), Error>>;
 
     fn visit<A: GameAdapter>(self) -> Self::Out {
         Box::pin(async move {
@@ -259,10 +444,11 @@ impl<'a> AdapterVisitor for CreateRoom<'a> {
                 return Err(Error::BadOptions(format!("gameOptions: {e}")));
             }
             let (mut room, handle, rx) = Room::<A>::create(id.clone(), options, lobby.store.clone());
-            room.set_empty_ttl(lobby.usage.limits().empty_room_ttl);
+            lobby.prepare(&mut room);
             room.persist_new().await?;
+            lobby.rooms.lock().expect("lobby lock").insert(id.clone(), Slot::Live(handle));
             spawn(room, rx, id, Arc::downgrade(&lobby.rooms), ticket);
-            Ok(handle)
+            Ok(())
         })
     }
 }

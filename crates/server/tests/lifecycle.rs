@@ -150,6 +150,67 @@ async fn a_restart_brings_back_only_the_live_rooms_and_they_close_by_the_same_ru
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+async fn dormant_rooms(s: &Server) -> u64 {
+    let (status, v) = http(&s.addr, "GET", "/api/health", None).await;
+    assert_eq!(status, 200);
+    v["dormantRooms"].as_u64().unwrap()
+}
+
+#[tokio::test]
+async fn an_empty_room_goes_dormant_wakes_as_it_was_and_still_closes_on_time() {
+    const LONG_TTL: Duration = Duration::from_secs(3);
+    let store = store::Store::memory().unwrap();
+    let s = Server::start_with(config(store.clone(), |l| {
+        l.empty_room_ttl = LONG_TTL;
+        l.dormant_after = Duration::from_millis(100);
+    }))
+    .await;
+    let id = s.room(json!({"game": "buckshot"})).await;
+    let mut a = s.client(&id).await;
+    a.join("ann").await;
+    a.send(json!({"type": "AddBot"})).await;
+    a.send(json!({"type": "SendNewChatMessage", "message": "back in a minute"})).await;
+    a.expect("NewChatMessageSent").await;
+    let before = a.sync().await;
+    // (Someone dropping in the lobby leaves it; the bot stays.)
+    drop(a);
+    eventually("the room goes dormant", async || dormant_rooms(&s).await == 1).await;
+    // Dormant, it is listed and opens as before.
+    assert_eq!(listed(&s).await, vec![id.clone()]);
+    assert!(room_exists(&s, &id).await);
+    // Coming back wakes it, with its bot, chat and options.
+    let mut a = s.client(&id).await;
+    a.join("ann").await;
+    assert_eq!(dormant_rooms(&s).await, 0, "woken");
+    let after = a.sync().await;
+    for key in ["chat", "options", "bots", "gameStarted", "lastWinner", "lastMatch"] {
+        assert_eq!(after[key], before[key], "{key} after waking");
+    }
+    let bots = |v: &Value| -> Vec<Value> {
+        v["players"].as_array().unwrap().iter().filter(|p| p["isBot"] == true).map(|p| p["username"].clone()).collect()
+    };
+    assert_eq!(bots(&after), bots(&before));
+    assert_eq!(bots(&after).len(), 1);
+    // Its game plays as any other.
+    a.send(json!({"type": "StartGame"})).await;
+    a.expect("GameStarted").await;
+    drop(a);
+    // Whoever leaves, dormant or not, the room closes once its time has passed since it emptied.
+    let emptied = tokio::time::Instant::now();
+    eventually("the room closes", async || !room_exists(&s, &id).await).await;
+    assert!(emptied.elapsed() >= LONG_TTL - Duration::from_millis(100), "not before its time");
+    assert!(store.load_rooms().await.unwrap().is_empty());
+    // A room that went dormant and was never woken closes on time too, and is deleted.
+    let id = s.room(json!({"game": "buckshot"})).await;
+    let created = tokio::time::Instant::now();
+    eventually("the new room goes dormant", async || dormant_rooms(&s).await == 1).await;
+    eventually("the dormant room closes", async || !room_exists(&s, &id).await).await;
+    assert!(created.elapsed() >= LONG_TTL - Duration::from_millis(100), "not before its time");
+    assert_eq!(dormant_rooms(&s).await, 0);
+    assert!(store.load_rooms().await.unwrap().is_empty(), "a closed dormant room is deleted from the store");
+    s.stop().await;
+}
+
 /// An HTTP request; the status, the headers (lowercased) and the JSON body.
 async fn http_full(addr: &str, method: &str, path: &str, body: Option<Value>) -> (u16, String, Value) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};

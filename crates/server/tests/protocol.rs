@@ -19,7 +19,7 @@ fn types(packets: &[Value]) -> Vec<String> {
 async fn http_endpoints() {
     let s = Server::start(store::Store::memory().unwrap()).await;
     let (st, v) = http(&s.addr, "GET", "/api/health", None).await;
-    assert_eq!((st, v), (200, json!({"status": "ok"})));
+    assert_eq!((st, v), (200, json!({"status": "ok", "rooms": 0, "dormantRooms": 0})));
     let id = s.room(json!({"game": "buckshot", "seed": 7})).await;
     let (st, v) = http(&s.addr, "GET", "/api/rooms", None).await;
     assert_eq!(st, 200);

@@ -53,6 +53,22 @@ pub(super) enum RoomCmd {
 /// The receiving end of a room's commands, handed to [`super::Room::run`].
 pub struct Inbox(pub(super) mpsc::Receiver<RoomCmd>);
 
+impl Inbox {
+    /// No command is waiting (a room going dormant checks this under the lobby's lock, where
+    /// connections post their `Connect`).
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// Why [`RoomHandle::try_connect`] did not post.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TryConnect {
+    /// The room's queue is full: wait in line with [`RoomHandle::connect`].
+    Busy,
+    Gone,
+}
+
 /// The room's task has ended: nothing more can be sent to it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RoomGone;
@@ -88,6 +104,15 @@ impl RoomHandle {
     /// A new connection `conn`; the room sends its packets to `tx`.
     pub async fn connect(&self, conn: ConnId, tx: mpsc::Sender<Outbound>) -> Result<(), RoomGone> {
         self.post(RoomCmd::Connect { conn, tx }).await
+    }
+
+    /// As [`RoomHandle::connect`], without waiting: the lobby posts a connection under its lock,
+    /// so a room cannot go dormant between the lookup and the post.
+    pub fn try_connect(&self, conn: ConnId, tx: mpsc::Sender<Outbound>) -> Result<(), TryConnect> {
+        self.tx.try_send(RoomCmd::Connect { conn, tx }).map_err(|e| match e {
+            mpsc::error::TrySendError::Full(_) => TryConnect::Busy,
+            mpsc::error::TrySendError::Closed(_) => TryConnect::Gone,
+        })
     }
 
     /// A text frame (a packet) from `conn`.

@@ -1,6 +1,13 @@
 //! The room's own life: it closes once nobody has been connected for the server's empty-room
 //! time, and a running game none of whose people is connected for that long ends as
 //! abandoned (recorded like any finished match).
+//!
+//! Before it closes, a room with nobody connected and no match goes **dormant** after a few
+//! seconds: its task ends and its memory is freed, and the lobby keeps only its summary.
+//! Everything about it is in the store already (every change is saved before anyone hears of
+//! it), so the first connection to it wakes it: the lobby reads it back and starts its task
+//! again. A server where rooms are created and left all the time (each kept for the seat hold
+//! after its people left) holds a few hundred bytes for each such room instead of kilobytes.
 
 use super::Room;
 use super::clock::later;
@@ -35,9 +42,23 @@ impl<A: GameAdapter> Room<A> {
         }
     }
 
-    /// When the game is abandoned or the room closes, whichever is first.
+    /// Lets the room go dormant after `after` with nobody connected and no match (the lobby
+    /// sets it; a room driven on its own never does).
+    pub fn set_dormant_after(&mut self, after: Duration) {
+        self.dormant_after = Some(after);
+    }
+
+    /// When the room may go dormant, if it may.
+    fn dormant_deadline(&self) -> Option<Instant> {
+        let after = self.dormant_after?;
+        let empty = self.empty_since.filter(|_| self.current.is_none())?;
+        Some(later(empty.max(self.awake_since), after))
+    }
+
+    /// When the game is abandoned, the room closes or goes dormant, whichever is first.
     pub(super) fn life_deadline(&self) -> Option<Instant> {
-        [self.gone_since, self.empty_since].into_iter().flatten().min().map(|t| later(t, self.empty_ttl))
+        let ends = [self.gone_since, self.empty_since].into_iter().flatten().min().map(|t| later(t, self.empty_ttl));
+        [ends, self.dormant_deadline()].into_iter().flatten().min()
     }
 
     /// Ends an abandoned game, or closes an empty room, if its time has come; `true` if so.
@@ -63,6 +84,10 @@ impl<A: GameAdapter> Room<A> {
             }
             tracing::info!(room = %self.id, "room closed: nobody connected for {ttl:?}");
             self.closed = true;
+            acted = true;
+        } else if self.dormant_deadline().is_some_and(|t| t <= now) {
+            tracing::debug!(room = %self.id, "room dormant: nobody connected");
+            self.dormant = true;
             acted = true;
         }
         acted

@@ -29,7 +29,7 @@ mod state;
 mod sync;
 mod timers;
 
-pub use handle::{ConnId, Inbox, Outbound, RoomGone, RoomHandle, RoomSummary};
+pub use handle::{ConnId, Inbox, Outbound, RoomGone, RoomHandle, RoomSummary, TryConnect};
 pub use options::{
     MAX_BOT_DELAY_MS, MAX_GAME_OPTIONS_BYTES, MAX_HOLD_SECONDS, MAX_SPECTATORS, MAX_TURN_SECONDS, RoomOptions,
 };
@@ -80,7 +80,26 @@ pub struct Room<A: GameAdapter> {
     gone_since: Option<Instant>,
     /// The room has closed: its task ends.
     closed: bool,
+    /// How long the room stays in memory with nobody connected and no match before it goes
+    /// dormant (see `life`); `None`: never (a room driven without a lobby).
+    dormant_after: Option<std::time::Duration>,
+    /// When the task (re)started: a room woken from dormancy gets its full time again.
+    awake_since: Instant,
+    /// Going dormant: the task ends and hands the room back to its lobby.
+    dormant: bool,
     _adapter: std::marker::PhantomData<A>,
+}
+
+/// Why a room's task ended.
+pub enum RunEnd<A: GameAdapter> {
+    /// It closed (nobody connected for its `empty_ttl`): gone from the store too.
+    Closed,
+    /// Every handle was dropped (the lobby is gone: the server is stopping).
+    HandlesGone,
+    /// Nobody connected and no match for a while: everything about it is in the store, so the
+    /// lobby may drop it from memory — unless `Inbox` has commands after all (someone came in
+    /// as it stopped), in which case it runs again. The instant is since when it is empty.
+    Dormant(Box<Room<A>>, Inbox, Instant),
 }
 
 pub fn now_ms() -> u64 {
@@ -126,15 +145,20 @@ impl<A: GameAdapter> Room<A> {
             empty_since: Some(Instant::now()),
             gone_since: None,
             closed: false,
+            dormant_after: None,
+            awake_since: Instant::now(),
+            dormant: false,
             _adapter: std::marker::PhantomData,
         };
         (room, handle, inbox)
     }
 
-    /// The room's task: handles commands and timers until every handle is gone or the room
-    /// closes (nobody connected for its `empty_ttl`: see `life`).
-    pub async fn run(mut self, inbox: Inbox) {
+    /// The room's task: handles commands and timers until every handle is gone, the room
+    /// closes (nobody connected for its `empty_ttl`), or it goes dormant (see `life`).
+    pub async fn run(mut self, inbox: Inbox) -> RunEnd<A> {
         let Inbox(mut rx) = inbox;
+        self.awake_since = Instant::now();
+        self.dormant = false;
         self.note_presence();
         loop {
             let deadline = match (self.next_deadline(), self.life_deadline()) {
@@ -155,10 +179,15 @@ impl<A: GameAdapter> Room<A> {
                 }
             }
             if self.closed {
-                break;
+                return RunEnd::Closed;
+            }
+            if self.dormant {
+                let since = self.empty_since.unwrap_or(self.awake_since);
+                return RunEnd::Dormant(Box::new(self), Inbox(rx), since);
             }
             self.note_presence();
         }
+        RunEnd::HandlesGone
     }
 
     async fn handle(&mut self, cmd: RoomCmd) {

@@ -47,25 +47,33 @@ struct Snapshot {
     /// The stored id of the room's last finished match (its end screen and replay).
     #[serde(default)]
     last_match: Option<i64>,
+    /// Who won it (a dormant room woken shows the same end screen).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    last_winner: Option<String>,
     #[serde(rename = "match")]
     current: Option<MatchSnap>,
 }
 
 impl<A: GameAdapter> Room<A> {
-    /// Rebuilds a stored room: members (all disconnected, each given the hold time to come
-    /// back), chat, and the match replayed move by move from its seed.
-    pub fn restore(stored: &store::StoredRoom, store: store::Store) -> Result<(Self, RoomHandle, Inbox), Error> {
+    /// Rebuilds a stored room: members (all disconnected since `since`, each given the hold
+    /// time from then to come back), chat, and the match replayed move by move from its seed.
+    /// `since` is now for a server starting, and when the room went dormant for one woken.
+    pub fn restore(
+        stored: &store::StoredRoom,
+        store: store::Store,
+        since: Instant,
+    ) -> Result<(Self, RoomHandle, Inbox), Error> {
         let id = stored.id.as_str();
         let snap: Snapshot = serde_json::from_str(&stored.snapshot).map_err(|e| Error::restore(id, e))?;
         // Stored before the checks, or edited: options out of range are not run.
         snap.options.check().map_err(|e| Error::restore(id, e))?;
         let (mut room, handle, inbox) = Self::build(stored.id.clone(), snap.options, store, snap.base_seed);
-        let now = Instant::now();
+        room.empty_since = Some(since);
         room.members = snap
             .members
             .into_iter()
             .map(|m| Member {
-                dropped_at: m.bot.is_none().then_some(now),
+                dropped_at: m.bot.is_none().then_some(since),
                 username: m.username,
                 token: m.token,
                 join_time: m.join_time,
@@ -86,6 +94,7 @@ impl<A: GameAdapter> Room<A> {
         room.chat.drain(..extra);
         room.matches_played = snap.matches_played;
         room.last_match = snap.last_match;
+        room.last_winner = snap.last_winner;
         if let Some(ms) = snap.current {
             let config: <A::G as Game>::Config =
                 serde_json::from_value(ms.config).map_err(|e| Error::restore(id, format!("config: {e}")))?;
@@ -140,6 +149,7 @@ impl<A: GameAdapter> Room<A> {
             matches_played: self.matches_played,
             base_seed: self.base_seed,
             last_match: self.last_match,
+            last_winner: self.last_winner.clone(),
             current: self.current.as_ref().map(|c| MatchSnap {
                 seed: c.seed,
                 config: serde_json::to_value(&c.config).expect("configs serialize"),

@@ -259,6 +259,11 @@ impl<A: GameAdapter> Room<A> {
         }
     }
 
+    /// The room's summary as the lobby lists it now.
+    pub fn summary_now(&self) -> crate::room::RoomSummary {
+        self.summary.lock().expect("summary lock").clone()
+    }
+
     pub(super) fn publish_summary(&self) {
         let mut players = Vec::new();
         let mut spectators = 0;
