@@ -29,6 +29,12 @@ pub struct SimArgs {
     /// one seat per game so no bot keeps a seat's advantage.
     #[arg(long, value_delimiter = ',', long_help = bots_help())]
     bots: Vec<String>,
+    /// Searching levels (hard, expert) run exactly their iteration budget, with no time cap.
+    /// Without it each of their moves also stops at a time cap (250 ms for hard, 600 ms for
+    /// expert) as in the lobby, so a batch on a loaded machine plays weaker and is not
+    /// reproducible. Use it to measure strength: same seed, same result, on any machine.
+    #[arg(long)]
+    iterations_only: bool,
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
@@ -57,7 +63,13 @@ pub fn run(args: SimArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let opts = SimOptions { games: args.games, seed: args.seed, threads, bots: args.bots.clone() };
+    let opts = SimOptions {
+        games: args.games,
+        seed: args.seed,
+        threads,
+        bots: args.bots.clone(),
+        iterations_only: args.iterations_only,
+    };
     let bar = (std::io::stderr().is_terminal() && !args.json).then(|| {
         let b = ProgressBar::new(args.games);
         b.set_style(
@@ -271,11 +283,18 @@ mod tests {
             seed_mode,
             ace: None,
             report: None,
+            iterations_only: false,
         }
     }
 
     fn batch(a: &SimArgs) -> SimReport {
-        let opts = SimOptions { games: a.games, seed: a.seed, threads: a.threads.unwrap(), bots: a.bots.clone() };
+        let opts = SimOptions {
+            games: a.games,
+            seed: a.seed,
+            threads: a.threads.unwrap(),
+            bots: a.bots.clone(),
+            iterations_only: a.iterations_only,
+        };
         a.game
             .visit(Batch {
                 players: a.players,
@@ -325,7 +344,13 @@ mod tests {
     }
 
     fn wolfpack(pilots: u8, ace: &str, threads: usize, games: u64) -> Result<SimReport, String> {
-        let opts = SimOptions { games, seed: 7, threads, bots: vec!["heuristic".into(), "random".into()] };
+        let opts = SimOptions {
+            games,
+            seed: 7,
+            threads,
+            bots: vec!["heuristic".into(), "random".into()],
+            iterations_only: false,
+        };
         "wolfpack"
             .parse::<GameKind>()
             .unwrap()
@@ -392,6 +417,7 @@ mod tests {
                 seed_mode: false,
                 ace: None,
                 report: Some(path.clone()),
+                iterations_only: false,
             };
             run(a).unwrap();
             let html = std::fs::read_to_string(&path).unwrap();

@@ -79,7 +79,7 @@ fn searcher<G: Entry>(spec: &str) -> Box<dyn Bot<G>> {
             };
             let kind = if p == "random" { PlayoutKind::Random } else { PlayoutKind::Heuristic };
             let n: u64 = n.parse().expect("iterations");
-            (SearchLevels { playouts: kind, hard: n, expert: n }, n)
+            (SearchLevels { playouts: kind, hard: n, expert: n, cutoff: 0 }, n)
         }
     };
     let playout = match levels.playouts {

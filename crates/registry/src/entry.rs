@@ -3,9 +3,10 @@
 
 use crate::GameKind;
 use engine::{Bot, Game, Seat, Viewer};
-use search::{Level, SearchLevels, SearchTuning};
+use search::{Evaluator, Level, SearchLevels, SearchTuning};
 use std::fmt;
 use std::ops::RangeInclusive;
+use std::sync::Arc;
 
 /// A game as the tools see it. Implemented once per game, in `games/<game>.rs`.
 pub trait Entry: Game {
@@ -38,6 +39,12 @@ pub trait Entry: Game {
     /// This game's refinements of its searching levels (actions to leave out, anchoring on the
     /// heuristic); none by default.
     const SEARCH_TUNING: SearchTuning<Self::Action> = SearchTuning::NONE;
+
+    /// How well a seat stands in an unfinished match, in `[0, 1]` (1: as good as won), if the
+    /// game can judge a position: searching levels then cut their playouts after
+    /// `SEARCH.cutoff` moves and score them with it. It reads a determinized copy, never the
+    /// real match. `None` (the default): playouts run to the end.
+    const EVALUATE: Option<fn(&Self, Seat) -> f64> = None;
 
     /// The config of a match of `players` players; refuses a count outside [`Self::SEATS`].
     fn config(players: u8) -> Result<Self::Config, String>;
@@ -149,9 +156,24 @@ impl std::error::Error for UnknownBot {}
 /// both.
 pub fn bot<G: Entry>(name: &str) -> Result<Box<dyn Bot<G>>, UnknownBot> {
     if let Ok(level) = name.parse::<Level>() {
-        return Ok(level.bot_by_name_tuned(G::make_bot, G::SEARCH, G::SEARCH_TUNING));
+        return Ok(level.bot_by_name_full(G::make_bot, G::SEARCH, G::SEARCH_TUNING, evaluator::<G>(), false));
     }
     G::make_bot(name).ok_or_else(|| UnknownBot { game: G::TITLE, name: name.to_string(), known: G::bot_names() })
+}
+
+/// As [`bot`], but a searching level runs exactly its iterations, with no time cap
+/// ([`Level::iteration_budget`]): what `cardtable sim --iterations-only` plays, so a strength
+/// measurement on a loaded machine is reproducible and measures the level as designed.
+pub fn bot_iterations_only<G: Entry>(name: &str) -> Result<Box<dyn Bot<G>>, UnknownBot> {
+    if let Ok(level) = name.parse::<Level>() {
+        return Ok(level.bot_by_name_full(G::make_bot, G::SEARCH, G::SEARCH_TUNING, evaluator::<G>(), true));
+    }
+    bot::<G>(name)
+}
+
+/// [`Entry::EVALUATE`] as the search takes it.
+fn evaluator<G: Entry>() -> Option<Evaluator<G>> {
+    G::EVALUATE.map(|f| Arc::new(f) as Evaluator<G>)
 }
 
 /// One bot per name, in order: the whole line-up checked before any is used.

@@ -31,5 +31,5 @@ mod entry;
 mod games;
 mod kind;
 
-pub use entry::{Entry, UnknownBot, bot, bots};
+pub use entry::{Entry, UnknownBot, bot, bot_iterations_only, bots};
 pub use kind::{GameInfo, GameKind, GameVisitor, UnknownGame};

@@ -1,6 +1,6 @@
 //! Difficulty levels shared by every game, built from the game's own heuristic bot.
 
-use crate::{Budget, Playout, SearchBot};
+use crate::{Budget, Evaluator, Playout, SearchBot};
 use engine::{Bot, Game, MatchRng, Observation};
 use std::fmt;
 use std::str::FromStr;
@@ -48,12 +48,24 @@ impl Level {
         }
     }
 
+    /// The budget of a searching level without its time cap: exactly the game's iterations
+    /// for the level, whatever the machine's load. A search on it is reproducible and plays as
+    /// the level was designed to on an idle core; for measuring strength (`cardtable sim
+    /// --iterations-only`), not for answering people (a slow position may take longer).
+    pub const fn iteration_budget(self, search: &SearchLevels) -> Option<Budget> {
+        match self {
+            Level::Easy | Level::Medium => None,
+            Level::Hard => Some(Budget::iterations(search.hard)),
+            Level::Expert => Some(Budget::iterations(search.expert)),
+        }
+    }
+
     /// This level's bot for a game whose heuristic bot `heuristic` makes; `search` says how the
     /// searching levels play out and how many iterations they run (the game knows what plays
     /// better and what its iterations cost). Searching levels are single-threaded (the server
     /// runs many rooms).
     pub fn bot<G: Game>(self, heuristic: BotMaker<G>, search: SearchLevels) -> Box<dyn Bot<G>> {
-        self.bot_tuned(heuristic, search, SearchTuning::NONE)
+        self.bot_full(heuristic, search, SearchTuning::NONE, None, false)
     }
 
     /// As [`Level::bot`], with a game's [`SearchTuning`] on its searching levels.
@@ -63,16 +75,54 @@ impl Level {
         search: SearchLevels,
         tuning: SearchTuning<G::Action>,
     ) -> Box<dyn Bot<G>> {
+        self.bot_full(heuristic, search, tuning, None, false)
+    }
+
+    /// As [`Level::bot`], with the game's position estimate `evaluate` (used when
+    /// `search.cutoff` is set: see [`SearchBot::cutoff`]), and with no time cap when
+    /// `iterations_only` ([`Level::iteration_budget`]).
+    pub fn bot_with<G: Game>(
+        self,
+        heuristic: BotMaker<G>,
+        search: SearchLevels,
+        evaluate: Option<Evaluator<G>>,
+        iterations_only: bool,
+    ) -> Box<dyn Bot<G>> {
+        self.bot_full(heuristic, search, SearchTuning::NONE, evaluate, iterations_only)
+    }
+
+    /// As [`Level::bot`], but a searching level runs exactly its iterations with no time cap
+    /// ([`Level::iteration_budget`]): reproducible strength measurements on a loaded machine.
+    pub fn bot_iterations_only<G: Game>(self, heuristic: BotMaker<G>, search: SearchLevels) -> Box<dyn Bot<G>> {
+        self.bot_full(heuristic, search, SearchTuning::NONE, None, true)
+    }
+
+    /// Everything a game says about its levels: `search` (playouts, iterations, cutoff),
+    /// `tuning` (actions left out, anchoring on the heuristic), its position estimate
+    /// `evaluate`, and whether the time cap is off (`iterations_only`).
+    pub fn bot_full<G: Game>(
+        self,
+        heuristic: BotMaker<G>,
+        search: SearchLevels,
+        tuning: SearchTuning<G::Action>,
+        evaluate: Option<Evaluator<G>>,
+        iterations_only: bool,
+    ) -> Box<dyn Bot<G>> {
+        let budget = if iterations_only { self.iteration_budget(&search) } else { self.budget(&search) };
         match self {
             Level::Easy => Box::new(Weakened::new(heuristic(), 1, 2)),
             Level::Medium => heuristic(),
             Level::Hard | Level::Expert => {
-                let budget = self.budget(&search).expect("a searching level");
+                let budget = budget.expect("a searching level");
                 let playout = match search.playouts {
                     PlayoutKind::Random => Playout::Random,
                     PlayoutKind::Heuristic => Playout::Bot(heuristic),
                 };
-                Box::new(tuning.apply(SearchBot::new(budget).playout(playout)))
+                let bot = tuning.apply(SearchBot::new(budget).playout(playout));
+                Box::new(match evaluate {
+                    Some(e) if search.cutoff > 0 => bot.cutoff(search.cutoff, e),
+                    _ => bot,
+                })
             }
         }
     }
@@ -87,7 +137,7 @@ impl Level {
         by_name: fn(&str) -> Option<Box<dyn Bot<G>>>,
         search: SearchLevels,
     ) -> Box<dyn Bot<G>> {
-        self.bot_by_name_tuned(by_name, search, SearchTuning::NONE)
+        self.bot(heuristic_of(by_name), search)
     }
 
     /// As [`Level::bot_by_name`], with a game's [`SearchTuning`].
@@ -100,9 +150,55 @@ impl Level {
         search: SearchLevels,
         tuning: SearchTuning<G::Action>,
     ) -> Box<dyn Bot<G>> {
-        assert!(by_name("heuristic").is_some(), "the game has no heuristic bot");
-        self.bot_tuned(Arc::new(move || by_name("heuristic").expect("checked")), search, tuning)
+        self.bot_tuned(heuristic_of(by_name), search, tuning)
     }
+
+    /// As [`Level::bot_full`], from a game's bot-by-name function.
+    ///
+    /// # Panics
+    /// If `by_name("heuristic")` is `None`.
+    pub fn bot_by_name_full<G: Game>(
+        self,
+        by_name: fn(&str) -> Option<Box<dyn Bot<G>>>,
+        search: SearchLevels,
+        tuning: SearchTuning<G::Action>,
+        evaluate: Option<Evaluator<G>>,
+        iterations_only: bool,
+    ) -> Box<dyn Bot<G>> {
+        self.bot_full(heuristic_of(by_name), search, tuning, evaluate, iterations_only)
+    }
+
+    /// As [`Level::bot_iterations_only`], from a game's bot-by-name function.
+    ///
+    /// # Panics
+    /// If `by_name("heuristic")` is `None`.
+    pub fn bot_by_name_iterations_only<G: Game>(
+        self,
+        by_name: fn(&str) -> Option<Box<dyn Bot<G>>>,
+        search: SearchLevels,
+    ) -> Box<dyn Bot<G>> {
+        self.bot_iterations_only(heuristic_of(by_name), search)
+    }
+
+    /// As [`Level::bot_with`], from a game's bot-by-name function.
+    ///
+    /// # Panics
+    /// If `by_name("heuristic")` is `None`.
+    pub fn bot_by_name_with<G: Game>(
+        self,
+        by_name: fn(&str) -> Option<Box<dyn Bot<G>>>,
+        search: SearchLevels,
+        evaluate: Option<Evaluator<G>>,
+        iterations_only: bool,
+    ) -> Box<dyn Bot<G>> {
+        self.bot_with(heuristic_of(by_name), search, evaluate, iterations_only)
+    }
+}
+
+/// The maker of a game's `"heuristic"` bot, from its bot-by-name function.
+fn heuristic_of<G: Game>(by_name: fn(&str) -> Option<Box<dyn Bot<G>>>) -> BotMaker<G> {
+    assert!(by_name("heuristic").is_some(), "the game has no heuristic bot");
+    Arc::new(move || by_name("heuristic").expect("checked"))
 }
 
 /// A game's refinements of its searching levels beyond [`SearchLevels`]: which actions the
@@ -150,17 +246,28 @@ pub struct SearchLevels {
     pub playouts: PlayoutKind,
     pub hard: u64,
     pub expert: u64,
+    /// Playouts stop after this many moves and the game's position estimate scores them
+    /// ([`SearchBot::cutoff`]), for a game that has one (registry's `Entry::EVALUATE`); 0 plays
+    /// every playout to the end.
+    pub cutoff: u32,
 }
 
 impl SearchLevels {
     /// Random playouts, many cheap iterations.
-    pub const RANDOM: SearchLevels = SearchLevels { playouts: PlayoutKind::Random, hard: 1_000, expert: 5_000 };
+    pub const RANDOM: SearchLevels =
+        SearchLevels { playouts: PlayoutKind::Random, hard: 1_000, expert: 5_000, cutoff: 0 };
     /// Heuristic playouts, each worth several random ones and costing as much.
-    pub const HEURISTIC: SearchLevels = SearchLevels { playouts: PlayoutKind::Heuristic, hard: 300, expert: 1_500 };
+    pub const HEURISTIC: SearchLevels =
+        SearchLevels { playouts: PlayoutKind::Heuristic, hard: 300, expert: 1_500, cutoff: 0 };
 
     /// The same playouts with other iteration counts.
     pub const fn iterations(self, hard: u64, expert: u64) -> Self {
-        SearchLevels { playouts: self.playouts, hard, expert }
+        SearchLevels { hard, expert, ..self }
+    }
+
+    /// The same, with playouts cut after `moves` moves and scored by the game's estimate.
+    pub const fn cutoff(self, moves: u32) -> Self {
+        SearchLevels { cutoff: moves, ..self }
     }
 }
 
@@ -236,5 +343,15 @@ mod tests {
             assert!(Level::Hard.budget(&p).unwrap().iterations < Level::Expert.budget(&p).unwrap().iterations);
             assert_eq!(Level::Medium.budget(&p), None);
         }
+    }
+
+    #[test]
+    fn iteration_budgets_have_no_time_cap() {
+        let p = SearchLevels::RANDOM.iterations(123, 4_567);
+        assert_eq!(Level::Hard.iteration_budget(&p), Some(Budget::iterations(123)));
+        assert_eq!(Level::Expert.iteration_budget(&p), Some(Budget::iterations(4_567)));
+        assert_eq!(Level::Easy.iteration_budget(&p), None);
+        assert_eq!(Level::Expert.budget(&p).unwrap().iterations, Some(4_567));
+        assert!(Level::Expert.budget(&p).unwrap().time.is_some());
     }
 }

@@ -16,7 +16,9 @@
 //! - **Expand** one untried legal action, then **play out** to the end with a pluggable
 //!   [`Playout`] policy (uniform random, or a provided [`engine::Bot`]).
 //! - **Back up** the outcome: a seat scores 1 for a win, 0 for a loss, `1/n` each when nobody
-//!   wins (a draw, a co-operative loss).
+//!   wins (a draw, a co-operative loss). With a cutoff ([`SearchBot::cutoff`]) a playout stops
+//!   after that many moves and each seat scores the game's estimate of its chances instead
+//!   (an [`Evaluator`] on the determinized copy; Sorcery's levels use one).
 //!
 //! The move chosen is the root action visited most (ties: the first in the legal list).
 //!
@@ -63,4 +65,4 @@ pub use bench::{BenchOptions, BenchReport, bench_search};
 pub use budget::Budget;
 pub use level::{BotMaker, Level, ParseLevelError, PlayoutKind, SearchLevels, SearchTuning, Weakened};
 pub use playout::Playout;
-pub use worker::{SearchBot, SearchStats};
+pub use worker::{Evaluator, SearchBot, SearchStats};

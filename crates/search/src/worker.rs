@@ -4,7 +4,20 @@
 use crate::tree::{NONE, ROOT, Tree};
 use crate::{Budget, Playout};
 use engine::{Bot, Game, MatchRng, Observation, Outcome, Seat, SeatSet, Viewer, derive_seed};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// A game's estimate of how well `seat` stands in an unfinished game, in `[0, 1]` (1: as good
+/// as won; the estimates of all seats should add up to about 1). It may read the whole state:
+/// the search only ever evaluates its own determinized copies.
+pub type Evaluator<G> = Arc<dyn Fn(&G, Seat) -> f64 + Send + Sync>;
+
+/// Where playouts stop and what scores them then (see [`SearchBot::cutoff`]).
+#[derive(Clone)]
+struct Cutoff<G: Game> {
+    moves: u32,
+    evaluate: Evaluator<G>,
+}
 
 /// The UCB1 exploration constant for rewards in `[0, 1]` (the value ISMCTS papers settle on).
 pub const DEFAULT_EXPLORATION: f64 = 0.7;
@@ -27,6 +40,7 @@ pub struct SearchBot<G: Game> {
     threads: usize,
     playout: Playout<G>,
     exploration: f64,
+    cutoff: Option<Cutoff<G>>,
     workers: Vec<Worker<G>>,
     stats: SearchStats,
     keep: Option<fn(&G::Action) -> bool>,
@@ -45,6 +59,7 @@ impl<G: Game> SearchBot<G> {
             threads: 1,
             playout: Playout::Random,
             exploration: DEFAULT_EXPLORATION,
+            cutoff: None,
             workers: Vec::new(),
             stats: SearchStats::default(),
             keep: None,
@@ -88,6 +103,15 @@ impl<G: Game> SearchBot<G> {
         self
     }
 
+    /// Playouts stop after `moves` moves (counted from the new leaf) and, if the game has not
+    /// ended by then, each seat scores `evaluate`'s estimate instead of a win or a loss: shorter
+    /// playouts, and a signal that is less noisy than the end of a random game where the game
+    /// knows how to judge a position. `moves == 0` plays to the end, as without a cutoff.
+    pub fn cutoff(mut self, moves: u32, evaluate: Evaluator<G>) -> Self {
+        self.cutoff = (moves > 0).then_some(Cutoff { moves, evaluate });
+        self
+    }
+
     pub fn budget(&self) -> Budget {
         self.budget
     }
@@ -127,11 +151,11 @@ impl<G: Game> SearchBot<G> {
             })
             .collect();
         let deadline = self.budget.time.map(|d| start + d);
-        let (budget, c) = (self.budget, self.exploration);
+        let (budget, c, cutoff) = (self.budget, self.exploration, self.cutoff.as_ref());
         let workers = &mut self.workers[..threads];
         let iterations: u64 = if threads == 1 {
             let (sample, mut r) = jobs.into_iter().next().expect("one job");
-            workers[0].run(&sample, &mut r, me, budget.share(0, 1), deadline, c, keep)
+            workers[0].run(&sample, &mut r, me, budget.share(0, 1), deadline, c, keep, cutoff)
         } else {
             std::thread::scope(|scope| {
                 let handles: Vec<_> = workers
@@ -139,7 +163,9 @@ impl<G: Game> SearchBot<G> {
                     .zip(jobs)
                     .enumerate()
                     .map(|(t, (w, (sample, mut r)))| {
-                        scope.spawn(move || w.run(&sample, &mut r, me, budget.share(t, threads), deadline, c, keep))
+                        scope.spawn(move || {
+                            w.run(&sample, &mut r, me, budget.share(t, threads), deadline, c, keep, cutoff)
+                        })
                     })
                     .collect();
                 handles.into_iter().map(|h| h.join().expect("a search worker panicked")).sum()
@@ -219,6 +245,7 @@ impl<G: Game> Worker<G> {
         deadline: Option<Instant>,
         c: f64,
         keep: Option<fn(&G::Action) -> bool>,
+        cutoff: Option<&Cutoff<G>>,
     ) -> u64 {
         self.tree.reset(me);
         let mut done = 0;
@@ -230,17 +257,25 @@ impl<G: Game> Worker<G> {
             if done > 0 && deadline.is_some_and(|d| Instant::now() >= d) {
                 break;
             }
-            self.iterate(sample, rng, me, c, keep);
+            self.iterate(sample, rng, me, c, keep, cutoff);
             done += 1;
         }
         done
     }
 
-    fn iterate(&mut self, sample: &G, rng: &mut MatchRng, me: Seat, c: f64, keep: Option<fn(&G::Action) -> bool>) {
+    fn iterate(
+        &mut self,
+        sample: &G,
+        rng: &mut MatchRng,
+        me: Seat,
+        c: f64,
+        keep: Option<fn(&G::Action) -> bool>,
+        cutoff: Option<&Cutoff<G>>,
+    ) {
         let Worker { tree, legal, events, path, slots, rewards, policy } = self;
         let mut state = sample.determinize(Viewer::seat(me), rng);
         let limit = state.step_limit();
-        let mut steps = 0;
+        let mut steps: usize = 0;
         path.clear();
         path.push(ROOT);
         let mut node = ROOT;
@@ -296,8 +331,9 @@ impl<G: Game> Worker<G> {
             }
         }
 
-        // Playout, in the order `engine::play_out` uses.
-        while steps < limit && state.outcome().is_none() {
+        // Playout, in the order `engine::play_out` uses, to the end or to the cutoff.
+        let stop = cutoff.map_or(usize::MAX, |k| steps.saturating_add(k.moves as usize));
+        while steps < limit && steps < stop && state.outcome().is_none() {
             let Some(seat) = state.to_act().first() else { break };
             legal.clear();
             state.legal_actions_into(seat, legal);
@@ -319,7 +355,12 @@ impl<G: Game> Worker<G> {
         // Backup: each node scores the reward of the seat that moved into it.
         let (outcome, n) = (state.outcome(), state.num_seats());
         rewards.clear();
-        rewards.extend(Seat::all(n).map(|s| reward(outcome.as_ref(), s, n)));
+        match cutoff {
+            Some(k) if outcome.is_none() && steps >= stop => {
+                rewards.extend(Seat::all(n).map(|s| (k.evaluate)(&state, s).clamp(0.0, 1.0)));
+            }
+            _ => rewards.extend(Seat::all(n).map(|s| reward(outcome.as_ref(), s, n))),
+        }
         for &id in path.iter() {
             let n = tree.node_mut(id);
             n.visits += 1;

@@ -52,3 +52,15 @@ fn sorcery_search_ignores_hidden_information() {
     let checked = bot_ignores_hidden_information::<sorcery::Sorcery>(&config, 2, &|| search(200));
     assert!(checked > 100, "{checked} decisions");
 }
+
+/// Sorcery's levels cut their playouts and score them with the game's estimate, which reads
+/// the determinized copy: still blind to what the seat cannot see.
+#[test]
+fn sorcery_cutoff_search_ignores_hidden_information() {
+    let config = sorcery::Config::default();
+    let make = || -> Box<dyn Bot<sorcery::Sorcery>> {
+        Box::new(SearchBot::new(Budget::iterations(200)).cutoff(12, std::sync::Arc::new(sorcery::bots::win_estimate)))
+    };
+    let checked = bot_ignores_hidden_information::<sorcery::Sorcery>(&config, 2, &make);
+    assert!(checked > 100, "{checked} decisions");
+}

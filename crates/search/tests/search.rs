@@ -129,3 +129,22 @@ fn search_finds_the_obvious_shot() {
     }
     assert!(found >= 3, "only {found} positions found");
 }
+
+/// A cut-off search scores its playouts with the game's estimate: reproducible, steered by the
+/// estimate (its visits differ from a search to the end's), and a cutoff of 0 plays to the end.
+#[test]
+fn a_cutoff_search_uses_the_estimate() {
+    use std::sync::Arc;
+    let (game, seat) = position::<sorcery::Sorcery>(&sorcery::Config::default(), 4, 8);
+    let estimate: search::Evaluator<sorcery::Sorcery> = Arc::new(sorcery::bots::win_estimate);
+    let mut a = SearchBot::new(Budget::iterations(800)).cutoff(6, Arc::clone(&estimate));
+    let mut b = SearchBot::new(Budget::iterations(800)).cutoff(6, estimate);
+    let first = visits(&game, seat, &mut a, 3);
+    assert_eq!(first.iter().sum::<u64>(), 800);
+    assert_eq!(first, visits(&game, seat, &mut b, 3), "reproducible");
+    let mut full = SearchBot::new(Budget::iterations(800));
+    assert_ne!(first, visits(&game, seat, &mut full, 3), "the estimate, not the end of the game, scored it");
+    // Cutoff 0 plays to the end, as without one.
+    let mut zero = SearchBot::new(Budget::iterations(800)).cutoff(0, Arc::new(|_: &sorcery::Sorcery, _| 1.0));
+    assert_eq!(visits(&game, seat, &mut zero, 3), visits(&game, seat, &mut full, 3));
+}

@@ -24,6 +24,10 @@ pub struct SimOptions {
     pub threads: usize,
     /// One bot name per seat, in line-up order.
     pub bots: Vec<String>,
+    /// Searching levels (`hard`, `expert`) run exactly their iterations, with no time cap
+    /// ([`registry::bot_iterations_only`]): the batch is then reproducible and measures the
+    /// levels as designed even on a loaded machine.
+    pub iterations_only: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -191,7 +195,7 @@ fn run_inner<G: Entry>(
                     ..Totals::default()
                 };
                 for i in b * BLOCK..((b + 1) * BLOCK).min(opts.games) {
-                    play_one::<G>(config, opts.seed, i, &names, &house, &mut t);
+                    play_one::<G>(config, opts, i, &names, &house, &mut t);
                 }
                 let finished = done.fetch_add(t.games, std::sync::atomic::Ordering::Relaxed) + t.games;
                 progress(finished);
@@ -242,13 +246,14 @@ fn seat_entries(house: &[bool], i: u64) -> Vec<Option<usize>> {
         .collect()
 }
 
-fn play_one<G: Entry>(config: &G::Config, seed: u64, i: u64, names: &[String], house: &[bool], t: &mut Totals) {
-    let game_seed = derive_seed(seed, i);
+fn play_one<G: Entry>(config: &G::Config, opts: &SimOptions, i: u64, names: &[String], house: &[bool], t: &mut Totals) {
+    let game_seed = derive_seed(opts.seed, i);
+    let make = if opts.iterations_only { registry::bot_iterations_only::<G> } else { registry::bot::<G> };
     let game = G::new(config, game_seed).expect("the probe game set up");
     let entries = seat_entries(house, i);
     let mut bots: Vec<Box<dyn Bot<G>>> = Seat::all(entries.len())
         .map(|s| match entries[s.index()] {
-            Some(e) => registry::bot::<G>(&names[e]).expect("checked"),
+            Some(e) => make(&names[e]).expect("checked"),
             None => game.house_bot(s).expect("the house plays the same seats in every match of a config"),
         })
         .collect();
@@ -334,7 +339,7 @@ mod tests {
     use buckshot::{Buckshot, Config};
 
     fn sim(threads: usize, seed: u64) -> SimReport {
-        let opts = SimOptions { games: 3_000, seed, threads, bots: vec!["heuristic".into()] };
+        let opts = SimOptions { games: 3_000, seed, threads, bots: vec!["heuristic".into()], iterations_only: false };
         run::<Buckshot>(&Config::players(4), &opts, &|_| {}).unwrap()
     }
 
@@ -369,7 +374,7 @@ mod tests {
 
     #[test]
     fn unknown_bot_is_an_error() {
-        let opts = SimOptions { games: 1, seed: 0, threads: 1, bots: vec!["nobody".into()] };
+        let opts = SimOptions { games: 1, seed: 0, threads: 1, bots: vec!["nobody".into()], iterations_only: false };
         let e = run::<Buckshot>(&Config::players(2), &opts, &|_| {}).unwrap_err();
         assert_eq!(
             e,
@@ -381,7 +386,13 @@ mod tests {
     /// its detail adds up.
     #[test]
     fn detail_adds_up_and_ignores_threads() {
-        let opts = |threads| SimOptions { games: 600, seed: 3, threads, bots: vec!["heuristic".into(), "easy".into()] };
+        let opts = |threads| SimOptions {
+            games: 600,
+            seed: 3,
+            threads,
+            bots: vec!["heuristic".into(), "easy".into()],
+            iterations_only: false,
+        };
         let plain = run::<Buckshot>(&Config::players(3), &opts(1), &|_| {}).unwrap();
         let (one, d1) = run_detailed::<Buckshot>(&Config::players(3), &opts(1), &|_| {}).unwrap();
         let (two, d2) = run_detailed::<Buckshot>(&Config::players(3), &opts(2), &|_| {}).unwrap();

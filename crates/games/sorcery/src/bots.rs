@@ -62,6 +62,19 @@ pub fn score(view: &View, me: Seat) -> f64 {
         - ritual_value(theirs)
 }
 
+/// The spread of score differences that makes one side about three times as likely to win
+/// as the other (a few points of life, or a minion or two).
+const ESTIMATE_SCALE: f64 = 20.0;
+
+/// How well `seat` stands in `game`, in `[0, 1]`: the logistic of how much better its
+/// [`score`] is than its opponent's, each on its own view (so the two estimates add up to 1).
+/// For a search that cuts its playouts short; it reads a search's determinized copy.
+pub fn win_estimate(game: &Sorcery, seat: Seat) -> f64 {
+    let foe = crate::state::other(seat);
+    let d = score(&game.view(Viewer::seat(seat)), seat) - score(&game.view(Viewer::seat(foe)), foe);
+    1.0 / (1.0 + (-d / ESTIMATE_SCALE).exp())
+}
+
 impl Bot<Sorcery> for HeuristicBot {
     fn choose(&mut self, obs: &Observation<'_, Sorcery>, rng: &mut MatchRng) -> Action {
         let legal = obs.legal();
