@@ -11,7 +11,7 @@
 //! index, so a row is reproducible (unless a decision hits the level's time cap).
 
 use engine::{Bot, Game, MatchRng, Observation, Seat, derive_seed, play_out};
-use search::{Evaluator, Level, Playout, PlayoutKind, SearchBot, SearchLevels};
+use search::{Evaluator, Level, Playout, PlayoutKind, SearchBot, SearchLevels, SearchTuning};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -149,7 +149,7 @@ fn versus<G: Game>(
                     _ => bot,
                 })
             }
-            None => level.bot_by_name_with(by_name, search, evaluate.clone(), args.uncapped),
+            None => level.bot_by_name_full(by_name, search, SearchTuning::NONE, evaluate.clone(), args.uncapped),
         };
         let mut searcher = Some(Timed { inner: searcher, log: Arc::clone(&log) });
         let mut bots: Vec<Box<dyn Bot<G>>> = (0..n)

@@ -68,35 +68,6 @@ impl Level {
         self.bot_full(heuristic, search, SearchTuning::NONE, None, false)
     }
 
-    /// As [`Level::bot`], with a game's [`SearchTuning`] on its searching levels.
-    pub fn bot_tuned<G: Game>(
-        self,
-        heuristic: BotMaker<G>,
-        search: SearchLevels,
-        tuning: SearchTuning<G::Action>,
-    ) -> Box<dyn Bot<G>> {
-        self.bot_full(heuristic, search, tuning, None, false)
-    }
-
-    /// As [`Level::bot`], with the game's position estimate `evaluate` (used when
-    /// `search.cutoff` is set: see [`SearchBot::cutoff`]), and with no time cap when
-    /// `iterations_only` ([`Level::iteration_budget`]).
-    pub fn bot_with<G: Game>(
-        self,
-        heuristic: BotMaker<G>,
-        search: SearchLevels,
-        evaluate: Option<Evaluator<G>>,
-        iterations_only: bool,
-    ) -> Box<dyn Bot<G>> {
-        self.bot_full(heuristic, search, SearchTuning::NONE, evaluate, iterations_only)
-    }
-
-    /// As [`Level::bot`], but a searching level runs exactly its iterations with no time cap
-    /// ([`Level::iteration_budget`]): reproducible strength measurements on a loaded machine.
-    pub fn bot_iterations_only<G: Game>(self, heuristic: BotMaker<G>, search: SearchLevels) -> Box<dyn Bot<G>> {
-        self.bot_full(heuristic, search, SearchTuning::NONE, None, true)
-    }
-
     /// Everything a game says about its levels: `search` (playouts, iterations, cutoff),
     /// `tuning` (actions left out, anchoring on the heuristic), its position estimate
     /// `evaluate`, and whether the time cap is off (`iterations_only`).
@@ -140,19 +111,6 @@ impl Level {
         self.bot(heuristic_of(by_name), search)
     }
 
-    /// As [`Level::bot_by_name`], with a game's [`SearchTuning`].
-    ///
-    /// # Panics
-    /// If `by_name("heuristic")` is `None`.
-    pub fn bot_by_name_tuned<G: Game>(
-        self,
-        by_name: fn(&str) -> Option<Box<dyn Bot<G>>>,
-        search: SearchLevels,
-        tuning: SearchTuning<G::Action>,
-    ) -> Box<dyn Bot<G>> {
-        self.bot_tuned(heuristic_of(by_name), search, tuning)
-    }
-
     /// As [`Level::bot_full`], from a game's bot-by-name function.
     ///
     /// # Panics
@@ -166,32 +124,6 @@ impl Level {
         iterations_only: bool,
     ) -> Box<dyn Bot<G>> {
         self.bot_full(heuristic_of(by_name), search, tuning, evaluate, iterations_only)
-    }
-
-    /// As [`Level::bot_iterations_only`], from a game's bot-by-name function.
-    ///
-    /// # Panics
-    /// If `by_name("heuristic")` is `None`.
-    pub fn bot_by_name_iterations_only<G: Game>(
-        self,
-        by_name: fn(&str) -> Option<Box<dyn Bot<G>>>,
-        search: SearchLevels,
-    ) -> Box<dyn Bot<G>> {
-        self.bot_iterations_only(heuristic_of(by_name), search)
-    }
-
-    /// As [`Level::bot_with`], from a game's bot-by-name function.
-    ///
-    /// # Panics
-    /// If `by_name("heuristic")` is `None`.
-    pub fn bot_by_name_with<G: Game>(
-        self,
-        by_name: fn(&str) -> Option<Box<dyn Bot<G>>>,
-        search: SearchLevels,
-        evaluate: Option<Evaluator<G>>,
-        iterations_only: bool,
-    ) -> Box<dyn Bot<G>> {
-        self.bot_with(heuristic_of(by_name), search, evaluate, iterations_only)
     }
 }
 
