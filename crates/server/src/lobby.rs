@@ -111,13 +111,6 @@ impl Slot {
             Slot::Dormant(d) => d.summary(id),
         }
     }
-
-    fn is_private(&self) -> bool {
-        match self {
-            Slot::Live(h) => h.summary().private,
-            Slot::Dormant(d) => d.private,
-        }
-    }
 }
 
 /// The rooms by id. Each room's task removes its own entry when the room closes, or turns it
@@ -394,14 +387,15 @@ impl Lobby {
         let rooms = self.rooms.lock().expect("lobby lock");
         let from = after.map_or(Bound::Unbounded, |a| Bound::Excluded(a.to_string()));
         for (id, slot) in rooms.range((from, Bound::Unbounded)) {
-            if slot.is_private() {
+            let s = slot.summary(id);
+            if s.private {
                 continue;
             }
             if page.len() == limit {
                 more = page.last().map(|p: &RoomSummary| p.id.clone());
                 break;
             }
-            page.push(slot.summary(id));
+            page.push(s);
         }
         (page, more)
     }

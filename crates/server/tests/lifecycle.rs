@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{Server, http};
+use common::{Server, http, http_full};
 use futures_util::StreamExt;
 use serde_json::{Value, json};
 use server::limits::Limits;
@@ -209,25 +209,6 @@ async fn an_empty_room_goes_dormant_wakes_as_it_was_and_still_closes_on_time() {
     assert_eq!(dormant_rooms(&s).await, 0);
     assert!(store.load_rooms().await.unwrap().is_empty(), "a closed dormant room is deleted from the store");
     s.stop().await;
-}
-
-/// An HTTP request; the status, the headers (lowercased) and the JSON body.
-async fn http_full(addr: &str, method: &str, path: &str, body: Option<Value>) -> (u16, String, Value) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(req.as_bytes()).await.unwrap();
-    let mut resp = String::new();
-    s.read_to_string(&mut resp).await.unwrap();
-    let (head, body) = resp.split_once("\r\n\r\n").unwrap();
-    let status: u16 = head[9..12].parse().unwrap();
-    let start = body.find(['{', '[']).unwrap_or(0);
-    let end = body.rfind(['}', ']']).map_or(body.len(), |e| e + 1);
-    (status, head.to_ascii_lowercase(), serde_json::from_str(&body[start..end]).unwrap_or(Value::Null))
 }
 
 #[tokio::test]

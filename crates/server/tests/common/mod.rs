@@ -58,6 +58,12 @@ impl Server {
 
 /// A tiny HTTP/1.1 client: enough for the JSON endpoints.
 pub async fn http(addr: &str, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
+    let (status, _, body) = http_full(addr, method, path, body).await;
+    (status, body)
+}
+
+/// As [`http`], with the response's head (status line and headers, lowercased) too.
+pub async fn http_full(addr: &str, method: &str, path: &str, body: Option<Value>) -> (u16, String, Value) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let mut s = TcpStream::connect(addr).await.unwrap();
     let body = body.map(|b| b.to_string()).unwrap_or_default();
@@ -68,12 +74,12 @@ pub async fn http(addr: &str, method: &str, path: &str, body: Option<Value>) -> 
     s.write_all(req.as_bytes()).await.unwrap();
     let mut resp = String::new();
     s.read_to_string(&mut resp).await.unwrap();
-    let status: u16 = resp[9..12].parse().unwrap();
-    let body = resp.split("\r\n\r\n").nth(1).unwrap_or("");
+    let (head, body) = resp.split_once("\r\n\r\n").unwrap_or((resp.as_str(), ""));
+    let status: u16 = head[9..12].parse().unwrap();
     // Chunked or plain: find the JSON.
     let start = body.find(['{', '[']).unwrap_or(0);
     let end = body.rfind(['}', ']']).map_or(body.len(), |e| e + 1);
-    (status, serde_json::from_str(&body[start..end]).unwrap_or(Value::Null))
+    (status, head.to_ascii_lowercase(), serde_json::from_str(&body[start..end]).unwrap_or(Value::Null))
 }
 
 pub struct Client {
