@@ -15,7 +15,7 @@ use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures_util::{SinkExt, StreamExt};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::task::Poll;
+use std::task::{Context, Poll};
 use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
@@ -89,14 +89,14 @@ impl OutQueue {
     /// Queues `packet`, or refuses it (queue unchanged) if it would take the queue past its
     /// cap. An empty queue takes any one packet, so a single large packet is not by itself a
     /// reason to drop a client: the most a queue holds is its cap or one packet.
-    pub fn push(&mut self, packet: Outbound) -> bool {
+    pub fn push(&mut self, packet: Outbound) -> Result<(), Outbound> {
         let n = packet.as_str().len();
         if !self.packets.is_empty() && self.bytes + n > self.cap {
-            return false;
+            return Err(packet);
         }
         self.bytes += n;
         self.packets.push_back(packet);
-        true
+        Ok(())
     }
 
     pub fn pop(&mut self) -> Option<Outbound> {
@@ -146,7 +146,13 @@ pub async fn serve_socket(mut socket: WebSocket, lobby: &Lobby, id: &str, limits
             loop {
                 match rx.poll_recv(cx) {
                     Poll::Ready(Some(p)) => {
-                        if !out.push(p) {
+                        // Over the cap counts only what the socket would not take: a burst
+                        // (two full syncs back to back, say) is handed to the socket first.
+                        let Err(p) = out.push(p) else { continue };
+                        if let Err(e) = write_out(&mut socket, &mut out, &mut unflushed, cx) {
+                            return Poll::Ready(e);
+                        }
+                        if out.push(p).is_err() {
                             return Poll::Ready(Event::NotReading);
                         }
                     }
@@ -154,18 +160,8 @@ pub async fn serve_socket(mut socket: WebSocket, lobby: &Lobby, id: &str, limits
                     Poll::Pending => break,
                 }
             }
-            while !out.is_empty() {
-                match socket.poll_ready_unpin(cx) {
-                    Poll::Ready(Ok(())) => {
-                        let p = out.pop().expect("not empty");
-                        if socket.start_send_unpin(Message::Text(p)).is_err() {
-                            return Poll::Ready(Event::WriteFailed);
-                        }
-                        unflushed = true;
-                    }
-                    Poll::Ready(Err(_)) => return Poll::Ready(Event::WriteFailed),
-                    Poll::Pending => break,
-                }
+            if let Err(e) = write_out(&mut socket, &mut out, &mut unflushed, cx) {
+                return Poll::Ready(e);
             }
             if unflushed {
                 match socket.poll_flush_unpin(cx) {
@@ -237,6 +233,29 @@ pub async fn serve_socket(mut socket: WebSocket, lobby: &Lobby, id: &str, limits
     let _ = room.disconnect(conn).await;
 }
 
+/// Gives the socket every queued packet it will take now (they go out in one flush).
+fn write_out(
+    socket: &mut WebSocket,
+    out: &mut OutQueue,
+    unflushed: &mut bool,
+    cx: &mut Context<'_>,
+) -> Result<(), Event> {
+    while !out.is_empty() {
+        match socket.poll_ready_unpin(cx) {
+            Poll::Ready(Ok(())) => {
+                let p = out.pop().expect("not empty");
+                if socket.start_send_unpin(Message::Text(p)).is_err() {
+                    return Err(Event::WriteFailed);
+                }
+                *unflushed = true;
+            }
+            Poll::Ready(Err(_)) => return Err(Event::WriteFailed),
+            Poll::Pending => break,
+        }
+    }
+    Ok(())
+}
+
 /// Closes a socket refused by a limit, with code [`CLOSE_LIMIT`] and the reason.
 pub async fn refuse_socket(mut socket: WebSocket, reason: String) {
     goodbye(&mut socket, CLOSE_LIMIT, reason).await;
@@ -262,18 +281,18 @@ mod tests {
     #[test]
     fn the_queue_counts_bytes_and_refuses_past_its_cap() {
         let mut q = OutQueue::new(10);
-        assert!(q.push("abcd".into()));
-        assert!(q.push("efgh".into()));
+        assert!(q.push("abcd".into()).is_ok());
+        assert!(q.push("efgh".into()).is_ok());
         assert_eq!(q.bytes(), 8);
-        assert!(!q.push("ijk".into()), "8 + 3 > 10");
+        assert!(q.push("ijk".into()).is_err(), "8 + 3 > 10");
         assert_eq!(q.bytes(), 8);
-        assert!(q.push("ij".into()));
+        assert!(q.push("ij".into()).is_ok());
         assert_eq!(q.pop().as_deref(), Some("abcd"));
         assert_eq!(q.bytes(), 6);
         while q.pop().is_some() {}
         assert_eq!(q.bytes(), 0);
         // One packet larger than the cap still goes into an empty queue, and nothing after it.
-        assert!(q.push("x".repeat(50).into()));
-        assert!(!q.push("y".into()));
+        assert!(q.push("x".repeat(50).into()).is_ok());
+        assert!(q.push("y".into()).is_err());
     }
 }

@@ -47,7 +47,7 @@ impl Server {
 
     pub async fn client(&self, room: &str) -> Client {
         let (ws, _) = connect_async(format!("ws://{}/api/rooms/{room}/ws", self.addr)).await.unwrap();
-        Client { ws, seen: Vec::new() }
+        Client { ws, seen: Vec::new(), closed: None }
     }
 
     pub async fn stop(mut self) {
@@ -85,6 +85,8 @@ pub async fn http_full(addr: &str, method: &str, path: &str, body: Option<Value>
 pub struct Client {
     pub ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
     pub seen: Vec<Value>,
+    /// Why the server's side ended, once it has (a close frame, an error, or the stream's end).
+    pub closed: Option<String>,
 }
 
 impl Client {
@@ -105,8 +107,20 @@ impl Client {
                     self.seen.push(v.clone());
                     return Some(v);
                 }
+                Ok(Some(Ok(Message::Close(frame)))) => {
+                    self.closed = Some(format!("close {frame:?}"));
+                    return None;
+                }
                 Ok(Some(Ok(_))) => continue,
-                _ => return None,
+                Ok(Some(Err(e))) => {
+                    self.closed = Some(format!("error {e}"));
+                    return None;
+                }
+                Ok(None) => {
+                    self.closed = Some("stream ended".into());
+                    return None;
+                }
+                Err(_) => return None,
             }
         }
     }
@@ -114,14 +128,17 @@ impl Client {
     /// Waits for a packet of type `ty` (up to 5 s), returning it.
     pub async fn expect(&mut self, ty: &str) -> Value {
         let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
-        while tokio::time::Instant::now() < deadline {
+        while tokio::time::Instant::now() < deadline && self.closed.is_none() {
             if let Some(v) = self.next(5_000).await
                 && v["type"] == ty
             {
                 return v;
             }
         }
-        panic!("no {ty} packet; saw {:?}", self.seen.iter().map(|v| v["type"].clone()).collect::<Vec<_>>());
+        let seen: Vec<_> = self.seen.iter().map(|v| v["type"].as_str().unwrap_or("?")).collect();
+        // The last few are what matters; a flood of chat would bury them.
+        let tail = &seen[seen.len().saturating_sub(12)..];
+        panic!("no {ty} packet ({} seen, ends {tail:?}; connection: {:?})", seen.len(), self.closed);
     }
 
     /// Everything that arrives until `ms` of silence.
