@@ -98,8 +98,9 @@ impl WolfPack {
     #[inline(never)]
     fn forbidden_by_triggers(&self, origin: Seat, at: Delegate) -> SeatSet {
         let mut forbidden = SeatSet::EMPTY;
+        let key = at.key();
         for t in &self.file.triggers {
-            if t.at != at {
+            if !t.sits_at(key) {
                 continue;
             }
             let Some(e) = self.file.get(t.effect) else { continue };
@@ -598,10 +599,13 @@ impl WolfPack {
     /// The Pulling G's that forbids `origin` to aim at `target`, if any (Sweeping Fire skips
     /// a pilot it protects: rules decision 7).
     fn protection(&self, origin: Seat, target: Seat) -> Option<u32> {
+        let key = Delegate::player(origin, Hook::OnTarget).key();
         self.file.triggers.iter().find_map(|t| {
+            if !t.sits_at(key) {
+                return None;
+            }
             let e = self.file.get(t.effect)?;
-            (t.at == Delegate::player(origin, Hook::OnTarget) && e.kind == Kind::PullingGs && e.user == target)
-                .then_some(e.id)
+            (e.kind == Kind::PullingGs && e.user == target).then_some(e.id)
         })
     }
 
