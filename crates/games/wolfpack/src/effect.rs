@@ -346,16 +346,26 @@ impl EffectFile {
     /// it, or `None` if it had already completed.
     pub fn complete(&mut self, id: EffectId) -> Option<Effect> {
         let i = self.index(id)?;
-        // One pass drops the effect's triggers and works out the bits of those left.
-        let mut hooked = 0;
-        self.triggers.retain(|t| {
+        // One pass drops the effect's triggers and works out the bits of those left, without a
+        // branch on each (whether a trigger is the effect's is data the predictor cannot guess):
+        // every trigger is copied down, and only the kept ones are moved past.
+        let (mut kept, mut hooked) = (0, 0);
+        for r in 0..self.triggers.len() {
+            let t = self.triggers[r];
+            self.triggers[kept] = t;
             let keep = t.effect != id;
-            // No branch: whether a trigger is the effect's is data the predictor cannot guess.
+            kept += usize::from(keep);
             hooked |= t.bit * u64::from(keep);
-            keep
-        });
+        }
+        self.triggers.truncate(kept);
         self.hooked = hooked;
-        Some(self.effects.remove(i))
+        // A handful of effects: shift them down one by one rather than call `memmove`.
+        let effect = self.effects[i];
+        for j in i + 1..self.effects.len() {
+            self.effects.swap(j - 1, j);
+        }
+        self.effects.pop();
+        Some(effect)
     }
 
     fn index(&self, id: EffectId) -> Option<usize> {

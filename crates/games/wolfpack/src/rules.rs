@@ -334,6 +334,13 @@ impl WolfPack {
     pub(crate) fn apply_legal(&mut self, seat: Seat, action: Action, out: &mut Vec<Event>) {
         debug_assert_eq!(self.check(seat, &action), Ok(()));
         match action {
+            // A choice left unconfirmed keeps its pilot waiting: Selection goes on, nothing to run.
+            Action::Select { card, target, confirm: false } => {
+                return self.choose(seat, Choice::Play { card, target }, false, out);
+            }
+            Action::Discard { cards, confirm: false } => {
+                return self.choose(seat, Choice::Discard { cards }, false, out);
+            }
             Action::Select { card, target, confirm } => self.choose(seat, Choice::Play { card, target }, confirm, out),
             Action::Discard { cards, confirm } => self.choose(seat, Choice::Discard { cards }, confirm, out),
             Action::Confirm => self.confirm(seat, out),
