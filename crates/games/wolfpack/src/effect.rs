@@ -346,26 +346,16 @@ impl EffectFile {
     /// it, or `None` if it had already completed.
     pub fn complete(&mut self, id: EffectId) -> Option<Effect> {
         let i = self.index(id)?;
-        // One pass drops the effect's triggers and works out the bits of those left, without a
-        // branch on each (whether a trigger is the effect's is data the predictor cannot guess):
-        // every trigger is copied down, and only the kept ones are moved past.
-        let (mut kept, mut hooked) = (0, 0);
-        for r in 0..self.triggers.len() {
-            let t = self.triggers[r];
-            self.triggers[kept] = t;
+        // One pass drops the effect's triggers and works out the bits of those left (an OR of
+        // each kept trigger's bit, without a branch on it).
+        let mut hooked = 0;
+        self.triggers.retain(|t| {
             let keep = t.effect != id;
-            kept += usize::from(keep);
             hooked |= t.bit * u64::from(keep);
-        }
-        self.triggers.truncate(kept);
+            keep
+        });
         self.hooked = hooked;
-        // A handful of effects: shift them down one by one rather than call `memmove`.
-        let effect = self.effects[i];
-        for j in i + 1..self.effects.len() {
-            self.effects.swap(j - 1, j);
-        }
-        self.effects.pop();
-        Some(effect)
+        Some(self.effects.remove(i))
     }
 
     fn index(&self, id: EffectId) -> Option<usize> {
