@@ -124,6 +124,11 @@ impl Game for WolfPack {
         self.legal_into(seat, out);
     }
 
+    /// Drawn by index from the hand's target masks, without the list ([`WolfPack::random_action`]).
+    fn random_legal_action(&self, seat: Seat, rng: &mut MatchRng, _scratch: &mut Vec<Action>) -> Option<Action> {
+        self.random_action(seat, rng)
+    }
+
     fn apply_into(&mut self, seat: Seat, action: Action, out: &mut Vec<Event>) -> Result<(), RuleError> {
         self.apply_checked(seat, action, out)
     }
