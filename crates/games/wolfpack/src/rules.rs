@@ -7,6 +7,7 @@ use crate::effect::{Delegate, Effect, Hook, Kind, SUPPRESSION_DAMAGE};
 use crate::phase::{Phase, Stage, Transition};
 use crate::state::{Ace, Deck, Pilot, Queued, WolfPack};
 use engine::{MatchRng, RuleError, Seat, SeatSet, SetupError};
+use std::collections::VecDeque;
 
 /// Healing of Mid-Air Regroup.
 pub const REGROUP_HEAL: i32 = 10;
@@ -61,11 +62,13 @@ impl WolfPack {
             decks: [Deck { draw: pilot_deck, discard: Vec::new() }, Deck { draw: ace_deck, discard: Vec::new() }],
             phase: Phase::Draw,
             turn: 1,
-            queue: Vec::with_capacity(8),
+            queue: VecDeque::with_capacity(8),
             file: Default::default(),
             winner: None,
             serial: Default::default(),
             rng,
+            living: (1 << config.pilots) - 1,
+            waiting: 0,
         };
         game.transition(Transition::Start, out);
         game.run(out);
@@ -114,15 +117,6 @@ impl WolfPack {
             }
         }
         forbidden
-    }
-
-    /// The living pilots as a bit set (bit i = seat i).
-    pub(crate) fn living_mask(&self) -> u32 {
-        let mut m = 0;
-        for (i, p) in self.pilots.iter().enumerate() {
-            m |= u32::from(p.alive()) << i;
-        }
-        m
     }
 
     /// The seats `origin` may aim a card of `aim` at now, as a bit set (in seat order when
@@ -347,7 +341,7 @@ impl WolfPack {
             Action::Play { card, target } => {
                 let c = self.ace.hand.remove(usize::from(card));
                 let index = self.queue.len() as u8;
-                self.queue.push(Queued { seat, card: c, target });
+                self.queue.push_back(Queued { seat, card: c, target });
                 out.push(Event::AcePicked { index, card: Some(c), target });
                 self.fire_player(seat, Hook::OnSelect, out);
                 self.ace_picked(out);
@@ -379,6 +373,7 @@ impl WolfPack {
 
     fn confirm(&mut self, seat: Seat, out: &mut Vec<Event>) {
         self.pilots[seat.index()].confirmed = true;
+        self.waiting &= !(1 << seat.0);
         out.push(Event::Confirmed { seat });
     }
 
@@ -404,6 +399,7 @@ impl WolfPack {
             self.turn += 1;
         }
         self.phase = t.to();
+        self.waiting = if self.phase == Phase::Selection { self.count_waiting() } else { 0 };
         if matches!(self.phase, Phase::Selection | Phase::BossSelection | Phase::Confirm | Phase::BossPhaseConfirm) {
             self.serial.bump();
         }
@@ -440,8 +436,7 @@ impl WolfPack {
                 }
                 Phase::Action | Phase::BossAction => {
                     let boss = self.phase == Phase::BossAction;
-                    if !self.queue.is_empty() {
-                        let q = self.queue.remove(0);
+                    if let Some(q) = self.queue.pop_front() {
                         self.resolve(q, out);
                         if self.winner.is_some() {
                             continue;
@@ -483,7 +478,7 @@ impl WolfPack {
                 Choice::Play { card, target } => {
                     let c = p.hand.remove(usize::from(card));
                     out.push(Event::Revealed { seat, choice: Revealed::Play { card: c, target } });
-                    self.queue.push(Queued { seat, card: c, target });
+                    self.queue.push_back(Queued { seat, card: c, target });
                     self.fire_player(seat, Hook::OnSelect, out);
                 }
                 Choice::Discard { cards } => {
@@ -659,6 +654,8 @@ impl WolfPack {
             self.end(Side::Pilots, out);
             return;
         }
+        self.living &= !(1 << seat.0);
+        self.waiting &= !(1 << seat.0);
         self.fire_player(seat, Hook::OnDeath, out);
         self.file.clear_player(seat);
         let p = &mut self.pilots[seat.index()];
@@ -683,6 +680,7 @@ impl WolfPack {
         self.winner = Some(winner);
         self.serial.bump();
         self.phase = Phase::Over;
+        self.waiting = 0;
         out.push(Event::FightOver { winner });
     }
 
@@ -825,6 +823,13 @@ impl WolfPack {
             if (e.user_side == Side::Pilots && dead(e.user)) || e.target.is_some_and(dead) {
                 return Err(format!("effect {e:?} outlived a shot-down pilot"));
             }
+        }
+        if self.living != self.count_living() {
+            return Err(format!("living pilots {:b}, counted {:b}", self.living, self.count_living()));
+        }
+        let waiting = if self.phase == Phase::Selection { self.count_waiting() } else { 0 };
+        if self.waiting != waiting {
+            return Err(format!("waiting pilots {:b}, counted {waiting:b}", self.waiting));
         }
         let over = self.winner.is_some();
         if over != (self.phase == Phase::Over) {
