@@ -294,6 +294,23 @@ impl Delegate {
     }
 }
 
+impl Delegate {
+    /// [`Delegate::bit`] of `Delegate::player(seat, hook)`, straight from its parts (the hot
+    /// paths test one before firing it).
+    #[inline]
+    pub const fn player_bit(seat: Seat, hook: Hook) -> u64 {
+        const SLOT: [u32; 7] = [0, 1, 2, 3, 4, 2, 5];
+        let shift = seat.0 as u32 * 6 + SLOT[hook as usize];
+        ((seat.0 < 6) as u64) << (shift & 63)
+    }
+
+    /// [`Delegate::bit`] of `Delegate::Fsm { transition, stage }`, straight from its parts.
+    #[inline]
+    pub const fn fsm_bit(transition: Transition, stage: Stage) -> u64 {
+        1 << (36 + transition as u32 + 12 * (stage as u32 == Stage::Enter as u32) as u32)
+    }
+}
+
 // Every delegate's bit fits in the 64 of `hooked`.
 const _: () = assert!(48 + Transition::BossPhaseConfirmToDraw as u32 <= 63);
 
@@ -406,6 +423,12 @@ impl EffectFile {
         self.hooked & at.bit() != 0
     }
 
+    /// [`EffectFile::any_at`] a player's delegate.
+    #[inline]
+    pub fn any_player(&self, seat: Seat, hook: Hook) -> bool {
+        self.hooked & Delegate::player_bit(seat, hook) != 0
+    }
+
     /// Removes every trigger a player's delegates hold (a shot-down pilot's).
     pub fn clear_player(&mut self, seat: Seat) {
         self.triggers.retain(|t| !matches!(t.at, Delegate::Player { seat: s, .. } if s == seat));
@@ -481,6 +504,11 @@ mod tests {
         }
         for &d in &all {
             assert_eq!(d.bit(), bit_by_match(d), "{d:?}");
+            let parts = match d {
+                Delegate::Player { seat, hook } => Delegate::player_bit(seat, hook),
+                Delegate::Fsm { transition, stage } => Delegate::fsm_bit(transition, stage),
+            };
+            assert_eq!(parts, bit_by_match(d), "{d:?}");
         }
         let keys: std::collections::HashSet<u32> = all.iter().map(|d| d.key()).collect();
         assert_eq!(keys.len(), all.len(), "one key per delegate");

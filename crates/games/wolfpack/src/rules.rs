@@ -3,7 +3,7 @@
 use crate::action::{Action, Choice, Event, Revealed};
 use crate::card::{Aim, Card, Side};
 use crate::config::{Config, MAX_HAND, MAX_PILOTS};
-use crate::effect::{Delegate, Effect, Hook, Kind, SUPPRESSION_DAMAGE};
+use crate::effect::{Delegate, Effect, EffectFile, Hook, Kind, SUPPRESSION_DAMAGE};
 use crate::phase::{Phase, Stage, Transition};
 use crate::state::{Ace, Deck, Pilot, Queued, WolfPack};
 use engine::{MatchRng, RuleError, Seat, SeatSet, SetupError};
@@ -59,11 +59,15 @@ impl WolfPack {
                 hand: Vec::with_capacity(usize::from(config.ace_hand)),
                 picks_left: 0,
             },
-            decks: [Deck { draw: pilot_deck, discard: Vec::new() }, Deck { draw: ace_deck, discard: Vec::new() }],
+            // Each discard pile may come to hold its whole deck: room for it now, not on the way.
+            decks: [
+                Deck { discard: Vec::with_capacity(pilot_deck.len()), draw: pilot_deck },
+                Deck { discard: Vec::with_capacity(ace_deck.len()), draw: ace_deck },
+            ],
             phase: Phase::Draw,
             turn: 1,
             queue: VecDeque::with_capacity(8),
-            file: Default::default(),
+            file: EffectFile { effects: Vec::with_capacity(8), triggers: Vec::with_capacity(32), ..Default::default() },
             winner: None,
             serial: Default::default(),
             rng,
@@ -91,11 +95,10 @@ impl WolfPack {
     /// else one pass over the triggers.
     #[inline]
     pub(crate) fn forbidden_targets(&self, origin: Seat) -> SeatSet {
-        let at = Delegate::player(origin, Hook::OnTarget);
-        if !self.file.any_at(at) {
+        if !self.file.any_player(origin, Hook::OnTarget) {
             return SeatSet::EMPTY;
         }
-        self.forbidden_by_triggers(origin, at)
+        self.forbidden_by_triggers(origin, Delegate::player(origin, Hook::OnTarget))
     }
 
     #[inline(never)]
@@ -614,8 +617,8 @@ impl WolfPack {
     /// `seat` takes `amount` from `source`, after its OnDamaged delegate had its say.
     pub(crate) fn damage(&mut self, seat: Seat, amount: i32, source: Card, out: &mut Vec<Event>) {
         let mut amount = amount;
-        let at = Delegate::player(seat, Hook::OnDamaged);
-        if self.file.any_at(at) {
+        if self.file.any_player(seat, Hook::OnDamaged) {
+            let at = Delegate::player(seat, Hook::OnDamaged);
             for id in self.file.at(at).iter() {
                 let Some(e) = self.file.get(id) else { continue };
                 // Dodge Roll: one Open Fire or Sweeping Fire hit, in the opposing turn only.
@@ -696,9 +699,8 @@ impl WolfPack {
     /// one bit test when it holds no trigger.
     #[inline]
     fn fire_player(&mut self, seat: Seat, hook: Hook, out: &mut Vec<Event>) {
-        let at = Delegate::player(seat, hook);
-        if self.file.any_at(at) {
-            self.fire_player_triggers(seat, hook, at, out);
+        if self.file.any_player(seat, hook) {
+            self.fire_player_triggers(seat, hook, Delegate::player(seat, hook), out);
         }
     }
 
@@ -731,9 +733,8 @@ impl WolfPack {
     /// transition.
     #[inline]
     fn fire_fsm(&mut self, t: Transition, stage: Stage, out: &mut Vec<Event>) {
-        let at = Delegate::Fsm { transition: t, stage };
-        if self.file.hooked & at.bit() != 0 {
-            self.fire_fsm_triggers(t, at, out);
+        if self.file.hooked & Delegate::fsm_bit(t, stage) != 0 {
+            self.fire_fsm_triggers(t, Delegate::Fsm { transition: t, stage }, out);
         }
     }
 
