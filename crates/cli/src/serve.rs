@@ -19,6 +19,10 @@ pub struct ServeArgs {
     /// on the local network can open.
     #[arg(long)]
     lan: bool,
+    /// Threads that run rooms and connections (0: one per CPU this process may use). With one,
+    /// the server runs on a single-threaded scheduler, which costs less per move.
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
     /// Packets a second each connection may send, bursts of twice that (at least 20).
     #[arg(long, default_value_t = 20.0)]
     rate_limit: f64,
@@ -81,7 +85,17 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         .init();
     // Each connection is a file descriptor: allow as many as the system lets us.
     let nofile = rlimit::increase_nofile_limit(u64::MAX).ok();
-    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let threads = match args.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    // One thread needs no work stealing: a current-thread scheduler wakes a task without the
+    // cross-thread bookkeeping (the store and blocking work keep their own threads either way).
+    let rt = if threads == 1 {
+        tokio::runtime::Builder::new_current_thread().enable_all().build()?
+    } else {
+        tokio::runtime::Builder::new_multi_thread().worker_threads(threads).enable_all().build()?
+    };
     rt.block_on(serve(args, nofile))
 }
 

@@ -1,0 +1,207 @@
+//! The least a server could spend per move on the shared load driver (`compare-load.sh`): the
+//! same stack as `cardtable serve` (tokio on one thread, axum, its WebSocket), the same
+//! Buckshot room protocol and the same packets byte for byte in shape and size (a shot, turn
+//! end, turn start and a full ~1.4 KB `GameDataSync` to each of four clients), but no rules
+//! engine (a shot takes a life at random), no actor per room (one short lock), no store, no
+//! limits. Whatever this costs per move, a real server pays too: it is the floor against which
+//! "moves per server CPU-second" is judged.
+//!
+//! `protocol_floor [ADDR]` (default 127.0.0.1:7879). Run it where `compare-load.sh` expects a
+//! server: see `scripts/floor-load.sh`.
+
+use axum::Router;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::IntoResponse;
+use axum::routing::{get, post};
+use axum::serve::ListenerExt;
+use futures_util::SinkExt;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use tokio::sync::mpsc;
+
+const SEATS: usize = 4;
+const LIVES: u8 = 5;
+
+#[derive(Default)]
+struct Table {
+    names: Vec<String>,
+    conns: Vec<mpsc::UnboundedSender<Vec<String>>>,
+    lives: [u8; SEATS],
+    turn: usize,
+    turns: u64,
+    started: bool,
+    rng: u64,
+}
+
+impl Table {
+    fn random(&mut self) -> u64 {
+        // xorshift64: the floor needs coin flips, not a good generator.
+        self.rng ^= self.rng << 13;
+        self.rng ^= self.rng >> 7;
+        self.rng ^= self.rng << 17;
+        self.rng
+    }
+
+    fn alive(&self) -> usize {
+        self.lives.iter().filter(|&&l| l > 0).count()
+    }
+
+    /// The full table as the real server sends it after every move (same fields, same size).
+    fn sync(&self, you: usize) -> String {
+        let mut players = String::with_capacity(1024);
+        for (i, name) in self.names.iter().enumerate() {
+            if i > 0 {
+                players.push(',');
+            }
+            players.push_str(&format!(
+                r#"{{"username":"{name}","inGame":true,"isSpectator":false,"joinTime":1795632312482,"isBot":false,"connected":true,"lives":{},"items":["skip","quickshot","rebalancer","shootAir"],"isSkipped":false}}"#,
+                self.lives[i]
+            ));
+        }
+        let cur = &self.names[self.turn];
+        let next = &self.names[(self.turn + 1) % SEATS];
+        format!(
+            r#"{{"type":"GameDataSync","gameData":{{"you":"{}","players":[{players}],"roomId":"3fkzsf","game":"buckshot","host":"{}","gameStarted":true,"chat":[],"bots":["random","heuristic"],"levels":["easy","medium","hard","expert"],"seats":["p0","p1","p2","p3"],"lastWinner":null,"lastMatch":null,"minPlayers":2,"maxPlayers":8,"options":{{"holdSeconds":60,"turnSeconds":30,"botDelayMs":700,"maxSpectators":64,"gameOptions":null,"private":false}},"waitingOn":[{{"username":"{cur}","msLeft":null}}],"currentTurn":"{cur}","nextTurn":"{next}","round":1,"turnCount":{},"liveLeft":2,"blankLeft":3,"doubleDamage":false,"quickshot":"off","rebalancerWindow":false,"winner":null,"nextShell":null,"legal":[]}}}}"#,
+            self.names[you], self.names[0], self.turns
+        )
+    }
+
+    fn send_all(&self, common: &[String]) {
+        for (i, tx) in self.conns.iter().enumerate() {
+            let mut batch = common.to_vec();
+            batch.push(self.sync(i));
+            let _ = tx.send(batch);
+        }
+    }
+
+    fn shoot(&mut self, by: usize, target: &str) {
+        let Some(t) = self.names.iter().position(|n| n == target) else { return };
+        if !self.started || by != self.turn || self.lives[t] == 0 {
+            return;
+        }
+        let live = self.random().is_multiple_of(2);
+        if live {
+            self.lives[t] -= 1;
+        }
+        let shell = if live { "live" } else { "blank" };
+        let mut packets = vec![format!(
+            r#"{{"type":"ShootPlayer","username":"{target}","by":"{}","shell":"{shell}","damage":{}}}"#,
+            self.names[by],
+            u8::from(live)
+        )];
+        packets.push(format!(r#"{{"type":"TurnEnd","username":"{}"}}"#, self.names[by]));
+        self.turns += 1;
+        if self.alive() <= 1 {
+            let w = self.lives.iter().position(|&l| l > 0).unwrap_or(0);
+            packets.push(format!(r#"{{"type":"GameEnded","winner":"{}"}}"#, self.names[w]));
+            self.started = false;
+        } else {
+            // Blank on yourself keeps the turn, as in Buckshot.
+            if live || t != by {
+                self.turn = (1..=SEATS).map(|k| (self.turn + k) % SEATS).find(|&s| self.lives[s] > 0).unwrap_or(0);
+            }
+            packets.push(format!(r#"{{"type":"TurnStart","username":"{}"}}"#, self.names[self.turn]));
+        }
+        self.send_all(&packets);
+    }
+}
+
+type Rooms = Arc<Mutex<HashMap<String, Arc<Mutex<Table>>>>>;
+static NEXT: AtomicU64 = AtomicU64::new(1);
+
+async fn create(State(rooms): State<Rooms>) -> impl IntoResponse {
+    let id = format!("r{}", NEXT.fetch_add(1, Ordering::Relaxed));
+    let table = Table { rng: 0x9E37_79B9_7F4A_7C15 ^ NEXT.load(Ordering::Relaxed), ..Table::default() };
+    rooms.lock().unwrap().insert(id.clone(), Arc::new(Mutex::new(table)));
+    (StatusCode::CREATED, [("content-type", "application/json")], format!(r#"{{"id":"{id}"}}"#))
+}
+
+async fn ws(Path(id): Path<String>, State(rooms): State<Rooms>, up: WebSocketUpgrade) -> impl IntoResponse {
+    let table = rooms.lock().unwrap().get(&id).cloned();
+    // The real server's socket settings (a small read buffer: tungstenite zeroes it per read).
+    up.read_buffer_size(1024).write_buffer_size(4 * 1024).on_upgrade(move |socket| async move {
+        if let Some(table) = table {
+            serve(socket, table, &rooms, &id).await;
+        }
+    })
+}
+
+async fn serve(mut socket: WebSocket, table: Arc<Mutex<Table>>, rooms: &Rooms, id: &str) {
+    let (tx, mut rx) = mpsc::unbounded_channel::<Vec<String>>();
+    let mut seat = None;
+    loop {
+        tokio::select! {
+            batch = rx.recv() => {
+                let Some(batch) = batch else { break };
+                for p in batch {
+                    if socket.feed(Message::Text(p.into())).await.is_err() { return; }
+                }
+                // Whatever else is queued goes out in the same write.
+                while let Ok(batch) = rx.try_recv() {
+                    for p in batch {
+                        if socket.feed(Message::Text(p.into())).await.is_err() { return; }
+                    }
+                }
+                if socket.flush().await.is_err() { break; }
+            }
+            msg = socket.recv() => {
+                let Some(Ok(Message::Text(text))) = msg else { break };
+                let v: serde_json::Value = match serde_json::from_str(text.as_str()) { Ok(v) => v, Err(_) => continue };
+                let mut t = table.lock().unwrap();
+                match v["type"].as_str() {
+                    Some("JoinGame") if seat.is_none() && t.names.len() < SEATS => {
+                        let name = v["username"].as_str().unwrap_or("?").to_string();
+                        seat = Some(t.names.len());
+                        t.names.push(name.clone());
+                        t.conns.push(tx.clone());
+                        let joined = format!(r#"{{"type":"PlayerJoined","player":{{"username":"{name}","inGame":false,"isSpectator":false,"joinTime":1795632312482,"isBot":false,"connected":true}}}}"#);
+                        for c in &t.conns { let _ = c.send(vec![joined.clone()]); }
+                    }
+                    Some("StartGame") if seat == Some(0) && t.names.len() == SEATS => {
+                        t.started = true;
+                        t.lives = [LIVES; SEATS];
+                        t.send_all(&[r#"{"type":"GameStarted"}"#.to_string(), format!(r#"{{"type":"TurnStart","username":"{}"}}"#, t.names[0])]);
+                    }
+                    Some("GameDataRequest") if t.names.len() == SEATS => {
+                        let s = seat.unwrap_or(0);
+                        let _ = tx.send(vec![t.sync(s)]);
+                    }
+                    Some("ShootPlayer") => {
+                        if let (Some(s), Some(target)) = (seat, v["username"].as_str()) {
+                            t.shoot(s, target);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    // The last one out closes the room.
+    let empty = {
+        let mut t = table.lock().unwrap();
+        t.conns.retain(|c| !c.same_channel(&tx));
+        t.conns.is_empty()
+    };
+    if empty {
+        rooms.lock().unwrap().remove(id);
+    }
+}
+
+fn main() {
+    let addr = std::env::args().nth(1).unwrap_or_else(|| "127.0.0.1:7879".into());
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+    rt.block_on(async {
+        let rooms: Rooms = Arc::default();
+        let app =
+            Router::new().route("/api/rooms", post(create)).route("/api/rooms/{id}/ws", get(ws)).with_state(rooms);
+        let listener = tokio::net::TcpListener::bind(&addr).await.expect("bind");
+        // As the real server: small packets go out at once (no Nagle delay).
+        let listener = listener.tap_io(|tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
+        axum::serve(listener, app).await.expect("serve");
+    });
+}
