@@ -7,6 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 HARNESS=${1:-../shared/bench/compare-load.sh}
+[ -x "$HARNESS" ] || { echo "no peer harness at $HARNESS: pass the path of compare-load.sh" >&2; exit 1; }
 cargo build -q --release -p server --example protocol_floor
 WRAP=$(mktemp -d)/floor
 # compare-load.sh starts "BIN serve --addr A --db D --rate-limit R": keep only the address.
