@@ -65,6 +65,23 @@ pub trait Game: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send 
         v
     }
 
+    /// A uniform random legal action of `seat`, drawn exactly as `rng.pick(&legal_actions(seat))`
+    /// draws it (one `rng.index(len)`), so a playout gives the same game either way; `None`
+    /// (and no draw) when `seat` has no legal action. The default lists the actions into
+    /// `scratch`; a game that can count and index its legal actions without listing them
+    /// overrides it (random playouts spend most of a move listing actions they never look
+    /// at). The invariant suite checks it against the list for every game.
+    fn random_legal_action(
+        &self,
+        seat: Seat,
+        rng: &mut MatchRng,
+        scratch: &mut Vec<Self::Action>,
+    ) -> Option<Self::Action> {
+        scratch.clear();
+        self.legal_actions_into(seat, scratch);
+        (!scratch.is_empty()).then(|| rng.pick(scratch).clone())
+    }
+
     /// Applies `action` by `seat`, appending what happened to `out`. On `Err` nothing changed.
     fn apply_into(&mut self, seat: Seat, action: Self::Action, out: &mut Vec<Self::Event>) -> Result<(), RuleError>;
 

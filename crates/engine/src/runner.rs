@@ -60,7 +60,8 @@ impl<G: Game> Default for PlayoutBuffers<G> {
     }
 }
 
-/// Plays a new game from `seed` to the end with uniform random legal actions, through the
+/// Plays a new game from `seed` to the end with uniform random legal actions
+/// ([`Game::random_legal_action`]: the same draws as picking from the legal list), through the
 /// public API only (the benchmarks' unit of work). The bot RNG is derived from the seed.
 /// Returns the number of moves.
 pub fn random_playout<G: Game>(config: &G::Config, seed: u64, buf: &mut PlayoutBuffers<G>) -> usize {
@@ -68,9 +69,8 @@ pub fn random_playout<G: Game>(config: &G::Config, seed: u64, buf: &mut PlayoutB
     let mut rng = MatchRng::new(seed ^ 0xBEEF);
     let mut moves = 0;
     while let Some(seat) = game.to_act().first() {
-        buf.legal.clear();
-        game.legal_actions_into(seat, &mut buf.legal);
-        let action = rng.pick(&buf.legal).clone();
+        let action =
+            game.random_legal_action(seat, &mut rng, &mut buf.legal).expect("a seat to act has a legal action");
         buf.events.clear();
         game.apply_into(seat, action, &mut buf.events).expect("a listed action is legal");
         moves += 1;

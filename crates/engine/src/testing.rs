@@ -7,7 +7,8 @@
 //!   `outcome` is `Some`;
 //! - `decision().seats == to_act()`, and a decision that keeps its serial keeps its kind and
 //!   gains no seat;
-//! - the game's own `check_invariants` (card conservation and the like).
+//! - the game's own `check_invariants` (card conservation and the like);
+//! - `random_legal_action` draws what a pick from the legal list draws, with the same draws.
 //!
 //! Checked on every step of the first `deep_games` games (they are slower):
 //! - `legal_actions ⇔ is_legal` over `candidate_actions` for every seat, and a refused action
@@ -58,6 +59,7 @@ pub struct SuiteReport {
 pub fn random_play_suite<G: Game>(config: &G::Config, opts: &SuiteOptions) -> SuiteReport {
     let mut report = SuiteReport::default();
     let mut legal = Vec::new();
+    let mut scratch = Vec::new();
     let mut events = Vec::new();
     for i in 0..opts.games {
         let seed = derive_seed(opts.base_seed, i);
@@ -113,7 +115,14 @@ pub fn random_play_suite<G: Game>(config: &G::Config, opts: &SuiteOptions) -> Su
             let seat = to_act.nth(rng.index(to_act.len())).expect("non-empty");
             legal.clear();
             game.legal_actions_into(seat, &mut legal);
+            let mut picked_rng = rng.clone();
+            let picked = game.random_legal_action(seat, &mut picked_rng, &mut scratch);
             let action = rng.pick(&legal).clone();
+            assert!(
+                picked.as_ref() == Some(&action) && picked_rng == rng,
+                "{}: random_legal_action gave {picked:?}, a pick from the legal list {action:?} (or drew differently)",
+                ctx()
+            );
             replay.push(seat, action.clone());
             events.clear();
             if let Err(e) = game.apply_into(seat, action.clone(), &mut events) {

@@ -1,10 +1,11 @@
 //! Wolf Pack playouts: `cargo bench -p wolfpack`. Five pilots against the rookie Ace.
 //!
 //! - `random_game`: the engine's `random_playout` (uniform random legal actions for every
-//!   seat, the Ace included: the seed's random Ace), one game per iteration.
+//!   seat, the Ace included: the seed's random Ace, each drawn by Wolf Pack's
+//!   `Game::random_legal_action` and checked by `apply`), one game per iteration.
 //! - `random_game_fast`: the same fights (move for move, event for event) through
-//!   `wolfpack::fast::random_playout`, which draws each action by index instead of listing
-//!   the legal actions, and applies it without checking it again.
+//!   `wolfpack::fast::random_playout`, which applies each drawn action without checking it
+//!   again.
 //! - `thousand_bot_games`: the `random` pilot bots and the `rookie` Ace through
 //!   `engine::play_out`, reported as games per second.
 

@@ -4,11 +4,13 @@
 //! `valgrind --tool=callgrind target/release/examples/profile 500` counts instructions, which
 //! (unlike time) does not depend on what else the machine is doing.
 //!
-//! `profile [GAMES] [random|fast|bots]`: `random` (the default) is `engine::random_playout`,
-//! uniform random legal actions for every seat; `fast` the same fights through
-//! `wolfpack::fast::random_playout` (no legal lists); `bots` is the `random` pilot bots and the `rookie` Ace
-//! through `engine::play_out`, as the sim runs them; `floor` the least a fight of the same
-//! length could cost (its setup, one random draw a move, its events pushed), for comparison.
+//! `profile [GAMES] [random|fast|bots|floor]`: `random` (the default) is
+//! `engine::random_playout`, uniform random legal actions for every seat (drawn by index through
+//! `Game::random_legal_action`, each checked by `apply`); `fast` the same fights through
+//! `wolfpack::fast::random_playout` (no check); `bots` is the `random` pilot bots and the
+//! `rookie` Ace through `engine::play_out` (legal lists), as the sim runs them; `floor` the least
+//! a fight of the same length could cost (its setup, one random draw a move, its events pushed),
+//! for comparison. `valgrind --tool=callgrind --branch-sim=yes` also counts mispredictions.
 
 use engine::{Game, MatchRng, PlayoutBuffers, play_out, random_playout};
 use wolfpack::{Config, WolfPack};

@@ -62,25 +62,29 @@ pub fn lineup_named(game: &WolfPack, names: &[&str]) -> Result<Vec<Box<dyn Bot<W
 /// "random cards and targets". `play` recognises the plays to choose from and returns their
 /// card index.
 fn card_then_target(legal: &[Action], rng: &mut MatchRng, play: impl Fn(&Action) -> Option<u8>) -> Option<Action> {
-    let mut cards = 0u8;
+    // One pass counts each card's plays (hand indices are below 8); a second finds the chosen
+    // one. The same two draws as picking a card among those with plays, then one of its plays.
+    let mut counts = [0u32; 8];
     for a in legal {
         if let Some(c) = play(a) {
-            cards |= 1 << c;
+            counts[usize::from(c & 7)] += 1;
         }
     }
+    let cards = counts.iter().filter(|&&n| n > 0).count() as u32;
     if cards == 0 {
         return None;
     }
-    let k = rng.below(cards.count_ones());
-    let card = (0..8).filter(|c| cards & (1 << c) != 0).nth(k as usize).expect("k < count");
-    let n = legal.iter().filter(|a| play(a) == Some(card)).count();
-    let t = rng.below(n as u32) as usize;
+    let k = rng.below(cards);
+    let card = (0..8u8).filter(|&c| counts[usize::from(c)] > 0).nth(k as usize).expect("k < count");
+    let t = rng.below(counts[usize::from(card)]) as usize;
     legal.iter().filter(|a| play(a) == Some(card)).nth(t).copied()
 }
 
 /// Whether the list offers Confirm (a variant test, cheaper than `contains`' full compare).
+/// Confirm closes a pilot's legal list when it is there (the legal list's documented order),
+/// so only the last action needs looking at.
 fn offers_confirm(legal: &[Action]) -> bool {
-    legal.iter().any(|a| matches!(a, Action::Confirm))
+    matches!(legal.last(), Some(Action::Confirm))
 }
 
 fn shared_choice(legal: &[Action], rng: &mut MatchRng) -> Option<Action> {

@@ -68,9 +68,17 @@ impl Delegate {
     /// One number per delegate (equal keys, equal delegates).
     #[inline]
     pub const fn key(self) -> u32 {
+        let (fsm, a, b) = self.parts();
+        (fsm as u32) << 16 | (a as u32) << 8 | b as u32
+    }
+
+    /// The variant (true for a transition's) and its two fields as numbers. Both variants
+    /// keep their fields at the same places, so this compiles to loads and no branch.
+    #[inline]
+    const fn parts(self) -> (bool, u8, u8) {
         match self {
-            Delegate::Player { seat, hook } => (seat.0 as u32) << 8 | hook as u32,
-            Delegate::Fsm { transition, stage } => 1 << 16 | (transition as u32) << 8 | stage as u32,
+            Delegate::Player { seat, hook } => (false, seat.0, hook as u8),
+            Delegate::Fsm { transition, stage } => (true, transition as u8, stage as u8),
         }
     }
 
@@ -83,10 +91,53 @@ impl Delegate {
     }
 }
 
+/// An effect's entry in a delegate. Stored as `{effect, at}`; it also carries the delegate's
+/// [`Delegate::key`] and [`Delegate::bit`], worked out once when it is made (and when it is
+/// read back), because the trigger list is scanned by key on every firing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(from = "TriggerData")]
 pub struct Trigger {
-    pub effect: EffectId,
-    pub at: Delegate,
+    pub(crate) effect: EffectId,
+    pub(crate) at: Delegate,
+    #[serde(skip)]
+    key: u32,
+    #[serde(skip)]
+    bit: u64,
+}
+
+/// [`Trigger`] as stored.
+#[derive(Deserialize)]
+struct TriggerData {
+    effect: EffectId,
+    at: Delegate,
+}
+
+impl From<TriggerData> for Trigger {
+    fn from(d: TriggerData) -> Trigger {
+        Trigger::new(d.effect, d.at)
+    }
+}
+
+impl Trigger {
+    pub fn new(effect: EffectId, at: Delegate) -> Trigger {
+        Trigger { effect, at, key: at.key(), bit: at.bit() }
+    }
+
+    /// The effect that placed it.
+    pub fn effect(&self) -> EffectId {
+        self.effect
+    }
+
+    /// Where it sits.
+    pub fn at(&self) -> Delegate {
+        self.at
+    }
+
+    /// Whether it sits at the delegate of this [`Delegate::key`].
+    #[inline]
+    pub fn sits_at(&self, key: u32) -> bool {
+        self.key == key
+    }
 }
 
 /// An effect's own state: which card made it and its counters.
@@ -228,23 +279,35 @@ impl Delegate {
     /// testing it is the whole of [`EffectFile::any_at`].
     #[inline]
     pub const fn bit(self) -> u64 {
-        match self {
-            // No seat past the sixth exists: it has no bit, so it never looks hooked.
-            Delegate::Player { seat, hook } if seat.0 < 6 => {
-                let slot = match hook {
-                    Hook::OnDamaged => 0,
-                    Hook::OnDeath => 1,
-                    Hook::OnCardDraw | Hook::OnTargeted => 2,
-                    Hook::OnSelect => 3,
-                    Hook::OnTarget => 4,
-                    Hook::OnAct => 5,
-                };
-                1 << (seat.0 as u32 * 6 + slot)
-            }
-            Delegate::Player { .. } => 0,
-            Delegate::Fsm { transition, stage: Stage::Exit } => 1 << (36 + transition as u32),
-            Delegate::Fsm { transition, stage: Stage::Enter } => 1 << (48 + transition as u32),
-        }
+        // Arithmetic rather than a `match`: triggers are scanned in an order the branch
+        // predictor cannot guess. A player's slot by `Hook as usize`.
+        const SLOT: [u32; 7] = [0, 1, 2, 3, 4, 2, 5];
+        let (fsm, a, b) = self.parts();
+        let (a, b) = (a as u32, b as u32);
+        let player = a * 6 + SLOT[(b % 7) as usize];
+        // Stage::Enter is 0, Stage::Exit 1.
+        let transition = 36 + a + 12 * (b == Stage::Enter as u32) as u32;
+        let shift = if fsm { transition } else { player };
+        // No seat past the sixth exists: it has no bit, so it never looks hooked.
+        let exists = fsm | (a < 6);
+        (exists as u64) << (shift & 63)
+    }
+}
+
+impl Delegate {
+    /// [`Delegate::bit`] of `Delegate::player(seat, hook)`, straight from its parts (the hot
+    /// paths test one before firing it).
+    #[inline]
+    pub const fn player_bit(seat: Seat, hook: Hook) -> u64 {
+        const SLOT: [u32; 7] = [0, 1, 2, 3, 4, 2, 5];
+        let shift = seat.0 as u32 * 6 + SLOT[hook as usize];
+        ((seat.0 < 6) as u64) << (shift & 63)
+    }
+
+    /// [`Delegate::bit`] of `Delegate::Fsm { transition, stage }`, straight from its parts.
+    #[inline]
+    pub const fn fsm_bit(transition: Transition, stage: Stage) -> u64 {
+        1 << (36 + transition as u32 + 12 * (stage as u32 == Stage::Enter as u32) as u32)
     }
 }
 
@@ -281,32 +344,31 @@ impl EffectFile {
         self.effects.push(effect);
         let (triggers, hooked) = (&mut self.triggers, &mut self.hooked);
         effect.initial_triggers(|at| {
-            triggers.push(Trigger { effect: effect.id, at });
+            triggers.push(Trigger::new(effect.id, at));
             *hooked |= at.bit();
         });
         effect
     }
 
     pub fn place(&mut self, effect: EffectId, at: Delegate) {
-        self.triggers.push(Trigger { effect, at });
+        self.triggers.push(Trigger::new(effect, at));
         self.hooked |= at.bit();
     }
 
     fn rehook(&mut self) {
-        self.hooked = self.triggers.iter().fold(0, |m, t| m | t.at.bit());
+        self.hooked = self.triggers.iter().fold(0, |m, t| m | t.bit);
     }
 
     /// `Complete()`: removes the effect's triggers (`RemoveTriggers()`) and the effect. Returns
     /// it, or `None` if it had already completed.
     pub fn complete(&mut self, id: EffectId) -> Option<Effect> {
         let i = self.index(id)?;
-        // One pass drops the effect's triggers and works out the bits of those left.
+        // One pass drops the effect's triggers and works out the bits of those left (an OR of
+        // each kept trigger's bit, without a branch on it).
         let mut hooked = 0;
         self.triggers.retain(|t| {
             let keep = t.effect != id;
-            if keep {
-                hooked |= t.at.bit();
-            }
+            hooked |= t.bit * u64::from(keep);
             keep
         });
         self.hooked = hooked;
@@ -331,8 +393,18 @@ impl EffectFile {
     pub fn at(&self, at: Delegate) -> Fired {
         let mut f = Fired { ids: [0; FIRE_INLINE], len: 0, more: Vec::new() };
         let key = at.key();
+        if self.triggers.len() <= FIRE_INLINE {
+            // The usual case: no branch on each trigger (whether it sits at `at` is data the
+            // branch predictor cannot guess): every id is written, and only the matching ones
+            // are kept by moving on.
+            for t in &self.triggers {
+                f.ids[f.len % FIRE_INLINE] = t.effect;
+                f.len += usize::from(t.key == key);
+            }
+            return f;
+        }
         for t in &self.triggers {
-            if t.at.key() == key {
+            if t.key == key {
                 if f.len < FIRE_INLINE {
                     f.ids[f.len] = t.effect;
                     f.len += 1;
@@ -351,6 +423,12 @@ impl EffectFile {
         self.hooked & at.bit() != 0
     }
 
+    /// [`EffectFile::any_at`] a player's delegate.
+    #[inline]
+    pub fn any_player(&self, seat: Seat, hook: Hook) -> bool {
+        self.hooked & Delegate::player_bit(seat, hook) != 0
+    }
+
     /// Removes every trigger a player's delegates hold (a shot-down pilot's).
     pub fn clear_player(&mut self, seat: Seat) {
         self.triggers.retain(|t| !matches!(t.at, Delegate::Player { seat: s, .. } if s == seat));
@@ -360,5 +438,79 @@ impl EffectFile {
     /// Live effects of a kind aimed at `target`.
     pub fn on(&self, target: Seat) -> impl Iterator<Item = &Effect> {
         self.effects.iter().filter(move |e| e.target == Some(target))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HOOKS: [Hook; 7] = [
+        Hook::OnDamaged,
+        Hook::OnDeath,
+        Hook::OnCardDraw,
+        Hook::OnSelect,
+        Hook::OnTarget,
+        Hook::OnTargeted,
+        Hook::OnAct,
+    ];
+
+    /// The bit layout [`Delegate::bit`] computes without branches, written as a `match`.
+    fn bit_by_match(d: Delegate) -> u64 {
+        match d {
+            Delegate::Player { seat, hook } if seat.0 < 6 => {
+                let slot = match hook {
+                    Hook::OnDamaged => 0,
+                    Hook::OnDeath => 1,
+                    Hook::OnCardDraw | Hook::OnTargeted => 2,
+                    Hook::OnSelect => 3,
+                    Hook::OnTarget => 4,
+                    Hook::OnAct => 5,
+                };
+                1 << (u32::from(seat.0) * 6 + slot)
+            }
+            Delegate::Player { .. } => 0,
+            Delegate::Fsm { transition, stage: Stage::Exit } => 1 << (36 + transition as u32),
+            Delegate::Fsm { transition, stage: Stage::Enter } => 1 << (48 + transition as u32),
+        }
+    }
+
+    #[test]
+    fn delegate_bits_and_keys() {
+        let mut all = Vec::new();
+        for seat in 0..=255u8 {
+            for hook in HOOKS {
+                all.push(Delegate::player(Seat(seat), hook));
+            }
+        }
+        use Transition::*;
+        let transitions = [
+            Start,
+            DrawToSelection,
+            SelectionToAction,
+            ActionToAction,
+            ActionToConfirm,
+            ConfirmToBossDraw,
+            BossDrawToBossSelection,
+            BossSelectionToBossSelection,
+            BossSelectionToBossAction,
+            BossActionToBossAction,
+            BossActionToBossPhaseConfirm,
+            BossPhaseConfirmToDraw,
+        ];
+        for transition in transitions {
+            all.push(Delegate::Fsm { transition, stage: Stage::Enter });
+            all.push(Delegate::Fsm { transition, stage: Stage::Exit });
+        }
+        for &d in &all {
+            assert_eq!(d.bit(), bit_by_match(d), "{d:?}");
+            let parts = match d {
+                Delegate::Player { seat, hook } => Delegate::player_bit(seat, hook),
+                Delegate::Fsm { transition, stage } => Delegate::fsm_bit(transition, stage),
+            };
+            assert_eq!(parts, bit_by_match(d), "{d:?}");
+        }
+        let keys: std::collections::HashSet<u32> = all.iter().map(|d| d.key()).collect();
+        assert_eq!(keys.len(), all.len(), "one key per delegate");
     }
 }

@@ -1,10 +1,11 @@
 //! Random playouts without building legal lists: [`WolfPack::legal_count`] and
 //! [`WolfPack::legal_nth`] answer "how many legal actions" and "the n-th of them" from the
 //! same per-card target masks the legal list is built from, so a uniform pick by index draws
-//! exactly what `rng.pick(&legal)` draws. [`random_playout`] plays the same fights as
-//! `engine::random_playout::<WolfPack>` (the `streams` test checks it move by move) at a
-//! fraction of the cost: a pilot's Selection list has up to 45 actions, and the random player
-//! only ever needs one of them.
+//! exactly what `rng.pick(&legal)` draws: a pilot's Selection list has up to 45 actions, and
+//! the random player only ever needs one of them. [`WolfPack::random_action`] is Wolf Pack's
+//! `engine::Game::random_legal_action`, so `engine::random_playout` draws with it too;
+//! [`random_playout`] plays the same fights (the `streams` test checks it move by move) and
+//! also skips the check `apply` makes of each move.
 
 use crate::action::Action;
 use crate::card::{Aim, Card};

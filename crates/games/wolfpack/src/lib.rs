@@ -62,9 +62,9 @@
 //! - The per-action hook Suppression needs is a seventh delegate, OnAct; OnSelect fires when
 //!   a selection becomes final (the Ace's pick, a pilot's at the reveal); OnCardDraw and
 //!   OnTargeted fire but no card hooks them.
-//! - The Action queue and the EffectFile are plain `Vec`s worked inside `apply`. The Action
-//!   queue is not an `engine::flow::EffectQueue`: it resolves one card per Action state with
-//!   a state transition (and its delegates) between cards, where that queue works follow-ups
+//! - The Action queue (a `VecDeque`) and the EffectFile (`Vec`s) are plain data worked inside
+//!   `apply`. The Action queue is not an `engine::flow::EffectQueue`: it resolves one card per
+//!   Action state with a state transition (and its delegates) between cards, where that queue works follow-ups
 //!   to completion without stopping; triggers fire at once and cause no follow-ups to queue.
 //!   [`engine::flow::Decision`] names the waits: Selection is one simultaneous decision.
 
@@ -122,6 +122,11 @@ impl Game for WolfPack {
 
     fn legal_actions_into(&self, seat: Seat, out: &mut Vec<Action>) {
         self.legal_into(seat, out);
+    }
+
+    /// Drawn by index from the hand's target masks, without the list ([`WolfPack::random_action`]).
+    fn random_legal_action(&self, seat: Seat, rng: &mut MatchRng, _scratch: &mut Vec<Action>) -> Option<Action> {
+        self.random_action(seat, rng)
     }
 
     fn apply_into(&mut self, seat: Seat, action: Action, out: &mut Vec<Event>) -> Result<(), RuleError> {

@@ -3,10 +3,11 @@
 use crate::action::{Action, Choice, Event, Revealed};
 use crate::card::{Aim, Card, Side};
 use crate::config::{Config, MAX_HAND, MAX_PILOTS};
-use crate::effect::{Delegate, Effect, Hook, Kind, SUPPRESSION_DAMAGE};
+use crate::effect::{Delegate, Effect, EffectFile, Hook, Kind, SUPPRESSION_DAMAGE};
 use crate::phase::{Phase, Stage, Transition};
 use crate::state::{Ace, Deck, Pilot, Queued, WolfPack};
 use engine::{MatchRng, RuleError, Seat, SeatSet, SetupError};
+use std::collections::VecDeque;
 
 /// Healing of Mid-Air Regroup.
 pub const REGROUP_HEAL: i32 = 10;
@@ -58,14 +59,20 @@ impl WolfPack {
                 hand: Vec::with_capacity(usize::from(config.ace_hand)),
                 picks_left: 0,
             },
-            decks: [Deck { draw: pilot_deck, discard: Vec::new() }, Deck { draw: ace_deck, discard: Vec::new() }],
+            // Each discard pile may come to hold its whole deck: room for it now, not on the way.
+            decks: [
+                Deck { discard: Vec::with_capacity(pilot_deck.len()), draw: pilot_deck },
+                Deck { discard: Vec::with_capacity(ace_deck.len()), draw: ace_deck },
+            ],
             phase: Phase::Draw,
             turn: 1,
-            queue: Vec::with_capacity(8),
-            file: Default::default(),
+            queue: VecDeque::with_capacity(8),
+            file: EffectFile { effects: Vec::with_capacity(8), triggers: Vec::with_capacity(32), ..Default::default() },
             winner: None,
             serial: Default::default(),
             rng,
+            living: (1 << config.pilots) - 1,
+            waiting: 0,
         };
         game.transition(Transition::Start, out);
         game.run(out);
@@ -88,18 +95,18 @@ impl WolfPack {
     /// else one pass over the triggers.
     #[inline]
     pub(crate) fn forbidden_targets(&self, origin: Seat) -> SeatSet {
-        let at = Delegate::player(origin, Hook::OnTarget);
-        if !self.file.any_at(at) {
+        if !self.file.any_player(origin, Hook::OnTarget) {
             return SeatSet::EMPTY;
         }
-        self.forbidden_by_triggers(origin, at)
+        self.forbidden_by_triggers(origin, Delegate::player(origin, Hook::OnTarget))
     }
 
     #[inline(never)]
     fn forbidden_by_triggers(&self, origin: Seat, at: Delegate) -> SeatSet {
         let mut forbidden = SeatSet::EMPTY;
+        let key = at.key();
         for t in &self.file.triggers {
-            if t.at != at {
+            if !t.sits_at(key) {
                 continue;
             }
             let Some(e) = self.file.get(t.effect) else { continue };
@@ -113,15 +120,6 @@ impl WolfPack {
             }
         }
         forbidden
-    }
-
-    /// The living pilots as a bit set (bit i = seat i).
-    pub(crate) fn living_mask(&self) -> u32 {
-        let mut m = 0;
-        for (i, p) in self.pilots.iter().enumerate() {
-            m |= u32::from(p.alive()) << i;
-        }
-        m
     }
 
     /// The seats `origin` may aim a card of `aim` at now, as a bit set (in seat order when
@@ -333,13 +331,20 @@ impl WolfPack {
     pub(crate) fn apply_legal(&mut self, seat: Seat, action: Action, out: &mut Vec<Event>) {
         debug_assert_eq!(self.check(seat, &action), Ok(()));
         match action {
+            // A choice left unconfirmed keeps its pilot waiting: Selection goes on, nothing to run.
+            Action::Select { card, target, confirm: false } => {
+                return self.choose(seat, Choice::Play { card, target }, false, out);
+            }
+            Action::Discard { cards, confirm: false } => {
+                return self.choose(seat, Choice::Discard { cards }, false, out);
+            }
             Action::Select { card, target, confirm } => self.choose(seat, Choice::Play { card, target }, confirm, out),
             Action::Discard { cards, confirm } => self.choose(seat, Choice::Discard { cards }, confirm, out),
             Action::Confirm => self.confirm(seat, out),
             Action::Play { card, target } => {
                 let c = self.ace.hand.remove(usize::from(card));
                 let index = self.queue.len() as u8;
-                self.queue.push(Queued { seat, card: c, target });
+                self.queue.push_back(Queued { seat, card: c, target });
                 out.push(Event::AcePicked { index, card: Some(c), target });
                 self.fire_player(seat, Hook::OnSelect, out);
                 self.ace_picked(out);
@@ -371,6 +376,7 @@ impl WolfPack {
 
     fn confirm(&mut self, seat: Seat, out: &mut Vec<Event>) {
         self.pilots[seat.index()].confirmed = true;
+        self.waiting &= !(1 << seat.0);
         out.push(Event::Confirmed { seat });
     }
 
@@ -396,6 +402,7 @@ impl WolfPack {
             self.turn += 1;
         }
         self.phase = t.to();
+        self.waiting = if self.phase == Phase::Selection { self.count_waiting() } else { 0 };
         if matches!(self.phase, Phase::Selection | Phase::BossSelection | Phase::Confirm | Phase::BossPhaseConfirm) {
             self.serial.bump();
         }
@@ -432,8 +439,7 @@ impl WolfPack {
                 }
                 Phase::Action | Phase::BossAction => {
                     let boss = self.phase == Phase::BossAction;
-                    if !self.queue.is_empty() {
-                        let q = self.queue.remove(0);
+                    if let Some(q) = self.queue.pop_front() {
                         self.resolve(q, out);
                         if self.winner.is_some() {
                             continue;
@@ -475,7 +481,7 @@ impl WolfPack {
                 Choice::Play { card, target } => {
                     let c = p.hand.remove(usize::from(card));
                     out.push(Event::Revealed { seat, choice: Revealed::Play { card: c, target } });
-                    self.queue.push(Queued { seat, card: c, target });
+                    self.queue.push_back(Queued { seat, card: c, target });
                     self.fire_player(seat, Hook::OnSelect, out);
                 }
                 Choice::Discard { cards } => {
@@ -598,18 +604,21 @@ impl WolfPack {
     /// The Pulling G's that forbids `origin` to aim at `target`, if any (Sweeping Fire skips
     /// a pilot it protects: rules decision 7).
     fn protection(&self, origin: Seat, target: Seat) -> Option<u32> {
+        let key = Delegate::player(origin, Hook::OnTarget).key();
         self.file.triggers.iter().find_map(|t| {
+            if !t.sits_at(key) {
+                return None;
+            }
             let e = self.file.get(t.effect)?;
-            (t.at == Delegate::player(origin, Hook::OnTarget) && e.kind == Kind::PullingGs && e.user == target)
-                .then_some(e.id)
+            (e.kind == Kind::PullingGs && e.user == target).then_some(e.id)
         })
     }
 
     /// `seat` takes `amount` from `source`, after its OnDamaged delegate had its say.
     pub(crate) fn damage(&mut self, seat: Seat, amount: i32, source: Card, out: &mut Vec<Event>) {
         let mut amount = amount;
-        let at = Delegate::player(seat, Hook::OnDamaged);
-        if self.file.any_at(at) {
+        if self.file.any_player(seat, Hook::OnDamaged) {
+            let at = Delegate::player(seat, Hook::OnDamaged);
             for id in self.file.at(at).iter() {
                 let Some(e) = self.file.get(id) else { continue };
                 // Dodge Roll: one Open Fire or Sweeping Fire hit, in the opposing turn only.
@@ -648,6 +657,8 @@ impl WolfPack {
             self.end(Side::Pilots, out);
             return;
         }
+        self.living &= !(1 << seat.0);
+        self.waiting &= !(1 << seat.0);
         self.fire_player(seat, Hook::OnDeath, out);
         self.file.clear_player(seat);
         let p = &mut self.pilots[seat.index()];
@@ -672,6 +683,7 @@ impl WolfPack {
         self.winner = Some(winner);
         self.serial.bump();
         self.phase = Phase::Over;
+        self.waiting = 0;
         out.push(Event::FightOver { winner });
     }
 
@@ -687,9 +699,8 @@ impl WolfPack {
     /// one bit test when it holds no trigger.
     #[inline]
     fn fire_player(&mut self, seat: Seat, hook: Hook, out: &mut Vec<Event>) {
-        let at = Delegate::player(seat, hook);
-        if self.file.any_at(at) {
-            self.fire_player_triggers(seat, hook, at, out);
+        if self.file.any_player(seat, hook) {
+            self.fire_player_triggers(seat, hook, Delegate::player(seat, hook), out);
         }
     }
 
@@ -722,9 +733,8 @@ impl WolfPack {
     /// transition.
     #[inline]
     fn fire_fsm(&mut self, t: Transition, stage: Stage, out: &mut Vec<Event>) {
-        let at = Delegate::Fsm { transition: t, stage };
-        if self.file.hooked & at.bit() != 0 {
-            self.fire_fsm_triggers(t, at, out);
+        if self.file.hooked & Delegate::fsm_bit(t, stage) != 0 {
+            self.fire_fsm_triggers(t, Delegate::Fsm { transition: t, stage }, out);
         }
     }
 
@@ -814,6 +824,13 @@ impl WolfPack {
             if (e.user_side == Side::Pilots && dead(e.user)) || e.target.is_some_and(dead) {
                 return Err(format!("effect {e:?} outlived a shot-down pilot"));
             }
+        }
+        if self.living != self.count_living() {
+            return Err(format!("living pilots {:b}, counted {:b}", self.living, self.count_living()));
+        }
+        let waiting = if self.phase == Phase::Selection { self.count_waiting() } else { 0 };
+        if self.waiting != waiting {
+            return Err(format!("waiting pilots {:b}, counted {waiting:b}", self.waiting));
         }
         let over = self.winner.is_some();
         if over != (self.phase == Phase::Over) {

@@ -121,6 +121,7 @@ impl WolfPack {
         g.decks[0].discard.clear();
         g.decks[1].draw = ace_deck;
         g.decks[1].discard.clear();
+        g.resummarise();
         g.invariants()?;
         Ok(g)
     }

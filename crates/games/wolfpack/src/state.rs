@@ -7,8 +7,9 @@ use crate::config::Config;
 use crate::effect::EffectFile;
 use crate::phase::Phase;
 use engine::flow::DecisionSerial;
-use engine::{MatchRng, Seat};
+use engine::{MatchRng, Seat, SeatSet};
 use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Pilot {
@@ -51,7 +52,13 @@ pub struct Queued {
 }
 
 /// A Wolf Pack fight. Seats `0..pilots` are pilots, seat `pilots` is the Ace.
+///
+/// Two bit sets are kept beside the state they summarise, because every move asks for them
+/// (bit i = seat i): `living` (the pilots above 0 health) and `waiting` (in Selection, the
+/// pilots who still have to choose and confirm; 0 in every other state). They are not stored:
+/// reading a fight back works them out again ([`WolfPackData`]), and the invariants check them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "WolfPackData")]
 pub struct WolfPack {
     pub(crate) config: Config,
     pub(crate) pilots: Vec<Pilot>,
@@ -61,14 +68,57 @@ pub struct WolfPack {
     pub(crate) phase: Phase,
     /// Counts from 1; a turn is the pilots' turn and the Ace's that follows.
     pub(crate) turn: u32,
-    /// The Action queue: selected cards, next first. A plain Vec (see the crate docs).
-    pub(crate) queue: Vec<Queued>,
+    /// The Action queue: selected cards, next first. A plain double-ended queue (see the crate
+    /// docs): cards join at the back and resolve from the front.
+    pub(crate) queue: VecDeque<Queued>,
     pub(crate) file: EffectFile,
     pub(crate) winner: Option<Side>,
     /// Numbers the decisions: bumped on entry to every waiting state (Selection, each
     /// BossSelection, Confirm, BossPhaseConfirm) and at the end of the fight.
     pub(crate) serial: DecisionSerial,
     pub(crate) rng: MatchRng,
+    #[serde(skip)]
+    pub(crate) living: u32,
+    #[serde(skip)]
+    pub(crate) waiting: u32,
+}
+
+/// [`WolfPack`] as stored (everything but the two bit sets).
+#[derive(Deserialize)]
+struct WolfPackData {
+    config: Config,
+    pilots: Vec<Pilot>,
+    ace: Ace,
+    decks: [Deck; 2],
+    phase: Phase,
+    turn: u32,
+    queue: VecDeque<Queued>,
+    file: EffectFile,
+    winner: Option<Side>,
+    serial: DecisionSerial,
+    rng: MatchRng,
+}
+
+impl From<WolfPackData> for WolfPack {
+    fn from(d: WolfPackData) -> WolfPack {
+        let mut g = WolfPack {
+            config: d.config,
+            pilots: d.pilots,
+            ace: d.ace,
+            decks: d.decks,
+            phase: d.phase,
+            turn: d.turn,
+            queue: d.queue,
+            file: d.file,
+            winner: d.winner,
+            serial: d.serial,
+            rng: d.rng,
+            living: 0,
+            waiting: 0,
+        };
+        g.resummarise();
+        g
+    }
 }
 
 impl WolfPack {
@@ -117,7 +167,7 @@ impl WolfPack {
         &self.file
     }
 
-    pub fn queue(&self) -> &[Queued] {
+    pub fn queue(&self) -> &VecDeque<Queued> {
         &self.queue
     }
 
@@ -144,12 +194,34 @@ impl WolfPack {
 
     /// The living pilots, in seat order.
     pub fn living_pilots(&self) -> impl Iterator<Item = Seat> + '_ {
-        self.pilots.iter().enumerate().filter(|(_, p)| p.alive()).map(|(i, _)| Seat(i as u8))
+        SeatSet::from_bits(self.living).iter()
     }
 
     /// The host ("the server player"): the lowest living pilot confirms the turn handovers.
     pub fn host(&self) -> Option<Seat> {
-        self.living_pilots().next()
+        SeatSet::from_bits(self.living).first()
+    }
+
+    /// The living pilots as a bit set (bit i = seat i).
+    #[inline]
+    pub(crate) fn living_mask(&self) -> u32 {
+        self.living
+    }
+
+    /// Works `living` and `waiting` out from the pilots (after setup, reading back, or any
+    /// direct edit of the pilots).
+    pub(crate) fn resummarise(&mut self) {
+        self.living = self.count_living();
+        self.waiting = if self.phase == Phase::Selection { self.count_waiting() } else { 0 };
+    }
+
+    /// The living pilots, counted (what `living` must hold).
+    pub(crate) fn count_living(&self) -> u32 {
+        let mut m = 0;
+        for (i, p) in self.pilots.iter().enumerate() {
+            m |= u32::from(p.alive()) << i;
+        }
+        m
     }
 
     /// Whether a living pilot still has to choose and confirm.
@@ -160,9 +232,16 @@ impl WolfPack {
         p.alive() & !p.confirmed & !p.hand.is_empty()
     }
 
-    /// The pilots who still have to choose and confirm, as a bit set (bit i = seat i).
+    /// The pilots who still have to choose and confirm, as a bit set (bit i = seat i): in
+    /// Selection, `waiting`.
     #[inline]
     pub(crate) fn waiting_mask(&self) -> u32 {
+        self.waiting
+    }
+
+    /// The pilots who still have to choose and confirm, counted (what `waiting` must hold in
+    /// Selection).
+    pub(crate) fn count_waiting(&self) -> u32 {
         let mut m = 0;
         for (i, p) in self.pilots.iter().enumerate() {
             m |= u32::from(self.must_select(p)) << i;
