@@ -84,7 +84,13 @@ pub fn matches(args: MatchesArgs, out: &mut dyn Write) -> anyhow::Result<ExitCod
 fn read_matches(db: &Path, limit: u32) -> anyhow::Result<Vec<MatchRecord>> {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     runtime.block_on(async {
-        let store = store::Store::open(db).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let store = store::Store::open(db).map_err(|e| match e {
+            store::StoreError::InUse(_) => anyhow::anyhow!(
+                "{e}: open a finished match on it in the browser (/replay/ID, linked from the match's end \
+                 screen) or as JSON (/api/matches/ID), or stop the server to read them here"
+            ),
+            e => anyhow::anyhow!("{e}"),
+        })?;
         store.list_matches(limit).await.map_err(anyhow::Error::msg)
     })
 }

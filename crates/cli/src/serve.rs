@@ -128,7 +128,12 @@ async fn serve(args: ServeArgs, nofile: Option<u64>) -> anyhow::Result<ExitCode>
         ..Default::default()
     };
     let addr = if args.lan { SocketAddr::from(([0, 0, 0, 0], args.addr.port())) } else { args.addr };
-    let store = store::Store::open(&args.db).map_err(|e| anyhow::anyhow!("cannot open {}: {e}", args.db.display()))?;
+    // The server keeps its database to itself (no file locks per commit; a second server on
+    // the same file is refused rather than running the same rooms twice).
+    let store = store::Store::open_exclusive(&args.db).map_err(|e| match e {
+        store::StoreError::InUse(_) => anyhow::anyhow!("{e}: stop that server first, or give this one its own --db"),
+        e => anyhow::anyhow!("cannot open {}: {e}", args.db.display()),
+    })?;
     let listener =
         tokio::net::TcpListener::bind(addr).await.map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
     let local = listener.local_addr()?;

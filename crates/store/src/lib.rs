@@ -48,6 +48,10 @@ pub enum StoreError {
     Batch(Arc<rusqlite::Error>),
     #[error("the store thread has stopped")]
     Closed,
+    /// Another process holds the database: a running `cardtable serve` keeps its file to
+    /// itself ([`Store::open_exclusive`]).
+    #[error("{0} is in use by a running server, which keeps its database to itself while it runs")]
+    InUse(String),
 }
 
 /// A live room as stored: its snapshot and its moves so far.
@@ -200,6 +204,12 @@ const CHECKPOINT_EVERY: Duration = Duration::from_millis(250);
 /// so by itself. Under constant load this caps the WAL (64 MiB with 1 KiB pages) at the price
 /// of one short stall (the last frames and two fsyncs) every few seconds.
 const WAL_RESET_FRAMES: u64 = 65_536;
+/// An exclusive store (no second connection, so no checkpoint thread) folds the WAL back on
+/// its own thread after this many commits, or after [`CHECKPOINT_EVERY`] without a request.
+/// Rare and large rather than often and small: each one holds the writer for a few
+/// milliseconds (the pages changed since the last, and two fsyncs), and a few stalls a
+/// second would show in every latency percentile.
+const EXCLUSIVE_CHECKPOINT_COMMITS: u64 = 8_192;
 
 fn migrations() -> Migrations<'static> {
     Migrations::new(vec![
@@ -317,18 +327,45 @@ fn collect_garbage(conn: &Connection, log: &mut LogState, sweep_at: u64) -> rusq
 }
 
 fn open(path: &Path) -> Result<Connection, StoreError> {
+    open_with(path, false)
+}
+
+/// Opens the database; `exclusive`: this connection takes the file for as long as it is open
+/// (no file locks per transaction — seven `fcntl` calls of every commit — and the WAL index
+/// in memory), and another process opening it gets [`StoreError::InUse`].
+fn open_with(path: &Path, exclusive: bool) -> Result<Connection, StoreError> {
     let mut conn = Connection::open(path)?;
     // Small pages for a new database: a move dirties one page per commit, and every dirty
     // page is written whole to the WAL (an existing database keeps its page size).
     conn.pragma_update(None, "page_size", 1024)?;
-    conn.pragma_update(None, "journal_mode", "WAL")?;
+    if exclusive {
+        // Before the first access in WAL mode, so SQLite keeps the WAL index in memory.
+        conn.pragma_update(None, "locking_mode", "EXCLUSIVE")?;
+    }
+    let in_use = |e: rusqlite::Error| match e.sqlite_error_code() {
+        Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) => {
+            StoreError::InUse(path.display().to_string())
+        }
+        _ => StoreError::Db(e),
+    };
+    // Held elsewhere: say so at once rather than after the busy timeout.
+    conn.busy_timeout(Duration::from_millis(if exclusive { 0 } else { 5_000 })).map_err(in_use)?;
+    conn.pragma_update(None, "journal_mode", "WAL").map_err(in_use)?;
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
     // A small page cache (SQLite's default is 2 MiB a connection): the server reads the
     // database only at start; its writes touch the last pages of a few tables.
     conn.pragma_update(None, "cache_size", -256)?;
-    conn.busy_timeout(std::time::Duration::from_secs(5))?;
-    migrations().to_latest(&mut conn)?;
+    migrations().to_latest(&mut conn).map_err(|e| match e {
+        rusqlite_migration::Error::RusqliteError { err, .. } => in_use(err),
+        e => StoreError::Migration(e),
+    })?;
+    if exclusive {
+        // A write takes the file's exclusive lock now (a read would take only a shared one),
+        // so a second server on the same file is refused at start, not at its first move.
+        conn.execute_batch("BEGIN IMMEDIATE; COMMIT;").map_err(in_use)?;
+    }
+    conn.busy_timeout(Duration::from_secs(5))?;
     Ok(conn)
 }
 
@@ -339,9 +376,25 @@ fn is_memory(path: &Path) -> bool {
 impl Store {
     /// Opens (creating if needed) the database at `path` and starts its threads.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
-        let conn = open(path)?;
+        Store::open_with(path, false)
+    }
+
+    /// As [`Store::open`], holding the file for as long as the store is open (the server's
+    /// way): no file locks per commit (a fifth of a commit's cost), one fewer thread, and a
+    /// second process opening the file gets [`StoreError::InUse`] — a second server cannot
+    /// restore and run the same rooms. Checkpoints then run on the store's own thread.
+    pub fn open_exclusive(path: &Path) -> Result<Store, StoreError> {
+        Store::open_with(path, !is_memory(path))
+    }
+
+    fn open_with(path: &Path, exclusive: bool) -> Result<Store, StoreError> {
+        let conn = open_with(path, exclusive)?;
         let wal = Arc::new(WalState::default());
         let checkpoints = if is_memory(path) {
+            None
+        } else if exclusive {
+            // Nobody else may open the file: the store thread checkpoints (see `worker`).
+            conn.pragma_update(None, "wal_autocheckpoint", 0)?;
             None
         } else {
             // The writer never checkpoints; the checkpoint thread does, off the commit path.
@@ -359,7 +412,8 @@ impl Store {
         };
         let rows = conn.query_row("SELECT count(*) FROM moves", [], |r| r.get::<_, i64>(0)).unwrap_or(0) as u64;
         let log = LogState { rows, rows_after_sweep: rows, ..LogState::default() };
-        let writer = Arc::new(Mutex::new(Writer { conn, log, wal }));
+        let writer =
+            Arc::new(Mutex::new(Writer { conn, log, wal, exclusive, commits_since_checkpoint: 0, commits: 0 }));
         let (tx, rx) = std_mpsc::channel();
         let thread_writer = writer.clone();
         std::thread::Builder::new()
@@ -492,6 +546,11 @@ struct Writer {
     conn: Connection,
     log: LogState,
     wal: Arc<WalState>,
+    /// The file is this connection's alone: the writer checkpoints (on the store thread).
+    exclusive: bool,
+    commits_since_checkpoint: u64,
+    /// Commits since the store opened.
+    commits: u64,
 }
 
 impl Writer {
@@ -507,6 +566,8 @@ impl Writer {
         }
         let result = tx.commit().map_err(Arc::new);
         self.wal.dirty.store(true, Ordering::Relaxed);
+        self.commits_since_checkpoint += 1;
+        self.commits += 1;
         for ack in acks {
             ack(result.clone());
         }
@@ -514,7 +575,22 @@ impl Writer {
 
     /// Whether [`Writer::maintain`] has work: dead moves to collect, or a WAL to restart.
     fn maintenance_due(&self) -> bool {
-        self.log.appended_since_gc >= GC_EVERY || self.wal.frames.load(Ordering::Relaxed) > WAL_RESET_FRAMES
+        self.log.appended_since_gc >= GC_EVERY
+            || self.wal.frames.load(Ordering::Relaxed) > WAL_RESET_FRAMES
+            || (self.exclusive && self.commits_since_checkpoint >= EXCLUSIVE_CHECKPOINT_COMMITS)
+    }
+
+    /// Folds the WAL into the database (an exclusive writer's checkpoint: with no reader
+    /// elsewhere it completes, and the next commit starts the WAL from its beginning).
+    fn checkpoint_now(&mut self) {
+        match checkpoint(&self.conn) {
+            Ok(_) => {
+                self.wal.frames.store(0, Ordering::Relaxed);
+                self.wal.dirty.store(false, Ordering::Relaxed);
+                self.commits_since_checkpoint = 0;
+            }
+            Err(e) => tracing::error!("checkpoint failed: {e}"),
+        }
     }
 
     fn maintain(&mut self) {
@@ -522,6 +598,9 @@ impl Writer {
             && let Err(e) = collect_garbage(&self.conn, &mut self.log, SWEEP_AT)
         {
             tracing::error!("collecting old moves failed: {e}");
+        }
+        if self.exclusive && self.commits_since_checkpoint >= EXCLUSIVE_CHECKPOINT_COMMITS {
+            self.checkpoint_now();
         }
         if self.wal.frames.load(Ordering::Relaxed) > WAL_RESET_FRAMES {
             // No commit runs meanwhile (this holds the writer), so this checkpoint completes
@@ -536,7 +615,32 @@ impl Writer {
 
 /// The store thread: reads, maintenance, and batches that found the writer busy.
 fn worker(writer: &Mutex<Writer>, rx: &std_mpsc::Receiver<Job>) {
-    while let Ok(job) = rx.recv() {
+    let exclusive = writer.lock().expect("store writer lock").exclusive;
+    // Commits counted at the last quiet tick: inline commits send the thread nothing, so a
+    // timeout alone does not mean the server is quiet.
+    let mut commits_seen = u64::MAX;
+    loop {
+        let job = if exclusive {
+            // A quiet moment: fold the WAL back while nothing waits for the writer.
+            match rx.recv_timeout(CHECKPOINT_EVERY) {
+                Ok(job) => job,
+                Err(std_mpsc::RecvTimeoutError::Timeout) => {
+                    let mut w = writer.lock().expect("store writer lock");
+                    let commits = w.commits;
+                    if commits == commits_seen && w.wal.dirty.load(Ordering::Relaxed) {
+                        w.checkpoint_now();
+                    }
+                    commits_seen = commits;
+                    continue;
+                }
+                Err(std_mpsc::RecvTimeoutError::Disconnected) => return,
+            }
+        } else {
+            match rx.recv() {
+                Ok(job) => job,
+                Err(_) => return,
+            }
+        };
         // Group commit: everything already handed over goes into one transaction; the writes
         // are acknowledged only after it commits.
         let mut batch = Vec::new();
@@ -942,6 +1046,53 @@ mod tests {
         assert_eq!(rooms[0].chat[0], "{\"n\":5}");
         let rows: i64 = conn.query_row("SELECT count(*) FROM chat", [], |r| r.get(0)).unwrap();
         assert_eq!(rows, CHAT_KEPT as i64, "old lines and a deleted room's lines are gone");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_exclusive_store_keeps_its_file_and_folds_the_wal_back_when_quiet() {
+        let db = TempDb::new("exclusive");
+        let path = db.path.clone();
+        let s = Store::open_exclusive(&path).unwrap();
+        s.save_room("r1", "buckshot", "{}".into()).await.unwrap();
+        for i in 0..50 {
+            s.append_move("r1", i, format!("\"m{i}\"")).await.unwrap();
+        }
+        // The moves are in the WAL, not yet in the database file.
+        let in_file = || std::fs::read(&path).unwrap().windows(5).any(|w| w == b"\"m49\"");
+        assert!(!in_file(), "written straight to the database file");
+        // A second server is refused at once, and told why.
+        match Store::open_exclusive(&path) {
+            Err(e @ StoreError::InUse(_)) => assert!(e.to_string().contains("in use by a running server"), "{e}"),
+            Err(e) => panic!("refused for another reason: {e}"),
+            Ok(_) => panic!("two stores hold one file"),
+        }
+        // A reader (the CLI's `matches`) too, after its busy wait.
+        assert!(matches!(Store::open(&path), Err(StoreError::InUse(_))));
+        // A quiet moment (the reader's wait was one) folds the WAL into the database file.
+        let mut folded = in_file();
+        for _ in 0..20 {
+            if folded {
+                break;
+            }
+            tokio::time::sleep(CHECKPOINT_EVERY).await;
+            folded = in_file();
+        }
+        assert!(folded, "no checkpoint: the last move never reached the database file");
+        drop(s);
+        // Closed, the file is free again (the store's thread lets go as it ends).
+        let mut reopened = None;
+        for _ in 0..100 {
+            match Store::open(&path) {
+                Ok(s) => {
+                    reopened = Some(s);
+                    break;
+                }
+                Err(StoreError::InUse(_)) => tokio::time::sleep(Duration::from_millis(20)).await,
+                Err(e) => panic!("{e}"),
+            }
+        }
+        let rooms = reopened.expect("the file is free once the store closes").load_rooms().await.unwrap();
+        assert_eq!(rooms[0].moves.len(), 50);
     }
 
     #[test]
