@@ -271,6 +271,10 @@ impl From<EffectFileData> for EffectFile {
     }
 }
 
+/// A player hook's slot among a seat's six bits, by `Hook as usize` (OnCardDraw and
+/// OnTargeted, which no card hooks, share one).
+const HOOK_SLOT: [u32; 7] = [0, 1, 2, 3, 4, 2, 5];
+
 impl Delegate {
     /// The delegate's bit in [`EffectFile::hooked`]: a player's hooks at `6 * seat + slot`
     /// (six seats: bits 0..36; OnCardDraw and OnTargeted, which no card hooks, share a slot),
@@ -280,13 +284,12 @@ impl Delegate {
     #[inline]
     pub const fn bit(self) -> u64 {
         // Arithmetic rather than a `match`: triggers are scanned in an order the branch
-        // predictor cannot guess. A player's slot by `Hook as usize`.
-        const SLOT: [u32; 7] = [0, 1, 2, 3, 4, 2, 5];
+        // predictor cannot guess.
         let (fsm, a, b) = self.parts();
         let (a, b) = (a as u32, b as u32);
-        let player = a * 6 + SLOT[(b % 7) as usize];
+        let player = a * 6 + HOOK_SLOT[(b % 7) as usize];
         // Stage::Enter is 0, Stage::Exit 1.
-        let transition = 36 + a + 12 * (b == Stage::Enter as u32) as u32;
+        let transition = 36 + a + Transition::COUNT as u32 * (b == Stage::Enter as u32) as u32;
         let shift = if fsm { transition } else { player };
         // No seat past the sixth exists: it has no bit, so it never looks hooked.
         let exists = fsm | (a < 6);
@@ -299,15 +302,14 @@ impl Delegate {
     /// paths test one before firing it).
     #[inline]
     pub const fn player_bit(seat: Seat, hook: Hook) -> u64 {
-        const SLOT: [u32; 7] = [0, 1, 2, 3, 4, 2, 5];
-        let shift = seat.0 as u32 * 6 + SLOT[hook as usize];
+        let shift = seat.0 as u32 * 6 + HOOK_SLOT[hook as usize];
         ((seat.0 < 6) as u64) << (shift & 63)
     }
 
     /// [`Delegate::bit`] of `Delegate::Fsm { transition, stage }`, straight from its parts.
     #[inline]
     pub const fn fsm_bit(transition: Transition, stage: Stage) -> u64 {
-        1 << (36 + transition as u32 + 12 * (stage as u32 == Stage::Enter as u32) as u32)
+        1 << (36 + transition as u32 + Transition::COUNT as u32 * (stage as u32 == Stage::Enter as u32) as u32)
     }
 }
 
@@ -483,22 +485,8 @@ mod tests {
                 all.push(Delegate::player(Seat(seat), hook));
             }
         }
-        use Transition::*;
-        let transitions = [
-            Start,
-            DrawToSelection,
-            SelectionToAction,
-            ActionToAction,
-            ActionToConfirm,
-            ConfirmToBossDraw,
-            BossDrawToBossSelection,
-            BossSelectionToBossSelection,
-            BossSelectionToBossAction,
-            BossActionToBossAction,
-            BossActionToBossPhaseConfirm,
-            BossPhaseConfirmToDraw,
-        ];
-        for transition in transitions {
+        for (i, &transition) in Transition::ALL.iter().enumerate() {
+            assert_eq!(transition as usize, i, "Transition::ALL in declaration order");
             all.push(Delegate::Fsm { transition, stage: Stage::Enter });
             all.push(Delegate::Fsm { transition, stage: Stage::Exit });
         }

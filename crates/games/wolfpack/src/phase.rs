@@ -48,6 +48,23 @@ pub enum Transition {
 }
 
 impl Transition {
+    pub const COUNT: usize = 12;
+    /// Every transition, in declaration order (`ALL[t as usize] == t`).
+    pub const ALL: [Transition; Transition::COUNT] = [
+        Transition::Start,
+        Transition::DrawToSelection,
+        Transition::SelectionToAction,
+        Transition::ActionToAction,
+        Transition::ActionToConfirm,
+        Transition::ConfirmToBossDraw,
+        Transition::BossDrawToBossSelection,
+        Transition::BossSelectionToBossSelection,
+        Transition::BossSelectionToBossAction,
+        Transition::BossActionToBossAction,
+        Transition::BossActionToBossPhaseConfirm,
+        Transition::BossPhaseConfirmToDraw,
+    ];
+
     pub const fn to(self) -> Phase {
         match self {
             Transition::Start | Transition::BossPhaseConfirmToDraw => Phase::Draw,
