@@ -349,7 +349,7 @@ fn open_with(path: &Path, exclusive: bool) -> Result<Connection, StoreError> {
         _ => StoreError::Db(e),
     };
     // Held elsewhere: say so at once rather than after the busy timeout.
-    conn.busy_timeout(Duration::from_millis(if exclusive { 0 } else { 5_000 })).map_err(in_use)?;
+    conn.busy_timeout(Duration::from_millis(if exclusive { 0 } else { 5_000 }))?;
     conn.pragma_update(None, "journal_mode", "WAL").map_err(in_use)?;
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
@@ -390,15 +390,15 @@ impl Store {
     fn open_with(path: &Path, exclusive: bool) -> Result<Store, StoreError> {
         let conn = open_with(path, exclusive)?;
         let wal = Arc::new(WalState::default());
-        let checkpoints = if is_memory(path) {
-            None
-        } else if exclusive {
-            // Nobody else may open the file: the store thread checkpoints (see `worker`).
+        if !is_memory(path) {
+            // The writer never checkpoints inline: a thread does, off the commit path.
             conn.pragma_update(None, "wal_autocheckpoint", 0)?;
+        }
+        let checkpoints = if is_memory(path) || exclusive {
+            // Exclusive: nobody else may open the file, so the store thread checkpoints (see
+            // `worker`).
             None
         } else {
-            // The writer never checkpoints; the checkpoint thread does, off the commit path.
-            conn.pragma_update(None, "wal_autocheckpoint", 0)?;
             let checkpointer = Connection::open(path)?;
             checkpointer.busy_timeout(Duration::from_secs(5))?;
             let (stop_tx, stop_rx) = std_mpsc::channel::<()>();
@@ -412,8 +412,7 @@ impl Store {
         };
         let rows = conn.query_row("SELECT count(*) FROM moves", [], |r| r.get::<_, i64>(0)).unwrap_or(0) as u64;
         let log = LogState { rows, rows_after_sweep: rows, ..LogState::default() };
-        let writer =
-            Arc::new(Mutex::new(Writer { conn, log, wal, exclusive, commits_since_checkpoint: 0, commits: 0 }));
+        let writer = Arc::new(Mutex::new(Writer { conn, log, wal, exclusive, commits: 0, checkpointed_at: 0 }));
         let (tx, rx) = std_mpsc::channel();
         let thread_writer = writer.clone();
         std::thread::Builder::new()
@@ -548,9 +547,9 @@ struct Writer {
     wal: Arc<WalState>,
     /// The file is this connection's alone: the writer checkpoints (on the store thread).
     exclusive: bool,
-    commits_since_checkpoint: u64,
-    /// Commits since the store opened.
+    /// Commits since the store opened, and that count at the last checkpoint it ran.
     commits: u64,
+    checkpointed_at: u64,
 }
 
 impl Writer {
@@ -566,7 +565,6 @@ impl Writer {
         }
         let result = tx.commit().map_err(Arc::new);
         self.wal.dirty.store(true, Ordering::Relaxed);
-        self.commits_since_checkpoint += 1;
         self.commits += 1;
         for ack in acks {
             ack(result.clone());
@@ -577,7 +575,13 @@ impl Writer {
     fn maintenance_due(&self) -> bool {
         self.log.appended_since_gc >= GC_EVERY
             || self.wal.frames.load(Ordering::Relaxed) > WAL_RESET_FRAMES
-            || (self.exclusive && self.commits_since_checkpoint >= EXCLUSIVE_CHECKPOINT_COMMITS)
+            || self.exclusive_checkpoint_due()
+    }
+
+    /// An exclusive writer's WAL has taken [`EXCLUSIVE_CHECKPOINT_COMMITS`] since it was last
+    /// folded back.
+    fn exclusive_checkpoint_due(&self) -> bool {
+        self.exclusive && self.commits - self.checkpointed_at >= EXCLUSIVE_CHECKPOINT_COMMITS
     }
 
     /// Folds the WAL into the database (an exclusive writer's checkpoint: with no reader
@@ -586,8 +590,7 @@ impl Writer {
         match checkpoint(&self.conn) {
             Ok(_) => {
                 self.wal.frames.store(0, Ordering::Relaxed);
-                self.wal.dirty.store(false, Ordering::Relaxed);
-                self.commits_since_checkpoint = 0;
+                self.checkpointed_at = self.commits;
             }
             Err(e) => tracing::error!("checkpoint failed: {e}"),
         }
@@ -599,7 +602,7 @@ impl Writer {
         {
             tracing::error!("collecting old moves failed: {e}");
         }
-        if self.exclusive && self.commits_since_checkpoint >= EXCLUSIVE_CHECKPOINT_COMMITS {
+        if self.exclusive_checkpoint_due() {
             self.checkpoint_now();
         }
         if self.wal.frames.load(Ordering::Relaxed) > WAL_RESET_FRAMES {
@@ -627,7 +630,7 @@ fn worker(writer: &Mutex<Writer>, rx: &std_mpsc::Receiver<Job>) {
                 Err(std_mpsc::RecvTimeoutError::Timeout) => {
                     let mut w = writer.lock().expect("store writer lock");
                     let commits = w.commits;
-                    if commits == commits_seen && w.wal.dirty.load(Ordering::Relaxed) {
+                    if commits == commits_seen && commits != w.checkpointed_at {
                         w.checkpoint_now();
                     }
                     commits_seen = commits;
