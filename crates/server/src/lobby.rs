@@ -182,26 +182,27 @@ fn spawn_sweeper(rooms: Weak<Rooms>, store: store::Store, waking: Arc<tokio::syn
         loop {
             tick.tick().await;
             let _waking = waking.lock().await;
-            let Some(rooms) = rooms.upgrade() else { return };
             let now = Instant::now();
             let expired: Vec<String> = {
-                let mut map = rooms.lock().expect("lobby lock");
-                let ids: Vec<String> = map
-                    .iter()
+                let Some(live) = rooms.upgrade() else { return };
+                let map = live.lock().expect("lobby lock");
+                map.iter()
                     .filter(|(_, slot)| matches!(slot, Slot::Dormant(d) if d.since + ttl <= now))
                     .map(|(id, _)| id.clone())
-                    .collect();
-                for id in &ids {
-                    map.remove(id);
-                }
-                ids
+                    .collect()
             };
-            drop(rooms);
-            for id in expired {
-                if let Err(e) = store.delete_room(&id).await {
+            // Out of the database first, then out of the lobby: a room no longer listed is gone
+            // from both. Nothing wakes them meanwhile (waking waits for `_waking`).
+            for id in &expired {
+                if let Err(e) = store.delete_room(id).await {
                     tracing::error!(room = %id, "deleting the closed room failed: {e}");
                 }
                 tracing::info!(room = %id, "room closed: nobody connected for {ttl:?} (it was dormant)");
+            }
+            let Some(live) = rooms.upgrade() else { return };
+            let mut map = live.lock().expect("lobby lock");
+            for id in &expired {
+                map.remove(id);
             }
         }
     });
