@@ -10,7 +10,8 @@
 //! `wolfpack::fast::random_playout` (no check); `bots` is the `random` pilot bots and the
 //! `rookie` Ace through `engine::play_out` (legal lists), as the sim runs them; `floor` the least
 //! a fight of the same length could cost (its setup, one random draw a move, its events pushed),
-//! for comparison. `valgrind --tool=callgrind --branch-sim=yes` also counts mispredictions.
+//! for comparison (`examples/plain.rs` is the floor with the rules in: the same fights, played
+//! plainly). `valgrind --tool=callgrind --branch-sim=yes` also counts mispredictions.
 
 use engine::{Game, MatchRng, PlayoutBuffers, play_out, random_playout};
 use wolfpack::{Config, WolfPack};
