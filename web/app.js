@@ -72,7 +72,7 @@ function route() {
   const m = location.pathname.match(/^\/r\/([A-Za-z0-9_-]+)\/?$/);
   const r = location.pathname.match(/^\/replay\/(\d+)\/?$/);
   if (m) openRoom(m[1]);
-  else if (r) openReplay(Number(r[1]));
+  else if (r) openReplay(Number(r[1]), new URLSearchParams(location.search).get('room') ?? '');
   else openLobby();
 }
 
@@ -125,7 +125,7 @@ function standings(m, mod, you) {
   return h('section', { class: 'card end-card', dataset: { testid: 'end-screen', match: String(m.id) }, attrs: { 'aria-labelledby': 'end-h' } },
     h('h2', { id: 'end-h', class: 'end-title', dataset: { testid: 'winner' }, text: head }),
     h('p', { class: 'end-facts' }, `${m.moves} move${m.moves === 1 ? '' : 's'} in ${duration(m.endedAt - m.startedAt)} · match ${m.id} · `,
-      h('a', { href: `/replay/${m.id}`, dataset: { testid: 'replay-link' }, text: 'Watch the replay' })),
+      h('a', { href: `/replay/${m.id}?room=${encodeURIComponent(m.room)}`, dataset: { testid: 'replay-link' }, text: 'Watch the replay' })),
     h('div', { class: 'table-wrap' }, h('table', { class: 'standings' },
       h('thead', {}, h('tr', {}, h('th', { attrs: { scope: 'col' }, text: 'Player' }), h('th', { attrs: { scope: 'col' }, text: 'Result' }), h('th', { attrs: { scope: 'col' }, text: 'Final state' }))),
       h('tbody', {}, rows))));
@@ -622,7 +622,7 @@ class Room {
     this.endShown = id;
     const you = this.you;
     const q = you ? `&player=${encodeURIComponent(you)}` : '';
-    fetch(`/api/matches/${id}?steps=last${q}`).then((r) => (r.ok ? r.json() : null)).then((m) => {
+    fetch(`/api/matches/${id}?room=${encodeURIComponent(this.id)}&steps=last${q}`).then((r) => (r.ok ? r.json() : null)).then((m) => {
       if (!m || this.endShown !== id || this.data?.gameStarted) return;
       const final = m.steps[m.steps.length - 1]?.gameData;
       const tableRoot = h('div', { class: 'end-table', dataset: { testid: 'final-table' } });
@@ -702,17 +702,19 @@ class Room {
 // ---- the replay viewer -------------------------------------------------------------------------
 
 /**
- * `/replay/<id>`: a finished match step by step, drawn by its game's own module from the tables
- * the server rebuilds (`GET /api/matches/{id}`), from one seat's view, a spectator's, or every
- * seat's side by side; the narration of the moves so far below, newest last.
+ * `/replay/<id>?room=<room>`: a finished match step by step, drawn by its game's own module from
+ * the tables the server rebuilds (`GET /api/matches/{id}?room=…`: the room it was played in),
+ * from one seat's view, a spectator's, or every seat's side by side; the narration of the moves
+ * so far below, newest last.
  */
-async function openReplay(id) {
+async function openReplay(id, room) {
+  const inRoom = `room=${encodeURIComponent(room)}`;
   document.title = `Replay ${id} · cardtable`;
   const fail = (text) => replaceChildren(app, h('section', { class: 'card missing' },
     h('h1', { text: 'No such replay' }), h('p', { text }), h('a', { class: 'button primary', href: '/', text: 'Back to the lobby' })));
   let first;
   try {
-    const res = await fetch(`/api/matches/${id}`);
+    const res = await fetch(`/api/matches/${id}?${inRoom}`);
     first = await res.json();
     if (!res.ok) return fail(first.error ?? `HTTP ${res.status}`);
   } catch (e) { return fail(`Could not load match ${id}: ${e.message}`); }
@@ -739,7 +741,7 @@ async function openReplay(id) {
 
   async function load(key) {
     if (byView.has(key)) return byView.get(key);
-    const res = await fetch(`/api/matches/${id}?seat=${key}`);
+    const res = await fetch(`/api/matches/${id}?${inRoom}&seat=${key}`);
     const m = await res.json();
     if (!res.ok) throw new Error(m.error ?? `HTTP ${res.status}`);
     byView.set(key, m);

@@ -104,7 +104,7 @@ for (const [game, spec] of Object.entries(GAMES)) {
       const finalState = await rows.locator('td').nth(1).textContent();
       assert.ok(finalState.trim().length > 0, `each seat's final state is given (${game})`);
       const replay = await page.locator('[data-testid=replay-link]').getAttribute('href');
-      assert.match(replay, /^\/replay\/\d+$/);
+      assert.match(replay, /^\/replay\/\d+\?room=[a-z0-9]+$/);
       await page.evaluate(() => window.scrollTo(0, 0));
       await viewShot(page, `${game}-${size}-end`);
 

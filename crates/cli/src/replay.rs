@@ -86,8 +86,9 @@ fn read_matches(db: &Path, limit: u32) -> anyhow::Result<Vec<MatchRecord>> {
     runtime.block_on(async {
         let store = store::Store::open(db).map_err(|e| match e {
             store::StoreError::InUse(_) => anyhow::anyhow!(
-                "{e}: open a finished match on it in the browser (/replay/ID, linked from the match's end \
-                 screen) or as JSON (/api/matches/ID), or stop the server to read them here"
+                "{e}: open a finished match on it in the browser (/replay/ID?room=ROOM, linked from the \
+                 match's end screen) or as JSON (/api/matches/ID?room=ROOM), or stop the server to read \
+                 them here"
             ),
             e => anyhow::anyhow!("{e}"),
         })?;

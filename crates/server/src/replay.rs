@@ -6,10 +6,12 @@
 //! Only finished matches are stored, so nothing here can show a running game's hidden cards;
 //! a viewer may still pick any seat, or the spectator's view.
 //!
-//! Query: `seat=N` (a seat index) or `player=NAME` (that player's seat; absent, or a name not
-//! at the table: the spectator's view), and `steps=last` (only the final table, for the end
-//! screen) or `steps=all` (the default). The seed is not given out: a room's later matches
-//! derive theirs from it.
+//! Query: `room=ID`, the room the match was played in (required: match ids count up, so
+//! without it anyone could read every match in turn, a private room's too; a room's id is
+//! what its members and the links it gives out hold), `seat=N` (a seat index) or
+//! `player=NAME` (that player's seat; absent, or a name not at the table: the spectator's
+//! view), and `steps=last` (only the final table, for the end screen) or `steps=all` (the
+//! default). The seed is not given out: a room's later matches derive theirs from it.
 
 use crate::adapter::{Fields, GameAdapter, Table};
 use crate::lobby::{AdapterVisitor, visit_adapter};
@@ -25,6 +27,7 @@ use store::MatchRecord;
 
 #[derive(Deserialize)]
 pub struct ReplayQuery {
+    room: Option<String>,
     seat: Option<u8>,
     player: Option<String>,
     steps: Option<String>,
@@ -45,9 +48,17 @@ pub async fn get_match(
         Some("last") => true,
         Some(other) => return error(StatusCode::BAD_REQUEST, format!("steps is `all` or `last`, not `{other}`")),
     };
+    let Some(room) = q.room else {
+        return error(
+            StatusCode::BAD_REQUEST,
+            format!("name the room match {id} was played in (room=ID): the replay link of its end screen has it"),
+        );
+    };
+    // Another room's match is answered as one that does not exist: nothing tells which ids
+    // are matches of which rooms.
     let record = match state.lobby.store().get_match(id).await {
-        Ok(Some(m)) => m,
-        Ok(None) => return error(StatusCode::NOT_FOUND, format!("no finished match {id}")),
+        Ok(Some(m)) if m.room_id == room => m,
+        Ok(_) => return error(StatusCode::NOT_FOUND, format!("no finished match {id} in room {room}")),
         Err(e) => return error(StatusCode::INTERNAL_SERVER_ERROR, format!("reading match {id} failed: {e}")),
     };
     // Rebuilding runs the game's rules over every move: off the async workers.

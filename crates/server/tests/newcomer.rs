@@ -38,7 +38,8 @@ async fn a_finished_match_is_kept_for_its_end_screen_and_replay() {
     assert_eq!(after["gameStarted"], false);
     let id = after["lastMatch"].as_i64().expect("the finished match's id");
 
-    let (status, end) = http(&server.addr, "GET", &format!("/api/matches/{id}?steps=last&player=ana"), None).await;
+    let (status, end) =
+        http(&server.addr, "GET", &format!("/api/matches/{id}?room={room}&steps=last&player=ana"), None).await;
     assert_eq!(status, 200, "{end}");
     assert_eq!(end["game"], "sorcery");
     assert_eq!(end["winners"], json!(["bot-ana"]), "{end}");
@@ -48,15 +49,22 @@ async fn a_finished_match_is_kept_for_its_end_screen_and_replay() {
     assert_eq!(steps[0]["gameData"]["you"], "ana", "player=ana is ana's seat");
     assert_eq!(steps[0]["gameData"]["view"]["status"]["type"], "Won", "{}", steps[0]["gameData"]["view"]["status"]);
 
-    let (status, all) = http(&server.addr, "GET", &format!("/api/matches/{id}?seat=1"), None).await;
+    let (status, all) = http(&server.addr, "GET", &format!("/api/matches/{id}?room={room}&seat=1"), None).await;
     assert_eq!(status, 200);
     assert_eq!(all["steps"].as_array().unwrap().len() as u64, all["moves"].as_u64().unwrap() + 1);
     assert_eq!(all["steps"][0]["gameData"]["you"], "bot-ana");
 
-    let (status, e) = http(&server.addr, "GET", &format!("/api/matches/{id}?steps=some"), None).await;
+    let (status, e) = http(&server.addr, "GET", &format!("/api/matches/{id}?room={room}&steps=some"), None).await;
     assert_eq!(status, 400, "{e}");
-    let (status, e) = http(&server.addr, "GET", "/api/matches/999", None).await;
+    let (status, e) = http(&server.addr, "GET", &format!("/api/matches/999?room={room}"), None).await;
     assert_eq!(status, 404, "{e}");
+    // Match ids count up: without its room a match cannot be read, and another room's id
+    // reads as no match at all (a private room's matches stay its own).
+    let (status, e) = http(&server.addr, "GET", &format!("/api/matches/{id}"), None).await;
+    assert_eq!(status, 400, "{e}");
+    let (status, e) = http(&server.addr, "GET", &format!("/api/matches/{id}?room=zzzzzz"), None).await;
+    assert_eq!(status, 404, "{e}");
+    assert!(e.get("steps").is_none(), "{e}");
     let (status, _) = http(&server.addr, "GET", "/replay/1", None).await;
     assert_eq!(status, 200, "the replay viewer is the web client's page");
     server.stop().await;
