@@ -14,6 +14,11 @@
 //! check above fails loudly if the rules move on without it.
 
 use engine::{Game, MatchRng, PlayoutBuffers, Seat, random_playout};
+
+#[path = "common/cpu.rs"]
+mod cpu;
+use cpu::cpu_seconds;
+use wolfpack::fast::plays;
 use wolfpack::{Card, Config, Side, WolfPack};
 
 const NONE: u8 = 255;
@@ -446,7 +451,7 @@ impl Fight {
                 let s = usize::from(seat);
                 let (enemy, friend) = self.aim_masks(seat);
                 let masks = [enemy, friend, 0];
-                let counts = [ones(enemy), ones(friend), 1];
+                let counts = [plays(enemy), plays(friend), 1];
                 let len = self.hand_len[s];
                 let hand = self.hands[s];
                 let mut total = 0;
@@ -488,7 +493,7 @@ impl Fight {
             Phase::BossSelection => {
                 let (enemy, friend) = self.aim_masks(self.ace);
                 let masks = [enemy, friend, 0];
-                let counts = [ones(enemy), ones(friend), 1];
+                let counts = [plays(enemy), plays(friend), 1];
                 let a = usize::from(self.ace);
                 let len = self.hand_len[a];
                 let mut total = 0;
@@ -567,21 +572,6 @@ impl Fight {
     }
 }
 
-/// Set bits of a six-bit seat mask, by table (the baseline x86-64 target has no popcount
-/// instruction, and `count_ones` is a dozen instructions without it).
-fn ones(mask: u32) -> u32 {
-    const ONES: [u8; 64] = {
-        let mut t = [0; 64];
-        let mut i = 0;
-        while i < 64 {
-            t[i] = (i as u32).count_ones() as u8;
-            i += 1;
-        }
-        t
-    };
-    u32::from(ONES[(mask & 63) as usize])
-}
-
 /// The `k`-th seat of a mask (lowest first).
 fn nth(mask: u32, k: u32) -> u8 {
     let mut m = mask;
@@ -601,14 +591,6 @@ fn play(config: &Config, decks: &[Vec<u8>; 2], seed: u64) -> (usize, u32, Option
         moves += 1;
     }
     (moves, f.turn, f.winner, f.health)
-}
-
-fn cpu_seconds() -> f64 {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    let after = stat.rsplit(')').next().unwrap_or("");
-    let f: Vec<&str> = after.split_whitespace().collect();
-    let ticks = |i: usize| f.get(i).and_then(|s| s.parse::<f64>().ok()).unwrap_or(0.0);
-    (ticks(11) + ticks(12)) / 100.0
 }
 
 fn main() {

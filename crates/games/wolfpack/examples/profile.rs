@@ -14,17 +14,11 @@
 //! plainly). `valgrind --tool=callgrind --branch-sim=yes` also counts mispredictions.
 
 use engine::{Game, MatchRng, PlayoutBuffers, play_out, random_playout};
-use wolfpack::{Config, WolfPack};
 
-fn cpu_seconds() -> f64 {
-    // /proc/self/stat fields 14 and 15: user and system time in clock ticks (100 a second).
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    let after = stat.rsplit(')').next().unwrap_or("");
-    let f: Vec<&str> = after.split_whitespace().collect();
-    let ticks = |i: usize| f.get(i).and_then(|s| s.parse::<f64>().ok()).unwrap_or(0.0);
-    // After the ")" the state is field 3, so utime (14) and stime (15) are at 11 and 12.
-    (ticks(11) + ticks(12)) / 100.0
-}
+#[path = "common/cpu.rs"]
+mod cpu;
+use cpu::cpu_seconds;
+use wolfpack::{Config, WolfPack};
 
 /// Moves and events of a mean uniform random five-pilot fight (rounded), from 1,000 fights.
 fn counts(config: &Config) -> (usize, usize) {

@@ -164,7 +164,7 @@ fn by_aim(enemy: u32, friend: u32, untargeted: u32) -> [u32; 3] {
 
 /// How many plays a card offers: one per target, one if it has none. (A table: target masks
 /// have six bits, and the baseline x86-64 target has no popcount instruction.)
-fn plays(mask: u32) -> u32 {
+pub fn plays(mask: u32) -> u32 {
     const ONES: [u8; 64] = {
         let mut t = [0; 64];
         let mut i = 0;
