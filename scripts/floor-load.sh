@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The protocol floor on the shared load driver, side by side with Colyseus in one run: runs
 # the peer harness's compare-load.sh with `crates/server/examples/protocol_floor.rs` standing
-# in for `cardtable serve` (same stack and packets, no rules, no store; see that file).
+# in for `cardtable serve` (same stack and packets, no rules, no store; see that file). The
+# floor takes `serve`'s arguments, so the harness starts it as it starts the server.
 #
 #   scripts/floor-load.sh [path/to/compare-load.sh] [MATCHES] [SECONDS]
 set -euo pipefail
@@ -9,12 +10,4 @@ cd "$(dirname "$0")/.."
 HARNESS=${1:-../shared/bench/compare-load.sh}
 [ -x "$HARNESS" ] || { echo "no peer harness at $HARNESS: pass the path of compare-load.sh" >&2; exit 1; }
 cargo build -q --release -p server --example protocol_floor
-WRAP=$(mktemp -d)/floor
-# compare-load.sh starts "BIN serve --addr A --db D --rate-limit R": keep only the address.
-cat > "$WRAP" <<EOF
-#!/bin/sh
-while [ "\$#" -gt 0 ] && [ "\$1" != "--addr" ]; do shift; done
-exec "$PWD/target/release/examples/protocol_floor" "\$2"
-EOF
-chmod +x "$WRAP"
-"$HARNESS" "$WRAP" "${2:-32}" "${3:-8}"
+"$HARNESS" "${CARGO_TARGET_DIR:-$PWD/target}/release/examples/protocol_floor" "${2:-32}" "${3:-8}"

@@ -9,6 +9,12 @@
 //! The driver is closed-loop: each client, when `TurnStart` names it, shoots (itself, which is
 //! always legal) and measures the time until the server's `ShootPlayer` broadcast reaches it.
 //! Finished games are restarted by their host until the time is up.
+//!
+//! `--server PROGRAM` drives another server through the same packets: it is started in place
+//! of `cardtable serve`, with the same arguments, and must print `http://ADDR/` on its first
+//! line. `crates/server/examples/protocol_floor.rs` is such a program: our stack (tokio, axum,
+//! the WebSocket) sending the same packets with no rules and no store, the floor of this
+//! driver's figures for any server built on it.
 
 use anyhow::{Context, bail};
 use clap::Args;
@@ -40,6 +46,10 @@ pub struct LoadtestArgs {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
+    /// Drive this program instead of `cardtable serve` (started with `serve`'s arguments; it
+    /// prints `http://ADDR/` on its first line), e.g. `target/release/examples/protocol_floor`.
+    #[arg(long, value_name = "PROGRAM")]
+    server: Option<std::path::PathBuf>,
 }
 
 struct ServerProc {
@@ -55,8 +65,11 @@ impl Drop for ServerProc {
     }
 }
 
-fn start_server(pin: bool, db: &std::path::Path) -> anyhow::Result<ServerProc> {
-    let exe = std::env::current_exe()?;
+fn start_server(pin: bool, db: &std::path::Path, program: Option<&std::path::Path>) -> anyhow::Result<ServerProc> {
+    let exe = match program {
+        Some(p) => p.to_path_buf(),
+        None => std::env::current_exe()?,
+    };
     let mut cmd = if pin {
         let mut c = Command::new("taskset");
         c.args(["-c", "0"]).arg(&exe);
@@ -68,7 +81,7 @@ fn start_server(pin: bool, db: &std::path::Path) -> anyhow::Result<ServerProc> {
     // second for people) is raised so it measures the server, not the limiter.
     cmd.args(["serve", "--addr", "127.0.0.1:0", "--rate-limit", "100000", "--db"]).arg(db);
     cmd.env("RUST_LOG", "warn").stdout(Stdio::piped()).stderr(Stdio::null());
-    let mut child = cmd.spawn().context("starting the server")?;
+    let mut child = cmd.spawn().with_context(|| format!("starting the server {}", exe.display()))?;
     let mut out = BufReader::new(child.stdout.take().expect("piped"));
     let mut line = String::new();
     out.read_line(&mut line)?;
@@ -213,7 +226,7 @@ pub fn run(args: LoadtestArgs) -> anyhow::Result<ExitCode> {
     let dir = std::env::temp_dir().join(format!("cardtable-loadtest-{}", std::process::id()));
     std::fs::create_dir_all(&dir)?;
     let pin = args.pin && Command::new("taskset").arg("-V").output().is_ok();
-    let server = start_server(pin, &dir.join("load.db"))?;
+    let server = start_server(pin, &dir.join("load.db"), args.server.as_deref())?;
     if pin {
         // This process (the driver) goes to the other core.
         let _ = Command::new("taskset").args(["-cp", "1", &std::process::id().to_string()]).output();
@@ -230,8 +243,10 @@ pub fn run(args: LoadtestArgs) -> anyhow::Result<ExitCode> {
         let r = &report;
         writeln!(
             out,
-            "cardtable loadtest: {} matches x 4 clients, {} s, server pinned: {pin}",
-            args.matches, args.seconds
+            "cardtable loadtest: {} matches x 4 clients, {} s, server pinned: {pin}{}",
+            args.matches,
+            args.seconds,
+            args.server.as_ref().map_or(String::new(), |p| format!(", server: {}", p.display()))
         )?;
         writeln!(out, "  moves/s:                     {:.0}", r["movesPerSec"].as_f64().unwrap_or(0.0))?;
         writeln!(out, "  moves per server CPU-second: {:.0}", r["movesPerCpuSec"].as_f64().unwrap_or(0.0))?;

@@ -6,8 +6,10 @@
 //! limits. Whatever this costs per move, a real server pays too: it is the floor against which
 //! "moves per server CPU-second" is judged.
 //!
-//! `protocol_floor [ADDR]` (default 127.0.0.1:7879). Run it where `compare-load.sh` expects a
-//! server: see `scripts/floor-load.sh`.
+//! `protocol_floor [ADDR]` (default 127.0.0.1:7879; port 0 picks a free one), or with
+//! `serve`'s arguments (`protocol_floor serve --addr ADDR …`: the other flags are ignored).
+//! Like `serve` it prints `http://ADDR/` on its first line. Run it where `compare-load.sh`
+//! expects a server (`scripts/floor-load.sh`), or under `cardtable loadtest --server`.
 
 use axum::Router;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
@@ -157,12 +159,15 @@ async fn serve(mut socket: WebSocket, table: Arc<Mutex<Table>>, rooms: &Rooms, i
                         seat = Some(t.names.len());
                         t.names.push(name.clone());
                         t.conns.push(tx.clone());
+                        let _ = tx.send(vec![format!(r#"{{"type":"Joined","username":"{name}","token":"4f1c9a0b7e2d3c5a9b8e7f6a5d4c3b2a"}}"#)]);
                         let joined = format!(r#"{{"type":"PlayerJoined","player":{{"username":"{name}","inGame":false,"isSpectator":false,"joinTime":1795632312482,"isBot":false,"connected":true}}}}"#);
                         for c in &t.conns { let _ = c.send(vec![joined.clone()]); }
                     }
                     Some("StartGame") if seat == Some(0) && t.names.len() == SEATS => {
                         t.started = true;
                         t.lives = [LIVES; SEATS];
+                        // A rematch (loadtest restarts finished games in their room) starts at seat 0 again.
+                        t.turn = 0;
                         t.send_all(&[r#"{"type":"GameStarted"}"#.to_string(), format!(r#"{{"type":"TurnStart","username":"{}"}}"#, t.names[0])]);
                     }
                     Some("GameDataRequest") if t.names.len() == SEATS => {
@@ -191,13 +196,20 @@ async fn serve(mut socket: WebSocket, table: Arc<Mutex<Table>>, rooms: &Rooms, i
 }
 
 fn main() {
-    let addr = std::env::args().nth(1).unwrap_or_else(|| "127.0.0.1:7879".into());
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let addr = match args.iter().position(|a| a == "--addr") {
+        Some(i) => args.get(i + 1).cloned(),
+        None => args.first().cloned(),
+    }
+    .unwrap_or_else(|| "127.0.0.1:7879".into());
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
     rt.block_on(async {
         let rooms: Rooms = Arc::default();
         let app =
             Router::new().route("/api/rooms", post(create)).route("/api/rooms/{id}/ws", get(ws)).with_state(rooms);
         let listener = tokio::net::TcpListener::bind(&addr).await.expect("bind");
+        // As `serve`: the first line says where (scripts and `loadtest --server` read it).
+        println!("protocol floor serving on http://{}/", listener.local_addr().expect("address"));
         // As the real server: small packets go out at once (no Nagle delay).
         let listener = listener.tap_io(|tcp| {
             let _ = tcp.set_nodelay(true);

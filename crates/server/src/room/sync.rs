@@ -209,17 +209,18 @@ impl<A: GameAdapter> Room<A> {
         t
     }
 
-    /// `{"type":"GameDataSync","gameData":{"you":…,<public>,<private>}}`.
-    pub(super) fn sync_packet(&self, conn: ConnId, public: &Fields, private: &Fields) -> Outbound {
+    /// `{"type":"GameDataSync","gameData":{"you":…,<public>,<private>}}`. The parts come as
+    /// text, read from their [`Fields`] once per update (not once per connection).
+    pub(super) fn sync_packet(&self, conn: ConnId, public: &str, private: &str) -> Outbound {
         let you = self.conns.get(&conn).and_then(|c| c.member.as_deref());
         let you = serde_json::to_string(&you).expect("names serialize");
-        let mut s = String::with_capacity(48 + you.len() + public.as_str().len() + private.as_str().len());
+        let mut s = String::with_capacity(48 + you.len() + public.len() + private.len());
         s.push_str("{\"type\":\"GameDataSync\",\"gameData\":{\"you\":");
         s.push_str(&you);
         for part in [public, private] {
             if !part.is_empty() {
                 s.push(',');
-                s.push_str(part.as_str());
+                s.push_str(part);
             }
         }
         s.push_str("}}");
@@ -228,7 +229,7 @@ impl<A: GameAdapter> Room<A> {
 
     pub(super) fn sync(&self, conn: ConnId) {
         let private = self.private_table(self.viewer_of(conn));
-        self.send(conn, self.sync_packet(conn, &self.public_table(), &private));
+        self.send(conn, self.sync_packet(conn, self.public_table().as_str(), private.as_str()));
     }
 
     /// The connections, grouped by what they may see.
@@ -251,10 +252,12 @@ impl<A: GameAdapter> Room<A> {
             return;
         }
         let public = self.public_table();
+        let public = public.as_str();
         for (viewer, conns) in self.conns_by_viewer() {
             let private = self.private_table(viewer);
+            let private = private.as_str();
             for conn in conns {
-                self.send(conn, self.sync_packet(conn, &public, &private));
+                self.send(conn, self.sync_packet(conn, public, private));
             }
         }
     }
