@@ -66,6 +66,11 @@ pub struct MoveTimes {
     pub decisions: u64,
     pub mean_ms: f64,
     pub max_ms: f64,
+    /// The level's time cap in the lobby ([`registry::Level::budget`]).
+    pub cap_ms: f64,
+    /// Decisions that took longer than the cap: on an idle core, the moves where the lobby's
+    /// bot would stop early (a batch with `iterations_only` runs them to the end).
+    pub over_cap: u64,
 }
 
 /// Decisions, total and longest CPU time of one line-up entry.
@@ -74,11 +79,17 @@ struct Timing {
     decisions: u64,
     total: Duration,
     max: Duration,
+    over_cap: u64,
 }
 
 impl Timing {
     fn add(self, o: Timing) -> Timing {
-        Timing { decisions: self.decisions + o.decisions, total: self.total + o.total, max: self.max.max(o.max) }
+        Timing {
+            decisions: self.decisions + o.decisions,
+            total: self.total + o.total,
+            max: self.max.max(o.max),
+            over_cap: self.over_cap + o.over_cap,
+        }
     }
 }
 
@@ -86,6 +97,7 @@ impl Timing {
 struct Timed<G: Game> {
     inner: Box<dyn Bot<G>>,
     log: Arc<Mutex<Timing>>,
+    cap: Duration,
 }
 
 impl<G: Game> Bot<G> for Timed<G> {
@@ -97,7 +109,7 @@ impl<G: Game> Bot<G> for Timed<G> {
         let a = self.inner.choose(obs, rng);
         let t = thread_cpu().saturating_sub(start);
         let mut log = self.log.lock().expect("a timing log");
-        *log = log.add(Timing { decisions: 1, total: t, max: t });
+        *log = log.add(Timing { decisions: 1, total: t, max: t, over_cap: u64::from(t > self.cap) });
         a
     }
 }
@@ -115,9 +127,10 @@ thread_local! {
     static EPOCH: Instant = Instant::now();
 }
 
-/// Whether the bot called `name` is a searching level (timed by the batch).
-fn searches(name: &str) -> bool {
-    name.parse::<registry::Level>().is_ok_and(|l| l >= registry::Level::Hard)
+/// The lobby's time cap of the bot called `name` if it is a searching level (timed by the
+/// batch).
+fn cap<G: Entry>(name: &str) -> Option<Duration> {
+    name.parse::<registry::Level>().ok()?.budget(&G::SEARCH)?.time
 }
 
 /// What a balance report draws, beyond the totals of [`SimReport`] ([`run_detailed`]).
@@ -304,14 +317,18 @@ fn run_inner<G: Entry>(
         move_times: names
             .iter()
             .enumerate()
-            .filter(|(_, name)| searches(name))
-            .map(|(j, name)| {
+            .filter_map(|(j, name)| Some((j, name, cap::<G>(name)?)))
+            .map(|(j, name, cap)| {
                 let t = totals.times.get(j).copied().unwrap_or_default();
                 let mean = t.total.as_secs_f64() * 1e3 / t.decisions.max(1) as f64;
-                (
-                    format!("{j}:{name}"),
-                    MoveTimes { decisions: t.decisions, mean_ms: mean, max_ms: t.max.as_secs_f64() * 1e3 },
-                )
+                let times = MoveTimes {
+                    decisions: t.decisions,
+                    mean_ms: mean,
+                    max_ms: t.max.as_secs_f64() * 1e3,
+                    cap_ms: cap.as_secs_f64() * 1e3,
+                    over_cap: t.over_cap,
+                };
+                (format!("{j}:{name}"), times)
             })
             .collect(),
     };
@@ -342,14 +359,14 @@ fn play_one<G: Entry>(config: &G::Config, opts: &SimOptions, i: u64, names: &[St
     let make = if opts.iterations_only { registry::bot_iterations_only::<G> } else { registry::bot::<G> };
     let game = G::new(config, game_seed).expect("the probe game set up");
     let entries = seat_entries(house, i);
-    let logs: Vec<Option<Arc<Mutex<Timing>>>> =
-        names.iter().map(|n| searches(n).then(|| Arc::new(Mutex::new(Timing::default())))).collect();
+    let logs: Vec<Option<(Arc<Mutex<Timing>>, Duration)>> =
+        names.iter().map(|n| Some((Arc::new(Mutex::new(Timing::default())), cap::<G>(n)?))).collect();
     let mut bots: Vec<Box<dyn Bot<G>>> = Seat::all(entries.len())
         .map(|s| match entries[s.index()] {
             Some(e) => {
                 let bot = make(&names[e]).expect("checked");
                 match &logs[e] {
-                    Some(log) => Box::new(Timed { inner: bot, log: Arc::clone(log) }),
+                    Some((log, cap)) => Box::new(Timed { inner: bot, log: Arc::clone(log), cap: *cap }),
                     None => bot,
                 }
             }
@@ -386,7 +403,7 @@ fn play_one<G: Entry>(config: &G::Config, opts: &SimOptions, i: u64, names: &[St
         }
     }
     for (x, log) in t.times.iter_mut().zip(&logs) {
-        if let Some(log) = log {
+        if let Some((log, _)) = log {
             *x = x.add(*log.lock().expect("a timing log"));
         }
     }
@@ -500,6 +517,7 @@ mod tests {
         assert_eq!(r.move_times.keys().collect::<Vec<_>>(), ["0:hard"]);
         let t = r.move_times["0:hard"];
         assert!(t.decisions > 0 && t.mean_ms > 0.0 && t.max_ms >= t.mean_ms, "{t:?}");
+        assert!(t.cap_ms == 250.0 && t.over_cap <= t.decisions, "{t:?}");
         let again = run::<Buckshot>(&Config::players(2), &opts, &|_| {}).unwrap();
         assert_eq!((&r.wins, &r.wins_by_bot, r.mean_moves), (&again.wins, &again.wins_by_bot, again.mean_moves));
         assert_eq!(again.move_times["0:hard"].decisions, t.decisions);
