@@ -246,6 +246,13 @@ pub fn render(r: &SimReport) -> String {
     for (bot, w) in &r.wins_by_bot {
         let _ = writeln!(s, "  {bot:<14} {w:>9} ({:5.1}%)", pct(*w, r.games));
     }
+    for (bot, t) in &r.move_times {
+        let _ = writeln!(
+            s,
+            "  {bot:<14} CPU per move: mean {:.1} ms, max {:.1} ms; {} of {} decisions over the lobby's {:.0} ms cap",
+            t.mean_ms, t.max_ms, t.over_cap, t.decisions, t.cap_ms
+        );
+    }
     let by_role = wins_by_role(r);
     if !by_role.is_empty() {
         let _ = writeln!(s, "wins by role:");

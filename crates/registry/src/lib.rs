@@ -33,3 +33,4 @@ mod kind;
 
 pub use entry::{Entry, UnknownBot, bot, bot_iterations_only, bots};
 pub use kind::{GameInfo, GameKind, GameVisitor, UnknownGame};
+pub use search::Level;

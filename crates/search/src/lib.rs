@@ -26,10 +26,9 @@
 //! The bot only ever calls `Observation::determinize`, so it cannot read what its seat cannot
 //! see; but for its choice to be *identical* (not merely equally distributed) whatever the
 //! hidden cards are, a game's `determinize` must be canonical: the same viewer, view and RNG
-//! must give the same copy. Buckshot's is (it deals the chamber from the public counts).
-//! Ivanhoe's and Sorcery's shuffle a pool of hidden cards gathered in their real order, so
-//! their tests in `tests/hidden_information.rs` wait on a one-line fix in each game (sort the
-//! pool before the shuffle).
+//! must give the same copy. Buckshot's is (it deals the chamber from the public counts), and
+//! Ivanhoe's and Sorcery's sort their pool of hidden cards before the shuffle;
+//! `tests/hidden_information.rs` checks all three, Sorcery's also with its levels' cutoff.
 //!
 //! ## Several seats to act
 //! `to_act` is a set: simultaneous choices and reaction windows. In the tree the observer acts
@@ -48,6 +47,11 @@
 //! [`Level`] (`easy`, `medium`, `hard`, `expert`) turns a game's heuristic bot into four
 //! strengths with one generic constructor; the game says which playouts suit it and how many
 //! iterations its levels run ([`SearchLevels`]).
+//!
+//! ## Strength
+//! How each game's `hard` and `expert` do against its heuristic, and what their moves cost, is
+//! measured with `cardtable sim --iterations-only` on the registry's levels; the table and the
+//! commands are in `docs/search-strength.md`.
 //!
 //! ## Speed
 //! The tree is an arena of nodes linked first-child/next-sibling (no allocation per node

@@ -32,10 +32,8 @@ fn buckshot_search_with_heuristic_playouts_ignores_hidden_information() {
 }
 
 #[test]
-// Ignored until the game's `determinize` is canonical: it shuffles a pool of hidden cards
-// gathered in their real order, so the same RNG deals a different (equally likely) sample when
-// the hidden cards are arranged differently, and a finite search sees other samples. The fix
-// (sort the pool before shuffling) belongs to the game crate; see the crate's report.
+// The game's `determinize` sorts its pool of hidden cards before the shuffle, so the copy
+// depends only on the view and the RNG, not on how the hidden cards really lie.
 fn ivanhoe_search_ignores_hidden_information() {
     let config = ivanhoe::Config { players: 3 };
     let checked = bot_ignores_hidden_information::<ivanhoe::Ivanhoe>(&config, 3, &|| search(200));
@@ -43,10 +41,8 @@ fn ivanhoe_search_ignores_hidden_information() {
 }
 
 #[test]
-// Ignored until the game's `determinize` is canonical: it shuffles a pool of hidden cards
-// gathered in their real order, so the same RNG deals a different (equally likely) sample when
-// the hidden cards are arranged differently, and a finite search sees other samples. The fix
-// (sort the pool before shuffling) belongs to the game crate; see the crate's report.
+// The game's `determinize` sorts its pool of hidden cards before the shuffle, so the copy
+// depends only on the view and the RNG, not on how the hidden cards really lie.
 fn sorcery_search_ignores_hidden_information() {
     let config = sorcery::Config::default();
     let checked = bot_ignores_hidden_information::<sorcery::Sorcery>(&config, 2, &|| search(200));

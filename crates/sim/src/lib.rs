@@ -9,13 +9,18 @@
 //! so that no bot keeps a seat's advantage; wins are reported per seat and per bot. Seats the
 //! house plays ([`Entry::house_bot`], Wolf Pack's Ace) keep their bot and are left out of the
 //! line-up and its rotation.
+//!
+//! The moves of searching levels (`hard`, `expert`) are timed in CPU time of the thread that
+//! plays them (not wall time, so a loaded machine does not inflate them): [`SimReport::move_times`].
+//! Times, unlike everything else in the report, vary from run to run.
 
-use engine::{Bot, MatchRng, Seat, derive_seed, play_out};
+use engine::{Bot, Game, MatchRng, Observation, Seat, derive_seed, play_out};
 use rayon::prelude::*;
 use registry::Entry;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::time::Instant;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 #[derive(Clone, Debug)]
 pub struct SimOptions {
@@ -49,6 +54,83 @@ pub struct SimReport {
     pub means: BTreeMap<&'static str, f64>,
     /// Games that ran past the game's step limit (a rules bug if ever non-zero).
     pub aborted: u64,
+    /// CPU time per move of each searching-level entry of the line-up (`"index:name"`, as
+    /// `wins_by_bot`), over its decisions with more than one legal action (a forced move does
+    /// not search). Empty when no entry is a searching level.
+    pub move_times: BTreeMap<String, MoveTimes>,
+}
+
+/// How long a bot took over its decisions, in CPU milliseconds of its thread.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct MoveTimes {
+    pub decisions: u64,
+    pub mean_ms: f64,
+    pub max_ms: f64,
+    /// The level's time cap in the lobby ([`registry::Level::budget`]).
+    pub cap_ms: f64,
+    /// Decisions that took longer than the cap: on an idle core, the moves where the lobby's
+    /// bot would stop early (a batch with `iterations_only` runs them to the end).
+    pub over_cap: u64,
+}
+
+/// Decisions, total and longest CPU time of one line-up entry.
+#[derive(Clone, Copy, Debug, Default)]
+struct Timing {
+    decisions: u64,
+    total: Duration,
+    max: Duration,
+    over_cap: u64,
+}
+
+impl Timing {
+    fn add(self, o: Timing) -> Timing {
+        Timing {
+            decisions: self.decisions + o.decisions,
+            total: self.total + o.total,
+            max: self.max.max(o.max),
+            over_cap: self.over_cap + o.over_cap,
+        }
+    }
+}
+
+/// A bot whose decisions with a choice are timed into `log`.
+struct Timed<G: Game> {
+    inner: Box<dyn Bot<G>>,
+    log: Arc<Mutex<Timing>>,
+    cap: Duration,
+}
+
+impl<G: Game> Bot<G> for Timed<G> {
+    fn choose(&mut self, obs: &Observation<'_, G>, rng: &mut MatchRng) -> G::Action {
+        if obs.legal().len() < 2 {
+            return self.inner.choose(obs, rng);
+        }
+        let start = thread_cpu();
+        let a = self.inner.choose(obs, rng);
+        let t = thread_cpu().saturating_sub(start);
+        let mut log = self.log.lock().expect("a timing log");
+        *log = log.add(Timing { decisions: 1, total: t, max: t, over_cap: u64::from(t > self.cap) });
+        a
+    }
+}
+
+/// CPU time this thread has run (Linux: `/proc/thread-self/schedstat`; a few microseconds to
+/// read, so only searching levels are timed), or wall time where that cannot be read.
+fn thread_cpu() -> Duration {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .map_or_else(|| EPOCH.with(Instant::elapsed), Duration::from_nanos)
+}
+
+thread_local! {
+    static EPOCH: Instant = Instant::now();
+}
+
+/// The lobby's time cap of the bot called `name` if it is a searching level (timed by the
+/// batch).
+fn cap<G: Entry>(name: &str) -> Option<Duration> {
+    name.parse::<registry::Level>().ok()?.budget(&G::SEARCH)?.time
 }
 
 /// What a balance report draws, beyond the totals of [`SimReport`] ([`run_detailed`]).
@@ -107,6 +189,8 @@ struct Totals {
     moves: u64,
     metrics: BTreeMap<&'static str, u64>,
     aborted: u64,
+    /// Per line-up entry (only searching levels are timed).
+    times: Vec<Timing>,
     /// Kept only by [`run_detailed`].
     detail: Option<Detail>,
 }
@@ -122,6 +206,12 @@ impl Totals {
             *self.metrics.entry(k).or_default() += v;
         }
         self.aborted += o.aborted;
+        if self.times.len() < o.times.len() {
+            self.times.resize(o.times.len(), Timing::default());
+        }
+        for (x, y) in self.times.iter_mut().zip(&o.times) {
+            *x = x.add(*y);
+        }
         self.detail = match (self.detail, o.detail) {
             (Some(a), Some(b)) => Some(a.add(b)),
             (a, b) => a.or(b),
@@ -191,6 +281,7 @@ fn run_inner<G: Entry>(
                 let mut t = Totals {
                     wins: vec![0; n],
                     wins_by_bot: vec![0; m],
+                    times: vec![Timing::default(); m],
                     detail: detailed.then(Detail::default),
                     ..Totals::default()
                 };
@@ -223,6 +314,23 @@ fn run_inner<G: Entry>(
         mean_moves: totals.moves as f64 / games,
         means: totals.metrics.iter().map(|(k, v)| (*k, *v as f64 / games)).collect(),
         aborted: totals.aborted,
+        move_times: names
+            .iter()
+            .enumerate()
+            .filter_map(|(j, name)| Some((j, name, cap::<G>(name)?)))
+            .map(|(j, name, cap)| {
+                let t = totals.times.get(j).copied().unwrap_or_default();
+                let mean = t.total.as_secs_f64() * 1e3 / t.decisions.max(1) as f64;
+                let times = MoveTimes {
+                    decisions: t.decisions,
+                    mean_ms: mean,
+                    max_ms: t.max.as_secs_f64() * 1e3,
+                    cap_ms: cap.as_secs_f64() * 1e3,
+                    over_cap: t.over_cap,
+                };
+                (format!("{j}:{name}"), times)
+            })
+            .collect(),
     };
     Ok((report, detail))
 }
@@ -251,9 +359,17 @@ fn play_one<G: Entry>(config: &G::Config, opts: &SimOptions, i: u64, names: &[St
     let make = if opts.iterations_only { registry::bot_iterations_only::<G> } else { registry::bot::<G> };
     let game = G::new(config, game_seed).expect("the probe game set up");
     let entries = seat_entries(house, i);
+    let logs: Vec<Option<(Arc<Mutex<Timing>>, Duration)>> =
+        names.iter().map(|n| Some((Arc::new(Mutex::new(Timing::default())), cap::<G>(n)?))).collect();
     let mut bots: Vec<Box<dyn Bot<G>>> = Seat::all(entries.len())
         .map(|s| match entries[s.index()] {
-            Some(e) => make(&names[e]).expect("checked"),
+            Some(e) => {
+                let bot = make(&names[e]).expect("checked");
+                match &logs[e] {
+                    Some((log, cap)) => Box::new(Timed { inner: bot, log: Arc::clone(log), cap: *cap }),
+                    None => bot,
+                }
+            }
             None => game.house_bot(s).expect("the house plays the same seats in every match of a config"),
         })
         .collect();
@@ -284,6 +400,11 @@ fn play_one<G: Entry>(config: &G::Config, opts: &SimOptions, i: u64, names: &[St
             let c = d.tags.entry(f).or_default().entry(group).or_default();
             c.seat_games += 1;
             c.wins += u64::from(result.outcome.winners.contains(s));
+        }
+    }
+    for (x, log) in t.times.iter_mut().zip(&logs) {
+        if let Some((log, _)) = log {
+            *x = x.add(*log.lock().expect("a timing log"));
         }
     }
     match played {
@@ -380,6 +501,26 @@ mod tests {
             e,
             "Buckshot has no bot called `nobody` (its bots: random, heuristic; levels: easy, medium, hard, expert)"
         );
+    }
+
+    /// Searching levels are timed, the others not; the times do not change the results.
+    #[test]
+    fn searching_levels_are_timed() {
+        let opts = SimOptions {
+            games: 2,
+            seed: 4,
+            threads: 1,
+            bots: vec!["hard".into(), "heuristic".into()],
+            iterations_only: true,
+        };
+        let r = run::<Buckshot>(&Config::players(2), &opts, &|_| {}).unwrap();
+        assert_eq!(r.move_times.keys().collect::<Vec<_>>(), ["0:hard"]);
+        let t = r.move_times["0:hard"];
+        assert!(t.decisions > 0 && t.mean_ms > 0.0 && t.max_ms >= t.mean_ms, "{t:?}");
+        assert!(t.cap_ms == 250.0 && t.over_cap <= t.decisions, "{t:?}");
+        let again = run::<Buckshot>(&Config::players(2), &opts, &|_| {}).unwrap();
+        assert_eq!((&r.wins, &r.wins_by_bot, r.mean_moves), (&again.wins, &again.wins_by_bot, again.mean_moves));
+        assert_eq!(again.move_times["0:hard"].decisions, t.decisions);
     }
 
     /// The detailed run gives the same totals as the plain one, whatever the thread count, and
