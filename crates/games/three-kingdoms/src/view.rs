@@ -153,6 +153,9 @@ impl ThreeKingdoms {
                 pool.extend(&g.p(s).hand);
             }
         }
+        // Sorted before the shuffle, so the sample depends on which cards are unseen, not on
+        // how they really lie (the draw pile's order, who holds what).
+        pool.sort_unstable();
         rng.shuffle(&mut pool);
         let mut it = pool.into_iter();
         let n = g.draw.len();
@@ -175,10 +178,40 @@ impl ThreeKingdoms {
         for (s, r) in hidden.into_iter().zip(roles) {
             g.pm(s).role = r;
         }
-        if matches!(g.step, Step::LordChooses | Step::OthersChoose) {
-            // Unseen candidates and secret picks stay as they are: they are not cards.
+        if g.step == Step::OthersChoose {
+            g.resample_generals(me, rng);
         }
         g
+    }
+
+    /// While the other seats choose their generals, what each was offered and what each has
+    /// secretly picked are hidden from everyone else: they are dealt again from the generals
+    /// the viewer has not seen (the Lord's is public; the viewer's own offer or pick stays).
+    fn resample_generals(&mut self, me: Option<Seat>, rng: &mut MatchRng) {
+        let lord = self.lord;
+        let hidden: Vec<Seat> = Seat::all(self.num_players()).filter(|&s| s != lord && Some(s) != me).collect();
+        let mut seen: Vec<General> = self.general(lord).into_iter().collect();
+        if let Some(m) = me {
+            seen.extend(self.p(m).general);
+            seen.extend(self.p(m).candidates.iter().copied());
+        }
+        let mut pool: Vec<General> = General::STANDARD.into_iter().filter(|g| !seen.contains(g)).collect();
+        if self.config.hua_xiong && !seen.contains(&General::HuaXiong) {
+            pool.push(General::HuaXiong);
+        }
+        // In a fixed order before the shuffle, as the cards above.
+        pool.sort_unstable();
+        rng.shuffle(&mut pool);
+        let mut it = pool.into_iter();
+        for s in hidden {
+            let p = self.pm(s);
+            if p.general.is_some() {
+                p.general = it.next();
+            } else {
+                let k = p.candidates.len();
+                p.candidates = it.by_ref().take(k).collect();
+            }
+        }
     }
 
     /// The action a seat is taken to answer if it does not act in time.
