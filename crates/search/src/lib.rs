@@ -27,8 +27,10 @@
 //! see; but for its choice to be *identical* (not merely equally distributed) whatever the
 //! hidden cards are, a game's `determinize` must be canonical: the same viewer, view and RNG
 //! must give the same copy. Buckshot's is (it deals the chamber from the public counts), and
-//! Ivanhoe's and Sorcery's sort their pool of hidden cards before the shuffle;
-//! `tests/hidden_information.rs` checks all three, Sorcery's also with its levels' cutoff.
+//! Ivanhoe's, Sorcery's and Three Kingdoms' sort their pool of hidden cards before the shuffle;
+//! `tests/hidden_information.rs` checks the bare search on the first three, Sorcery's also with
+//! its levels' cutoff, and `crates/registry/tests/hidden_information.rs` every game's `hard` and
+//! `expert` as the lobby builds them (playouts, cutoff, anchoring, `keep`).
 //!
 //! ## Several seats to act
 //! `to_act` is a set: simultaneous choices and reaction windows. In the tree the observer acts
