@@ -628,11 +628,5 @@ fn main() {
     for seed in 0..games {
         moves += std::hint::black_box(play(&config, &decks, seed)).0;
     }
-    let (cpu, wall) = (cpu_seconds() - cpu0, start.elapsed().as_secs_f64());
-    println!(
-        "plain: {games} games, {pilots} pilots, {:.1} moves/game; CPU {cpu:.2} s: {:.0} games/s, {:.0} moves/s (wall {wall:.2} s)",
-        moves as f64 / games as f64,
-        games as f64 / cpu.max(1e-9),
-        moves as f64 / cpu.max(1e-9),
-    );
+    cpu::report("plain", &format!("{pilots} pilots, "), games, moves, cpu0, start);
 }

@@ -93,11 +93,5 @@ fn main() {
         }
         other => panic!("unknown mode `{other}` (random, fast, bots, floor)"),
     }
-    let (cpu, wall) = (cpu_seconds() - cpu0, start.elapsed().as_secs_f64());
-    println!(
-        "{mode}: {games} games, {:.1} moves/game; CPU {cpu:.2} s: {:.0} games/s, {:.0} moves/s (wall {wall:.2} s)",
-        moves as f64 / games as f64,
-        games as f64 / cpu.max(1e-9),
-        moves as f64 / cpu.max(1e-9),
-    );
+    cpu::report(&mode, "", games, moves, cpu0, start);
 }
