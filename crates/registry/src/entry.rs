@@ -156,7 +156,7 @@ impl std::error::Error for UnknownBot {}
 /// both.
 pub fn bot<G: Entry>(name: &str) -> Result<Box<dyn Bot<G>>, UnknownBot> {
     if let Ok(level) = name.parse::<Level>() {
-        return Ok(level.bot_by_name_full(G::make_bot, G::SEARCH, G::SEARCH_TUNING, evaluator::<G>(), false));
+        return Ok(level_bot::<G>(level, G::SEARCH, false));
     }
     G::make_bot(name).ok_or_else(|| UnknownBot { game: G::TITLE, name: name.to_string(), known: G::bot_names() })
 }
@@ -166,9 +166,16 @@ pub fn bot<G: Entry>(name: &str) -> Result<Box<dyn Bot<G>>, UnknownBot> {
 /// measurement on a loaded machine is reproducible and measures the level as designed.
 pub fn bot_iterations_only<G: Entry>(name: &str) -> Result<Box<dyn Bot<G>>, UnknownBot> {
     if let Ok(level) = name.parse::<Level>() {
-        return Ok(level.bot_by_name_full(G::make_bot, G::SEARCH, G::SEARCH_TUNING, evaluator::<G>(), true));
+        return Ok(level_bot::<G>(level, G::SEARCH, true));
     }
     bot::<G>(name)
+}
+
+/// `level` of game `G` as [`bot`] builds it — its heuristic, tuning and position estimate —
+/// with the iterations and playouts of `search` (the game's own are [`Entry::SEARCH`]; tests
+/// run fewer).
+pub fn level_bot<G: Entry>(level: Level, search: SearchLevels, iterations_only: bool) -> Box<dyn Bot<G>> {
+    level.bot_by_name_full(G::make_bot, search, G::SEARCH_TUNING, evaluator::<G>(), iterations_only)
 }
 
 /// [`Entry::EVALUATE`] as the search takes it.

@@ -31,6 +31,6 @@ mod entry;
 mod games;
 mod kind;
 
-pub use entry::{Entry, UnknownBot, bot, bot_iterations_only, bots};
+pub use entry::{Entry, UnknownBot, bot, bot_iterations_only, bots, level_bot};
 pub use kind::{GameInfo, GameKind, GameVisitor, UnknownGame};
 pub use search::Level;

@@ -6,11 +6,8 @@
 //! search on three games; this checks every game's levels, on fewer iterations than they run
 //! (the choice must not depend on hidden cards at any budget).
 
-use engine::Bot;
 use engine::testing::bot_ignores_hidden_information;
-use registry::{Entry, GameKind, GameVisitor};
-use search::{Evaluator, Level};
-use std::sync::Arc;
+use registry::{Entry, GameKind, GameVisitor, Level};
 
 /// Iterations of both searching levels here: enough for the tree to branch and for every
 /// playout policy to run, few enough for whole games of every game in a test.
@@ -25,12 +22,7 @@ impl GameVisitor for Blind {
     type Out = u64;
     fn visit<G: Entry>(self) -> u64 {
         let Blind { level, games } = self;
-        let make = move || -> Box<dyn Bot<G>> {
-            let evaluate = G::EVALUATE.map(|f| Arc::new(f) as Evaluator<G>);
-            let search = G::SEARCH.iterations(ITERATIONS, ITERATIONS);
-            let heuristic = Arc::new(|| G::make_bot("heuristic").expect("every game has a heuristic"));
-            level.bot_full(heuristic, search, G::SEARCH_TUNING, evaluate, true)
-        };
+        let make = move || registry::level_bot::<G>(level, G::SEARCH.iterations(ITERATIONS, ITERATIONS), true);
         bot_ignores_hidden_information::<G>(&G::default_config(), games, &make)
     }
 }
