@@ -35,7 +35,8 @@ pub enum Action {
     Play { card: u8, target: Option<Seat> },
     /// The Ace, in BossSelection, with no playable card.
     Pass,
-    /// The host (the lowest living pilot), in Confirm or BossPhaseConfirm: hand the turn over.
+    /// The lead pilot (the lowest seat still flying: [`crate::WolfPack::host`]), in Confirm or
+    /// BossPhaseConfirm: hand the turn over.
     Proceed,
 }
 
@@ -152,7 +153,7 @@ pub enum Event {
     ShotDown {
         seat: Seat,
     },
-    /// The host handed the turn over.
+    /// The lead pilot (the rules' host) handed the turn over.
     Proceeded {
         seat: Seat,
     },

@@ -91,14 +91,7 @@ const DEFS: [CardDef; Card::COUNT] = [
     ),
     def("Pulling G's", Aim::Enemy, true, true, 0, "Target cannot target you on its next turn."),
     def("Mid-Air Regroup", Aim::Friend, true, false, 0, "Target pilot heals 10, up to 50."),
-    def(
-        "Cover Fire",
-        Aim::Untargeted,
-        true,
-        false,
-        0,
-        "The Ace plays one card fewer (2 instead of 3) on its next turn.",
-    ),
+    def("Cover Fire", Aim::Untargeted, true, false, 0, "The Ace plays one card fewer on its next turn."),
     def(
         "Into the Fog",
         Aim::Untargeted,
@@ -139,8 +132,22 @@ impl Card {
         self.def().aim
     }
 
+    /// The card's text for any table ([`Card::text_at`] names the numbers of one table).
     pub const fn text(self) -> &'static str {
         self.def().text
+    }
+
+    /// The card's text at a table where the Ace plays `ace_plays` cards a turn (the Ace's plays
+    /// scale with the pilot count): Cover Fire says how many it leaves the Ace; every other
+    /// card reads as [`Card::text`].
+    pub fn text_at(self, ace_plays: u8) -> std::borrow::Cow<'static, str> {
+        match (self, ace_plays) {
+            (Card::CoverFire, 0 | 1) => "The Ace plays no card on its next turn (one fewer than its 1).".into(),
+            (Card::CoverFire, n) => {
+                format!("The Ace plays one card fewer ({} instead of {n}) on its next turn.", n - 1).into()
+            }
+            _ => self.text().into(),
+        }
     }
 
     /// Whether `side`'s deck may hold this card.
@@ -182,5 +189,17 @@ mod tests {
         assert_eq!(Card::parse("pulling g's"), Some(Card::PullingGs));
         assert_eq!(Card::parse("AirToAirBarrage"), Some(Card::AirToAirBarrage));
         assert_eq!(Card::parse("nope"), None);
+    }
+
+    #[test]
+    fn cover_fire_names_the_counts_of_each_table() {
+        for (plays, text) in [
+            (1, "The Ace plays no card on its next turn (one fewer than its 1)."),
+            (2, "The Ace plays one card fewer (1 instead of 2) on its next turn."),
+            (3, "The Ace plays one card fewer (2 instead of 3) on its next turn."),
+        ] {
+            assert_eq!(Card::CoverFire.text_at(plays), text);
+        }
+        assert_eq!(Card::OpenFire.text_at(1), Card::OpenFire.text());
     }
 }

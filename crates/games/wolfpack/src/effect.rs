@@ -278,7 +278,7 @@ const HOOK_SLOT: [u32; 7] = [0, 1, 2, 3, 4, 2, 5];
 impl Delegate {
     /// The delegate's bit in [`EffectFile::hooked`]: a player's hooks at `6 * seat + slot`
     /// (six seats: bits 0..36; OnCardDraw and OnTargeted, which no card hooks, share a slot),
-    /// a transition's Exit at `36 + transition` and its Enter at `48 + transition`. So a bit
+    /// a transition's Exit at `36 + transition` and its Enter at `36 + Transition::COUNT + transition`. So a bit
     /// is set while a trigger sits at its delegate (or, for the shared slot, at its twin):
     /// testing it is the whole of [`EffectFile::any_at`].
     #[inline]
@@ -314,7 +314,7 @@ impl Delegate {
 }
 
 // Every delegate's bit fits in the 64 of `hooked`.
-const _: () = assert!(48 + Transition::BossPhaseConfirmToDraw as u32 <= 63);
+const _: () = assert!(36 + 2 * Transition::COUNT as u32 <= 64);
 
 /// How many of the triggers at one delegate [`Fired`] keeps inline (a fight rarely has more
 /// than a handful of live effects); the rest go to a `Vec`.
@@ -473,7 +473,9 @@ mod tests {
             }
             Delegate::Player { .. } => 0,
             Delegate::Fsm { transition, stage: Stage::Exit } => 1 << (36 + transition as u32),
-            Delegate::Fsm { transition, stage: Stage::Enter } => 1 << (48 + transition as u32),
+            Delegate::Fsm { transition, stage: Stage::Enter } => {
+                1 << (36 + Transition::COUNT as u32 + transition as u32)
+            }
         }
     }
 

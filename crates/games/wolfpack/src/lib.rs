@@ -38,11 +38,14 @@
 //!   or discards k ≥ 1 cards instead (and draws k − 1 fewer next Draw), and confirms; a
 //!   choice may change until confirmed and stays private until everyone has confirmed (views
 //!   show who has confirmed, not what).
-//! - **Action** (automatic, one card per state, seat order). **Confirm**: the host (lowest
-//!   living pilot) hands the turn to the Ace.
+//! - **Action** (automatic, one card per state, seat order; none when every pilot discarded:
+//!   Selection then goes straight to Confirm). **Confirm**: the host (the lead pilot, the
+//!   lowest seat still flying; not the room's host) hands the turn to the Ace.
 //! - **BossDraw** (automatic, up to 5). **BossSelection**: the Ace picks a card and target per
 //!   state (hidden from pilots until they resolve), or passes when nothing is playable.
-//!   **BossAction** (automatic). **BossPhaseConfirm**: the host hands the turn back.
+//!   **BossAction** (automatic, one per picked card; none for a passed pick, so an Ace that
+//!   passed every pick goes straight to BossPhaseConfirm). **BossPhaseConfirm**: the host
+//!   hands the turn back.
 //!
 //! The Ace is a seat whose moves come from an Ace policy ([`ace_bot`]: `rookie`, `veteran`,
 //! `ace`), so every fight is a replay of `seed + [(seat, action)]`.
@@ -57,7 +60,8 @@
 //! `not_confirm`, `not_host`.
 //!
 //! ## Decisions beyond the rules file
-//! - Cover Fire: the Ace plays one card fewer than its configured plays (3 → 2, as written);
+//! - Cover Fire: the Ace plays one card fewer than its configured plays (3 → 2 as written; at
+//!   a table where the Ace plays one card, none);
 //!   two Cover Fires do not stack.
 //! - The per-action hook Suppression needs is a seventh delegate, OnAct; OnSelect fires when
 //!   a selection becomes final (the Ace's pick, a pilot's at the reveal); OnCardDraw and

@@ -45,10 +45,15 @@ pub enum Transition {
     BossActionToBossAction,
     BossActionToBossPhaseConfirm,
     BossPhaseConfirmToDraw,
+    /// Every pilot discarded (or had no card): no card to resolve, so no Action state.
+    SelectionToConfirm,
+    /// The Ace passed every pick (or had none to make, under Cover Fire at a one-card table):
+    /// no BossAction state.
+    BossSelectionToBossPhaseConfirm,
 }
 
 impl Transition {
-    pub const COUNT: usize = 12;
+    pub const COUNT: usize = 14;
     /// Every transition, in declaration order (`ALL[t as usize] == t`).
     pub const ALL: [Transition; Transition::COUNT] = [
         Transition::Start,
@@ -63,6 +68,8 @@ impl Transition {
         Transition::BossActionToBossAction,
         Transition::BossActionToBossPhaseConfirm,
         Transition::BossPhaseConfirmToDraw,
+        Transition::SelectionToConfirm,
+        Transition::BossSelectionToBossPhaseConfirm,
     ];
 
     pub const fn to(self) -> Phase {
@@ -70,11 +77,13 @@ impl Transition {
             Transition::Start | Transition::BossPhaseConfirmToDraw => Phase::Draw,
             Transition::DrawToSelection => Phase::Selection,
             Transition::SelectionToAction | Transition::ActionToAction => Phase::Action,
-            Transition::ActionToConfirm => Phase::Confirm,
+            Transition::ActionToConfirm | Transition::SelectionToConfirm => Phase::Confirm,
             Transition::ConfirmToBossDraw => Phase::BossDraw,
             Transition::BossDrawToBossSelection | Transition::BossSelectionToBossSelection => Phase::BossSelection,
             Transition::BossSelectionToBossAction | Transition::BossActionToBossAction => Phase::BossAction,
-            Transition::BossActionToBossPhaseConfirm => Phase::BossPhaseConfirm,
+            Transition::BossActionToBossPhaseConfirm | Transition::BossSelectionToBossPhaseConfirm => {
+                Phase::BossPhaseConfirm
+            }
         }
     }
 
@@ -83,6 +92,18 @@ impl Transition {
         match side {
             Side::Pilots => Transition::DrawToSelection,
             Side::Ace => Transition::BossDrawToBossSelection,
+        }
+    }
+
+    /// The transition whose delegates this one runs. A Confirm state is entered from Action
+    /// or, when no card was played, straight from Selection; both are "the entry to Confirm"
+    /// where a turn's end-of-turn effects proc, so the short way runs the usual way's
+    /// delegates (effects place their triggers once, at [`Transition::into_confirm`]).
+    pub const fn delegates(self) -> Transition {
+        match self {
+            Transition::SelectionToConfirm => Transition::ActionToConfirm,
+            Transition::BossSelectionToBossPhaseConfirm => Transition::BossActionToBossPhaseConfirm,
+            t => t,
         }
     }
 

@@ -313,7 +313,10 @@ impl WolfPack {
                     return refuse("not_confirm", "the turn is handed over in Confirm only");
                 }
                 if self.host() != Some(seat) {
-                    return refuse("not_host", "only the host hands the turn over");
+                    return refuse(
+                        "not_host",
+                        "only the lead pilot (the lowest seat still flying) hands the turn over",
+                    );
                 }
             }
         }
@@ -385,16 +388,38 @@ impl WolfPack {
         let t = if self.ace.picks_left > 0 {
             Transition::BossSelectionToBossSelection
         } else {
-            Transition::BossSelectionToBossAction
+            self.after_boss_selection()
         };
         self.transition(t, out);
+    }
+
+    /// Out of BossSelection once every pick is made: a BossAction per picked card, none for a
+    /// passed pick (rules decision 2), so with no card picked straight to BossPhaseConfirm.
+    fn after_boss_selection(&self) -> Transition {
+        if self.queue.is_empty() {
+            Transition::BossSelectionToBossPhaseConfirm
+        } else {
+            Transition::BossSelectionToBossAction
+        }
+    }
+
+    /// Out of Selection once every pilot has confirmed: one Action state per card played, so
+    /// when every pilot discarded (or had no card) straight to Confirm.
+    fn after_selection(&self) -> Transition {
+        if self.pilots.iter().any(|p| matches!(p.choice, Some(Choice::Play { .. }))) {
+            Transition::SelectionToAction
+        } else {
+            Transition::SelectionToConfirm
+        }
     }
 
     // ---- the state machine ----------------------------------------------------------------
 
     /// `AToB()`: the Enter hook, the transition's logic, the Exit hook.
     pub(crate) fn transition(&mut self, t: Transition, out: &mut Vec<Event>) {
-        self.fire_fsm(t, Stage::Enter, out);
+        // Selection → Confirm runs Action → Confirm's delegates (see `Transition::delegates`).
+        let hooks = t.delegates();
+        self.fire_fsm(hooks, Stage::Enter, out);
         if self.winner.is_some() {
             return;
         }
@@ -408,11 +433,11 @@ impl WolfPack {
         }
         out.push(Event::Transition { transition: t, phase: self.phase, turn: self.turn });
         match t {
-            Transition::SelectionToAction => self.reveal(out),
+            Transition::SelectionToAction | Transition::SelectionToConfirm => self.reveal(out),
             Transition::BossDrawToBossSelection => self.ace.picks_left = self.config.ace_plays,
             _ => {}
         }
-        self.fire_fsm(t, Stage::Exit, out);
+        self.fire_fsm(hooks, Stage::Exit, out);
         if t == Transition::BossDrawToBossSelection {
             out.push(Event::AcePlays { count: self.ace.picks_left });
         }
@@ -435,15 +460,16 @@ impl WolfPack {
                     if self.waiting_mask() != 0 {
                         return;
                     }
-                    self.transition(Transition::SelectionToAction, out);
+                    self.transition(self.after_selection(), out);
                 }
                 Phase::Action | Phase::BossAction => {
+                    // One card resolves per Action state: the state is entered only with one
+                    // waiting (`after_selection`, `after_boss_selection`, and the loop below).
                     let boss = self.phase == Phase::BossAction;
-                    if let Some(q) = self.queue.pop_front() {
-                        self.resolve(q, out);
-                        if self.winner.is_some() {
-                            continue;
-                        }
+                    let q = self.queue.pop_front().expect("an Action state has a card to resolve");
+                    self.resolve(q, out);
+                    if self.winner.is_some() {
+                        continue;
                     }
                     let t = match (boss, self.queue.is_empty()) {
                         (false, false) => Transition::ActionToAction,
@@ -461,7 +487,8 @@ impl WolfPack {
                     if self.ace.picks_left > 0 {
                         return;
                     }
-                    self.transition(Transition::BossSelectionToBossAction, out);
+                    // No pick to make at all (Cover Fire at a table where the Ace plays one).
+                    self.transition(self.after_boss_selection(), out);
                 }
                 Phase::Confirm | Phase::BossPhaseConfirm => return,
                 Phase::Over => return,

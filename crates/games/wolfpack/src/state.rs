@@ -197,7 +197,11 @@ impl WolfPack {
         SeatSet::from_bits(self.living).iter()
     }
 
-    /// The host ("the server player"): the lowest living pilot confirms the turn handovers.
+    /// The rules' host ("the server player"), who confirms the turn handovers: the lead pilot,
+    /// the lowest seat still flying. Not the room's host: a decision of the rules page (who
+    /// hands the turn over), so a fight's record (`seed + [(seat, action)]`) says who may
+    /// proceed, a shot-down or departed room host blocks nothing, and the lead passes down the
+    /// seats as pilots are shot down.
     pub fn host(&self) -> Option<Seat> {
         SeatSet::from_bits(self.living).first()
     }

@@ -26,7 +26,7 @@ Commands (cards by their number in your hand or their name; targets by name, num
   select <card> [target]      choose a card but keep thinking (change it freely until you confirm)
   discard <card> [<card>...]  discard instead of playing (k cards: k - 1 fewer at your next draw)
   confirm                     lock in your current choice
-  proceed                     (host) hand the turn over
+  proceed                     (lead pilot) hand the turn over
   look                        show the table again
   help                        this list
   quit                        leave the game";
@@ -129,7 +129,7 @@ pub fn render_view(v: &View, names: &[String]) -> String {
         if let Some(hand) = v.pilot(me).and_then(|p| p.hand.as_ref()) {
             let _ = writeln!(s, "Your hand:");
             for (i, c) in hand.iter().enumerate() {
-                let _ = writeln!(s, "  {}) {} — {}", i + 1, c.name(), c.text());
+                let _ = writeln!(s, "  {}) {} — {}", i + 1, c.name(), c.text_at(v.ace.plays_per_turn));
             }
             if let Some(choice) = v.pilot(me).and_then(|p| p.choice) {
                 let _ = writeln!(

@@ -504,3 +504,151 @@ fn the_aces_picks_stay_hidden_until_they_resolve() {
     assert!(g.view(Viewer::seat(Seat(1))).ace.hand.is_some());
     assert_eq!(g.view(Viewer::seat(Seat(1))).queue[0].card, Some(Card::AirToAirBarrage));
 }
+
+// ---- issue 26, item 10: no empty Action states ------------------------------------------
+
+/// The states entered, in order, as the Transition events name them.
+fn phases(events: &[Event]) -> Vec<Phase> {
+    events.iter().filter_map(|e| if let Event::Transition { phase, .. } = e { Some(*phase) } else { None }).collect()
+}
+
+/// Every Action or BossAction state resolves exactly one card: the event after entering one
+/// is never another transition before a `Resolving`.
+fn assert_every_action_state_resolves_a_card(events: &[Event], what: &str) {
+    let mut open: Option<Phase> = None;
+    for (i, e) in events.iter().enumerate() {
+        match e {
+            Event::Transition { phase, .. } => {
+                assert!(open.is_none(), "{what}: {open:?} entered with no card to resolve (event {i}: {e:?})");
+                open = matches!(phase, Phase::Action | Phase::BossAction).then_some(*phase);
+            }
+            Event::Resolving { .. } => open = None,
+            Event::FightOver { .. } => open = None,
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn every_pilot_discarding_goes_from_selection_to_confirm_with_no_action_state() {
+    let mut g = game(&format!("pilots 2; p0 hand OpenFire*2; p1 hand OpenFire; ace hand OpenFire*5; {DECKS}"));
+    let mut ev = act(&mut g, 0, Action::Discard { cards: 0b01, confirm: true });
+    ev.extend(act(&mut g, 1, Action::Discard { cards: 0b1, confirm: true }));
+    assert_eq!(g.phase(), Phase::Confirm);
+    assert_eq!(phases(&ev), [Phase::Confirm], "{ev:?}");
+    assert!(ev.iter().any(|e| matches!(e, Event::Revealed { .. })), "the discards are still revealed");
+    assert_every_action_state_resolves_a_card(&ev, "all discards");
+}
+
+#[test]
+fn end_of_turn_effects_end_at_confirm_when_nobody_plays_a_card() {
+    // The Ace's Dodge Roll and Pulling G's last the pilots' next turn: they end at its Confirm
+    // even when the pilots discard and no Action state comes between.
+    let mut g =
+        game(&format!("pilots 1; ace plays 2; p0 hand OpenFire*3; ace hand DodgeRoll,PullingGs,OpenFire*3; {DECKS}"));
+    act(&mut g, 0, sel(0, Some(1)));
+    proceed(&mut g);
+    act(&mut g, 1, play(0, Some(1)));
+    act(&mut g, 1, play(0, Some(0)));
+    proceed(&mut g);
+    assert_eq!(g.effects().effects.len(), 2);
+    let ev = act(&mut g, 0, Action::Discard { cards: 1, confirm: true });
+    assert_eq!(g.phase(), Phase::Confirm);
+    assert_every_action_state_resolves_a_card(&ev, "discard");
+    assert!(g.effects().effects.is_empty(), "{:?}", g.effects().effects);
+}
+
+#[test]
+fn an_ace_that_passes_every_pick_enters_no_boss_action() {
+    let mut g = game(&format!("pilots 1; ace plays 2; p0 hand PullingGs; ace hand OpenFire*2; {DECKS}"));
+    act(&mut g, 0, sel(0, Some(1)));
+    proceed(&mut g);
+    let mut ev = act(&mut g, 1, Action::Pass);
+    ev.extend(act(&mut g, 1, Action::Pass));
+    assert_eq!(g.phase(), Phase::BossPhaseConfirm);
+    assert_eq!(phases(&ev), [Phase::BossSelection, Phase::BossPhaseConfirm], "{ev:?}");
+    assert_every_action_state_resolves_a_card(&ev, "two passes");
+}
+
+#[test]
+fn a_passed_pick_has_no_boss_action_of_its_own() {
+    // Pulled G's keep the Ace off the only pilot: its Dodge Roll (on itself) is its one
+    // playable card, so the second pick passes, and only the first gets a BossAction.
+    let mut g = game(&format!("pilots 1; ace plays 2; p0 hand PullingGs; ace hand DodgeRoll,OpenFire; {DECKS}"));
+    act(&mut g, 0, sel(0, Some(1)));
+    proceed(&mut g);
+    let mut ev = act(&mut g, 1, play(0, Some(1)));
+    assert_eq!(g.legal_actions(Seat(1)), [Action::Pass]);
+    ev.extend(act(&mut g, 1, Action::Pass));
+    assert_eq!(phases(&ev), [Phase::BossSelection, Phase::BossAction, Phase::BossPhaseConfirm], "{ev:?}");
+    assert_every_action_state_resolves_a_card(&ev, "a play and a pass");
+}
+
+#[test]
+fn cover_fire_at_a_one_card_table_leaves_the_ace_no_pick_and_no_boss_action() {
+    let mut g = game(&format!("pilots 1; ace plays 1; p0 hand CoverFire; ace hand OpenFire*5; {DECKS}"));
+    act(&mut g, 0, sel(0, None));
+    let ev = proceed(&mut g);
+    assert!(ev.contains(&Event::AcePlays { count: 0 }), "{ev:?}");
+    assert_eq!(g.phase(), Phase::BossPhaseConfirm);
+    assert_every_action_state_resolves_a_card(&ev, "cover fire");
+    assert!(!phases(&ev).contains(&Phase::BossAction), "{ev:?}");
+}
+
+#[test]
+fn no_empty_action_state_in_random_fights_at_every_table_size() {
+    use engine::MatchRng;
+    use wolfpack::Config;
+    let mut entered = 0;
+    for pilots in 1..=5u8 {
+        for seed in 0..300u64 {
+            let mut g = WolfPack::new(&Config::pilots(pilots), seed).unwrap();
+            let mut rng = MatchRng::new(seed ^ 0x26);
+            let mut events = g.start_events();
+            while let Some(seat) = g.to_act().first() {
+                let legal = g.legal_actions(seat);
+                // Discards twice as likely as at random, so whole-table discards happen.
+                let discards: Vec<_> =
+                    legal.iter().filter(|a| matches!(a, Action::Discard { confirm: true, .. })).collect();
+                let a =
+                    if !discards.is_empty() && rng.below(3) == 0 { **rng.pick(&discards) } else { *rng.pick(&legal) };
+                events.extend(g.apply(seat, a).unwrap());
+            }
+            entered += phases(&events).iter().filter(|p| matches!(p, Phase::Action | Phase::BossAction)).count();
+            assert_every_action_state_resolves_a_card(&events, &format!("{pilots} pilots, seed {seed}"));
+        }
+    }
+    assert!(entered > 10_000, "only {entered} Action states");
+}
+
+// ---- issue 26, item 12: Cover Fire's text at every table size ----------------------------
+
+/// The numbers a text names, in order.
+fn numbers(text: &str) -> Vec<u32> {
+    text.split(|c: char| !c.is_ascii_digit()).filter(|w| !w.is_empty()).map(|w| w.parse().unwrap()).collect()
+}
+
+#[test]
+fn cover_fire_says_what_it_does_at_every_table_size() {
+    for pilots in 1..=5u8 {
+        let plays = wolfpack::config::ACE_SCALE[usize::from(pilots) - 1].plays;
+        let hands: String = (1..pilots).map(|i| format!("p{i} hand OpenFire; ")).collect();
+        let mut g = game(&format!(
+            "pilots {pilots}; ace plays {plays}; p0 hand CoverFire; {hands}ace hand OpenFire*5; {DECKS}"
+        ));
+        act(&mut g, 0, sel(0, None));
+        for i in 1..pilots {
+            act(&mut g, i, sel(0, Some(pilots)));
+        }
+        let ev = proceed(&mut g);
+        let left = plays - 1;
+        assert!(ev.contains(&Event::AcePlays { count: left }), "{pilots} pilots: {ev:?}");
+        // The card's text for every table names no count, or this table's.
+        let text = Card::CoverFire.text();
+        let named = numbers(text);
+        assert!(
+            named.is_empty() || named == [u32::from(left), u32::from(plays)],
+            "{pilots} pilots (the Ace plays {plays}, {left} under Cover Fire): {text:?}"
+        );
+    }
+}
