@@ -147,14 +147,29 @@ function openLobby() {
     const g = GAMES[game.value];
     about.textContent = g ? `${g.description} ${seatRange(g)}.` : 'Could not load the list of games.';
   };
+  // A game's own room options (its module's `createOptions()`: Wolf Pack's Ace), under the game.
+  const extra = h('div', { class: 'create-options', dataset: { testid: 'create-options' } });
+  let gameOptions = null;
+  const loadOptions = () => {
+    const name = game.value;
+    gameOptions = null;
+    replaceChildren(extra);
+    gameModule(name).then((mod) => {
+      if (game.value !== name) return;
+      gameOptions = mod?.createOptions?.() ?? null;
+      replaceChildren(extra, gameOptions?.element ?? null);
+    });
+  };
   game.addEventListener('change', describe);
+  game.addEventListener('change', loadOptions);
   describe();
+  loadOptions();
   const err = h('p', { class: 'form-error', attrs: { role: 'alert' } });
   const form = h('form', { class: 'card create-form', attrs: { 'aria-labelledby': 'create-h' } },
     h('h2', { id: 'create-h', text: 'New room' }),
     h('label', { for: 'lobby-username', text: 'Your name' }), name,
     h('p', { id: 'username-hint', class: 'hint', text: '1–16 letters, digits, _ or -' }),
-    h('label', { for: 'lobby-game', text: 'Game' }), game, about,
+    h('label', { for: 'lobby-game', text: 'Game' }), game, about, extra,
     h('button', { type: 'submit', class: 'primary', text: 'Create room' }), err);
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
@@ -163,7 +178,7 @@ function openLobby() {
     if (!USERNAME_RE.test(username)) { err.textContent = 'Pick a name of 1–16 letters, digits, _ or -.'; name.focus(); return; }
     setItem('local', NAME_KEY, username);
     try {
-      const res = await fetch('/api/rooms', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ game: game.value }) });
+      const res = await fetch('/api/rooms', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ game: game.value, ...(gameOptions ? { gameOptions: gameOptions.value() } : {}) }) });
       const body = await res.json();
       if (!res.ok) throw new Error(body.error ?? `HTTP ${res.status}`);
       setItem('session', `cardtable.autojoin.${body.id}`, username);
@@ -448,7 +463,13 @@ class Room {
       case 'GameEnded':
         this.winner = msg.winner ?? null;
         // One line in the log; the end screen (drawn from the sync that follows) says the rest.
-        this.log(msg.winner ? `${msg.winner === this.you ? 'You win' : `${msg.winner} wins`} the game!` : 'The game ended with no winner.', { cls: 'log-big' });
+        {
+          const line = msg.winner ? `${msg.winner === this.you ? 'You win' : `${msg.winner} wins`} the game!` : 'The game ended with no winner.';
+          // A game that plays its events back step by step (Wolf Pack) has the line wait for
+          // the last of them, so the log does not tell the end before the table shows it.
+          if (this.game?.whenPlayedOut) this.game.whenPlayedOut(() => this.log(line, { cls: 'log-big' }));
+          else this.log(line, { cls: 'log-big' });
+        }
         break;
       case 'ActionFailed':
         // A game may name refusals that are races, not mistakes (Wolf Pack: a Continue pressed

@@ -260,3 +260,74 @@ test('two people and a bot pilot fight the Ace to the end; a reload keeps seat a
   console.log(`wolfpack e2e: ${turns} turns in ${fightSeconds.toFixed(1)} s wall (${(fightSeconds / turns).toFixed(2)} s a turn); alice ${aliceActs} acts, bob ${bobActs}; reload at turn ${reloaded.turn}; controls gone before the press: alice ${alice.gone ?? 0}, bob ${bob.gone ?? 0}; ${proceedRaces.length} Continue races; keyboard selection: ${keyboardPath}`);
   assert.ok(fightSeconds < 110, `the fight took ${fightSeconds} s`);
 });
+
+// Issue 26 item 11 and issue 27 item 13: the Ace's tier is chosen in the "New room" form; the
+// room's host and the lead pilot (who hands the turn over) are told apart; every page says what
+// to do now; the log's "… the game!" waits for the last turn to play out; the end screen's
+// standings give every seat's final state (health left, or shot down), the Ace's too.
+test('the Ace tier from the New room form, the lead pilot, what to do, the end told in order', async () => {
+  const alice = await newPage(env.browser, DESKTOP);
+  const bob = await newPage(env.browser, PHONE);
+  await alice.goto(`${env.server.base}/`);
+  await alice.locator('#lobby-username').fill('alice');
+  await alice.locator('#lobby-game').selectOption('wolfpack');
+  await alice.locator('[data-testid=ace-tier]').selectOption('veteran');
+  await alice.locator('.create-form button[type=submit]').click();
+  await alice.locator('[data-testid=you]').filter({ hasText: 'alice' }).waitFor();
+  const room = alice.url().match(/\/r\/([A-Za-z0-9_-]+)/)[1];
+  // The note reads the room's own options (GameDataSync.options.gameOptions).
+  assert.match(await alice.locator('[data-testid=ace-tier-note]').innerText(), /The Ace: veteran/);
+
+  await joinRoom(bob, env.server.base, room, 'bob');
+  // The room's host is bob from now on; alice (seat 0) is the lead pilot.
+  await alice.locator('#host-to').selectOption('bob');
+  await alice.locator('[data-testid=give-host]').click();
+  await bob.locator('[data-testid=start]:enabled').click();
+  for (const p of [alice, bob]) await p.locator('[data-testid=hand-card]').first().waitFor();
+  const leadOn = (p) => p.evaluate(() => [...document.querySelectorAll('[data-testid=fighter]')]
+    .filter((f) => f.querySelector('[data-testid=lead]')).map((f) => Number(f.dataset.seat)));
+  assert.deepEqual(await leadOn(alice), [0], 'the lead pilot is seat 0 (alice), not the room host');
+  assert.deepEqual(await leadOn(bob), [0]);
+  assert.match(await alice.locator('[data-testid=todo]').innerText(), /pick a card/);
+  assert.match(await bob.locator('[data-testid=todo]').innerText(), /pick a card/);
+
+  const told = { alice: new Set(), bob: new Set() };
+  const hooks = (p, name) => ({
+    async each(s) {
+      const todo = await p.locator('[data-testid=todo]').first().innerText().catch(() => '');
+      if (todo) told[name].add(`${s.phase}: ${todo}`);
+      const lead = await leadOn(p);
+      const bobLeads = lead.includes(1);
+      if (/Confirm/.test(s.phase ?? '') && !bobLeads && name === 'bob' && lead.length) {
+        assert.doesNotMatch(todo, /You are the lead pilot/, 'bob is not the lead while alice flies');
+      }
+      return false;
+    },
+  });
+  await Promise.all([play(alice, keyboard, hooks(alice, 'alice')), play(bob, tap, hooks(bob, 'bob'))]);
+  const saidLead = [...told.alice].some((t) => /You are the lead pilot: press Continue/.test(t));
+  const saidWait = [...told.bob].some((t) => /Waiting for alice, the lead pilot/.test(t));
+  assert.ok(saidLead || saidWait, `the confirm steps say who hands over: ${[...told.alice, ...told.bob].join(' | ')}`);
+  assert.ok([...told.bob].some((t) => /The Ace is taking its turn/.test(t)) || [...told.alice].some((t) => /The Ace is taking its turn/.test(t)), 'the Ace\'s turn is told');
+
+  // The log tells the end after the fight's last step, never before.
+  for (const p of [alice, bob]) {
+    await p.locator('.log-list li').filter({ hasText: /the game!|no winner/ }).first().waitFor({ timeout: 15_000 });
+    const lines = await p.locator('.log-list li').allInnerTexts();
+    const over = lines.findIndex((t) => /The pilots win!|The Ace wins\./.test(t));
+    const ended = lines.findIndex((t) => /the game!|no winner/.test(t));
+    assert.ok(over >= 0 && ended > over, `the fight's end (${over}) comes before the room's (${ended}) in the log: ${lines.slice(-6).join(' / ')}`);
+  }
+
+  // The room's end screen: a final state for every seat, the Ace's included.
+  await alice.locator('[data-testid=end-screen] [data-testid=standing]').first().waitFor({ timeout: 15_000 });
+  const rows = await alice.locator('[data-testid=end-screen] [data-testid=standing]').evaluateAll((trs) => trs.map((tr) => [tr.dataset.player, tr.cells[2]?.textContent ?? '']));
+  assert.equal(rows.length, 3, `alice, bob and the Ace: ${JSON.stringify(rows)}`);
+  for (const [who, state] of rows) assert.match(state, /^(\d+ \/ \d+ health left|shot down)$/, `${who}: "${state}"`);
+  await shot(alice, 'wolfpack-desktop-standings');
+  for (const [p, name] of [[alice, 'alice'], [bob, 'bob']]) {
+    assert.deepEqual(p.errors, [], `${name}: no page errors`);
+    assert.deepEqual(p.failures.filter((f) => !f.startsWith('not_confirm')), [], `${name}: no refused actions`);
+  }
+  console.log(`wolfpack e2e (lead, todo, end): alice was told ${told.alice.size} things, bob ${told.bob.size}; standings ${JSON.stringify(rows)}`);
+});

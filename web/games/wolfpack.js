@@ -58,6 +58,30 @@ function addStyles() {
   document.head.appendChild(h('link', { rel: 'stylesheet', href: '/games/wolfpack.css', dataset: { sheet: 'wolfpack' } }));
 }
 
+/** The Ace's strengths (the room option `ace`), as the "New room" form offers them. */
+const TIERS = [
+  ['rookie', 'Rookie: random cards and targets (the default)'],
+  ['veteran', 'Veteran: focuses fire and answers Cover Fire'],
+  ['ace', 'Ace: the strongest, thinks ahead'],
+];
+
+/** The room options the room's creator (its first host) picks in the lobby's "New room" form:
+ * the Ace's strength, sent as `gameOptions.ace`. */
+export function createOptions() {
+  const sel = h('select', { id: 'wp-ace-tier', name: 'ace', dataset: { testid: 'ace-tier' } },
+    TIERS.map(([value, text]) => h('option', { value, text })));
+  const element = h('div', { class: 'wp-create-options' },
+    h('label', { for: 'wp-ace-tier', text: 'The Ace' }), sel,
+    h('p', { class: 'hint', text: 'How strong the enemy flyer plays. Its health and cards a turn grow with the number of pilots.' }));
+  return { element, value: () => ({ ace: sel.value }) };
+}
+
+/** A seat's final state for the room's end screen: health left, or shot down (pilots and the Ace alike). */
+export function standing(d, player) {
+  if (player.health == null) return null;
+  return player.alive && player.health > 0 ? `${player.health} / ${player.maxHealth} health left` : 'shot down';
+}
+
 /** Refusals that are races, not mistakes: a Continue pressed just as the room proceeded for
  * the host (its confirm delay ran out) is refused with `not_confirm`; nothing to tell anyone. */
 export function isRace(code) {
@@ -82,6 +106,8 @@ export function mount(ctx) {
   // The action sent and not yet seen through: the table as it was when it went (a double
   // click, or a press on a table redrawn by someone else's move, must not send it twice).
   let pending = null; // {key, until}
+  // What waits for the playback to catch up (the room's "You win the game!" line).
+  let afterPlayback = [];
 
   const seatName = (s) => data?.seats?.[s] ?? lastView?.names?.[s] ?? (s === lastView?.ace?.seat ? 'the Ace' : `seat ${s}`);
   const mySeat = () => { const v = data?.view?.viewer ?? lastView?.viewer; return v?.type === 'Seat' ? v.seat : null; };
@@ -242,6 +268,9 @@ export function mount(ctx) {
       // Caught up: the table as the last sync has it.
       if (data?.view) resetLive(data.view);
       draw();
+      const waiting = afterPlayback;
+      afterPlayback = [];
+      for (const f of waiting) f();
       return;
     }
     draw();
@@ -353,6 +382,7 @@ export function mount(ctx) {
     parts.push(h('div', { class: 'wp-head card', dataset: { testid: 'status' } },
       h('div', { class: 'wp-row' }, h('strong', { text: `Turn ${v.turn}` }), h('span', { dataset: { testid: 'phase' }, text: status })),
       waiting.length && v.phase !== 'Selection' ? h('p', { class: 'wp-muted', text: `Waiting for ${waiting.join(', ')}.` }) : null,
+      todoLine(v, legal, me != null ? v.pilots?.[me] : null),
       wide.length ? h('div', { class: 'wp-badges' }, wide) : null));
 
     // The Ace and the pilots.
@@ -364,7 +394,9 @@ export function mount(ctx) {
       ]),
       ...(v.pilots ?? []).map((p) => fighter(v, p.seat, isMe(p.seat) ? `You (${seatName(p.seat)})` : seatName(p.seat), p.max_health, [
         p.alive && v.phase === 'Selection' ? h('span', { class: `wp-badge ${p.confirmed ? 'wp-good' : ''}`, dataset: { testid: 'confirmed' }, text: p.confirmed ? 'confirmed ✓' : 'choosing…' }) : null,
-        v.host === p.seat ? h('span', { class: 'wp-badge', text: 'host' }) : null,
+        // The rules' host, who hands the turn over, is the lead pilot (the lowest seat still
+        // flying: docs/rules/wolfpack.md), not the room's host: the badge says which it is.
+        v.host === p.seat ? h('span', { class: 'wp-badge wp-lead', dataset: { testid: 'lead' }, attrs: { title: 'The lead pilot (the lowest seat still flying) hands the turn over' }, text: 'lead pilot' }) : null,
         p.debt ? h('span', { class: 'wp-badge', text: `draws ${p.debt} fewer` }) : null,
       ].filter(Boolean), isMe(p.seat) || !p.alive ? null : p.hand))));
 
@@ -386,6 +418,36 @@ export function mount(ctx) {
     if (wantFocus) {
       const el = ctx.root.querySelector(`[data-key="${wantFocus}"]`);
       if (el && !el.disabled) { el.focus(); wantFocus = null; }
+    }
+  }
+
+  /** What to do now, in a sentence (null when there is nothing to say). */
+  function todoLine(v, legal, mine) {
+    const text = todo(v, legal, mine);
+    return text ? h('p', { class: 'wp-todo', dataset: { testid: 'todo' }, attrs: { role: 'status' }, text }) : null;
+  }
+
+  function todo(v, legal, mine) {
+    if (v.winner != null) return null;
+    switch (v.phase) {
+      case 'Selection':
+        if (!mine) return 'The pilots are choosing their cards in secret.';
+        if (!mine.alive) return null;
+        if (mine.confirmed) return 'Locked in. The cards are revealed once every pilot has confirmed.';
+        if (!mine.hand?.length) return 'You have no cards this turn.';
+        return 'Your move: pick a card (and its target), then Confirm. Nothing worth playing? Discard instead (discarding two or more costs cards at your next draw).';
+      case 'Confirm':
+      case 'BossPhaseConfirm': {
+        const to = v.phase === 'Confirm' ? 'the Ace' : 'the pilots';
+        if (legal.some((a) => a.type === 'Proceed')) return `You are the lead pilot: press Continue to hand the turn to ${to} (it goes on by itself after a short pause).`;
+        return v.host != null ? `Waiting for ${seatName(v.host)}, the lead pilot, to hand the turn to ${to}.` : null;
+      }
+      case 'BossDraw':
+      case 'BossSelection':
+      case 'BossAction':
+        return 'The Ace is taking its turn: watch its cards land.';
+      default:
+        return null;
     }
   }
 
@@ -512,6 +574,7 @@ export function mount(ctx) {
         h('span', { class: 'pc-name', text: p.username }),
         p.isBot ? h('span', { class: 'badge badge-bot', text: 'bot' }) : null,
         p.isSpectator ? h('span', { class: 'badge badge-spec', text: 'spectator' }) : null))),
+      h('p', { class: 'lobby-note', dataset: { testid: 'ace-tier-note' }, text: `The Ace: ${d.options?.gameOptions?.ace ?? 'rookie'} (chosen when the room was made).` }),
       h('p', { class: 'lobby-note', text: n < 1 ? 'Waiting for pilots.' : d.host === d.you ? 'Ready when you are: start the fight.' : `Waiting for ${d.host ?? 'the host'} to start.` }));
   }
 
@@ -525,5 +588,12 @@ export function mount(ctx) {
     return null; // logged as the playback reaches it
   }
 
-  return { render, packet };
+  /** Runs `f` once the playback has caught up with the events received (at once if it has):
+   * the room's "You win the game!" waits for the last turn to play out. */
+  function whenPlayedOut(f) {
+    if (!queue.length && !timer) f();
+    else afterPlayback.push(f);
+  }
+
+  return { render, packet, whenPlayedOut };
 }
