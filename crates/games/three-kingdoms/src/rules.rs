@@ -698,10 +698,13 @@ impl ThreeKingdoms {
                         );
                     }
                 } else if let Ret::Zone(z) = self.take_ret()
-                    && let Some(c) = self.take_zone(target, z, out)
+                    && self.zone_card(target, z).is_some()
                 {
+                    // The Bow acts first; the horse leaving may then set off Warrior Woman.
                     out.push(Event::Equipment { seat: user, kind: Kind::KirinBow, target: Some(target) });
-                    self.discard_cards(target, vec![c], out);
+                    if let Some(c) = self.take_zone(target, z, out) {
+                        self.discard_cards(target, vec![c], out);
+                    }
                 }
             }
             Frame::Retaliation { seat, from, stage } => {

@@ -209,6 +209,22 @@ fn kirin_bow_acts_before_retaliation_and_the_rescue() {
     assert!(kirin(&g), "the Bow before the rescue: {:?}", g.pending);
     act(&mut g, 0, Action::Pick { zone: three_kingdoms::Zone::Equip(Slot::MinusHorse) });
     assert!(matches!(g.stack.last(), Some(Frame::Dying { .. })));
+    // The Bow acts, then the horse leaving sets off Warrior Woman.
+    let [a, _, c, d] = plain();
+    let mut g = build([
+        a.hand(&["♠7 Attack"]).equip(&["♥5 Kirin Bow"]),
+        S::new(G::SunShangXiang, Role::Rebel).equip(&["♥5 Red Hare"]),
+        c,
+        d,
+    ]);
+    act(&mut g, 0, use1("♠7 Attack", Kind::Attack, 1));
+    act(&mut g, 1, Action::Pass);
+    let ev = act(&mut g, 0, Action::Pick { zone: three_kingdoms::Zone::Equip(Slot::MinusHorse) });
+    let at = |e: &Event| ev.iter().position(|x| x == e).unwrap_or_else(|| panic!("{e:?} in {ev:?}"));
+    assert!(
+        at(&Event::Equipment { seat: Seat(0), kind: Kind::KirinBow, target: Some(Seat(1)) })
+            < at(&Event::SkillUsed { seat: Seat(1), skill: Skill::WarriorWoman })
+    );
 }
 
 // 7. ------------------------------------------------------------------------------------------
