@@ -38,7 +38,8 @@ pub struct SimArgs {
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
-    /// Print one JSON object instead of a table.
+    /// Print one JSON object instead of a table. With `--log`: the game as JSON lines (see
+    /// `json_log`).
     #[arg(long)]
     json: bool,
     /// Play one game from `--seed` (the first bot of `--bots` at every seat, else the game's
@@ -58,7 +59,7 @@ pub struct SimArgs {
 
 pub fn run(args: SimArgs) -> anyhow::Result<ExitCode> {
     if args.log {
-        let text = args.game.visit(Log { args: &args })?;
+        let text = if args.json { json_log(&args)? } else { args.game.visit(Log { args: &args })? };
         write!(std::io::stdout().lock(), "{text}")?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -213,6 +214,75 @@ impl GameVisitor for Log<'_> {
     }
 }
 
+/// `--log --json` (Three Kingdoms): the game `--log` tells (same seed, bots and RNG), one JSON
+/// object a line, for programs that follow a game:
+/// - `{"event":{...}}`: every event as the engine emits it (the all-seeing narrator's: nothing
+///   redacted), with its narrative line as `text` (`""` for events the log leaves out);
+/// - `{"ask":{...}}` before each decision: `seat` (who must decide), `decision` (`turn`,
+///   `response`, `choice`, `simultaneous`), `phase` (as the server's `gameData.phase`), `turn`,
+///   `current`, the spectator view's `waiting`, `request`, `about` and `negated`, the public
+///   `hands` (hand sizes) and `alive` by seat, and `legal` (how many actions are legal);
+/// - `{"act":{"seat":n,"action":{...}}}`: what that seat did.
+fn json_log(args: &SimArgs) -> anyhow::Result<String> {
+    use engine::{Game, MatchRng, Observation, Viewer};
+    use serde_json::json;
+    use std::fmt::Write as _;
+    use three_kingdoms::ThreeKingdoms;
+    if args.game != GameKind::ThreeKingdoms {
+        anyhow::bail!("{} has no JSON log (`--log --json` is for three-kingdoms)", args.game.title());
+    }
+    let (config, mode_bot) = config_for::<ThreeKingdoms>(args.players, args.seed_mode)?;
+    let bot = args.bots.first().map_or(mode_bot.unwrap_or(<ThreeKingdoms as Entry>::DEFAULT_BOT), String::as_str);
+    let mut bots = registry::bots::<ThreeKingdoms>(&vec![bot.to_string(); usize::from(config.players)])?;
+    let (mut game, start) = ThreeKingdoms::new_with_events(&config, args.seed).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut out = String::new();
+    let event_line = |out: &mut String, game: &ThreeKingdoms, e: &three_kingdoms::Event| -> anyhow::Result<()> {
+        let mut v = serde_json::to_value(e)?;
+        let text = three_kingdoms::describe_event(e, Viewer::Spectator, &three_kingdoms::text::names(game));
+        v["text"] = json!(text.unwrap_or_default());
+        writeln!(out, "{}", json!({ "event": v }))?;
+        Ok(())
+    };
+    for e in &start {
+        event_line(&mut out, &game, e)?;
+    }
+    // The RNG and loop of `three_kingdoms::narrate_game`, so this is the game `--log` tells.
+    let mut rng = MatchRng::new(args.seed ^ 0x5EED);
+    let (mut legal, mut events) = (Vec::new(), Vec::new());
+    let mut steps = 0;
+    while game.outcome().is_none() && steps < game.step_limit() {
+        let Some(seat) = game.to_act().first() else { break };
+        legal.clear();
+        game.legal_actions_into(seat, &mut legal);
+        let v = game.view(Viewer::Spectator);
+        let ask = json!({
+            "seat": seat,
+            "decision": game.decision().kind,
+            "phase": server::games::three_kingdoms::step_name(v.step),
+            "turn": v.turn,
+            "current": v.current,
+            "waiting": v.waiting,
+            "request": v.request,
+            "about": v.about,
+            "negated": v.negated,
+            "hands": v.players.iter().map(|p| p.hand_count).collect::<Vec<_>>(),
+            "alive": v.players.iter().map(|p| p.alive).collect::<Vec<_>>(),
+            "legal": legal.len(),
+        });
+        writeln!(out, "{}", json!({ "ask": ask }))?;
+        let action = bots[seat.index()].choose(&Observation::new(&game, seat, &legal), &mut rng);
+        writeln!(out, "{}", json!({ "act": { "seat": seat, "action": action } }))?;
+        events.clear();
+        game.apply_into(seat, action, &mut events)
+            .map_err(|e| anyhow::anyhow!("a bot chose an illegal action: {e}"))?;
+        for e in &events {
+            event_line(&mut out, &game, e)?;
+        }
+        steps += 1;
+    }
+    Ok(out)
+}
+
 /// Wins by role from a game's `<role>_wins` metrics (each 1 or 0 per game, so their mean
 /// times the games is the count). Empty for games without roles.
 fn wins_by_role(r: &SimReport) -> std::collections::BTreeMap<&'static str, u64> {
@@ -334,6 +404,33 @@ mod tests {
     }
 
     /// Wins by role come from the seed, not the thread count; every game has a side.
+    #[test]
+    fn three_kingdoms_json_log_is_the_logged_game_in_json_lines() {
+        let a = args("three-kingdoms", 7, 1, true, false);
+        let lines = json_log(&a).unwrap();
+        let text = a.game.visit(Log { args: &a }).unwrap();
+        let (mut asks, mut acts, mut over) = (0, 0, None);
+        for l in lines.lines() {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            if let Some(ask) = v.get("ask") {
+                asks += 1;
+                assert!(ask["phase"].is_string() && ask["seat"].is_u64() && ask["hands"].is_array(), "{l}");
+            } else if v.get("act").is_some() {
+                acts += 1;
+            } else if v["event"]["type"] == "GameOver" {
+                over = v["event"]["text"].as_str().map(String::from);
+            } else {
+                assert!(v["event"]["type"].is_string(), "{l}");
+            }
+        }
+        assert_eq!(asks, acts);
+        assert!(asks > 100, "{asks} decisions");
+        // The same game as the narrative log: it ends on the same line.
+        let over = over.expect("the game ends");
+        assert!(text.trim_end().ends_with(over.trim_end()), "{over}\n---\n{text}");
+        assert!(json_log(&args("wolfpack", 7, 1, true, false)).is_err());
+    }
+
     #[test]
     fn three_kingdoms_batch_by_role_ignores_threads() {
         let one = batch(&args("three-kingdoms", 11, 1, false, false));

@@ -5,6 +5,8 @@
 //! - `GET /api/health` → `{"status":"ok","rooms":N,"dormantRooms":D}`;
 //! - `GET /api/games` → `[{name, title, description, minPlayers, maxPlayers, defaultPlayers,
 //!   bots}]`, every game a room can be created for (the registry's `GameInfo`);
+//! - `GET /api/games/{game}/cards` → the card table of a game whose cards travel as ids (Three
+//!   Kingdoms: `[{id, name, suit, rank, kind}]`), `404` for the others;
 //! - `GET /api/rooms?after=ID&limit=N` → `[{id, game, players, state, spectators}]`: live,
 //!   listed rooms by id, at most 100 a page (a `Link: <…>; rel="next"` header when there are
 //!   more); `GET /api/rooms/{id}` → one room's summary, listed or not;
@@ -112,6 +114,7 @@ pub fn app(state: AppState) -> Router {
     Router::new()
         .route("/api/health", get(health))
         .route("/api/games", get(|| async { Json(lobby::games()) }))
+        .route("/api/games/{game}/cards", get(game_cards))
         .route("/api/rooms", get(list_rooms).post(create_room))
         .route("/api/rooms/{id}", get(room_summary))
         .route("/api/rooms/{id}/ws", get(room_socket))
@@ -180,6 +183,14 @@ async fn list_rooms(State(state): State<AppState>, Query(page): Query<Page>) -> 
         response.headers_mut().insert(header::LINK, link);
     }
     response
+}
+
+/// `GET /api/games/{game}/cards`: the card table of a game whose cards travel as ids.
+async fn game_cards(Path(game): Path<String>) -> Response {
+    match games::cards(&game) {
+        Some(table) => Json(table).into_response(),
+        None => error(StatusCode::NOT_FOUND, format!("no card table for {game}")),
+    }
 }
 
 async fn room_summary(State(state): State<AppState>, Path(id): Path<String>) -> Response {

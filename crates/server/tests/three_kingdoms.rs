@@ -257,3 +257,20 @@ async fn a_room_comes_back_after_the_server_stops_without_warning() {
     s.stop().await;
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The card table a client reads ids with is served (issue 26): every card, in id order.
+#[tokio::test]
+async fn the_card_table_is_served() {
+    let s = Server::fast(store::Store::memory().unwrap()).await;
+    let (status, cards) = common::http(&s.addr, "GET", "/api/games/three-kingdoms/cards", None).await;
+    assert_eq!(status, 200);
+    let cards = cards.as_array().unwrap();
+    assert_eq!(cards.len(), 108);
+    assert_eq!(cards[0], json!({"id": 0, "name": "Duel", "suit": "Spade", "rank": 1, "kind": "Duel"}));
+    for (i, c) in cards.iter().enumerate() {
+        assert_eq!(c["id"], i);
+    }
+    let (status, _) = common::http(&s.addr, "GET", "/api/games/wolfpack/cards", None).await;
+    assert_eq!(status, 404);
+    s.stop().await;
+}

@@ -59,10 +59,9 @@ impl Ctx<'_> {
     /// Whether a Spy now plays against the Lord.
     fn spy_turned(&self) -> bool {
         if self.seed {
-            // The seed's Spy plays as a Loyalist until it has revealed itself (`spy_reveal`),
-            // or, without that switch, until no Rebel is left.
+            // The seed's Spy plays as a Loyalist until it has revealed itself (`spy_reveal`: at
+            // the start of its turn, once the Lord's risk is high or no Rebel is left).
             self.v.players[self.me.index()].revealed
-                || !self.v.players.iter().any(|p| p.alive && p.role == Some(Role::Rebel))
         } else {
             self.alive() <= 3
         }
@@ -119,9 +118,31 @@ impl Ctx<'_> {
             }
         }
     }
+    /// The seed's targets (rules §15), roles being visible in its mode: `RebelStrategy` (a
+    /// Rebel, a revealed Spy) goes for the Lord only; `LoyalistStrategy` (the Lord, a Loyalist,
+    /// an unrevealed Spy) for a Rebel (or a revealed Spy, who plays as one), and for nobody
+    /// once none is left.
+    fn seed_target(&self, s: Seat) -> bool {
+        let p = &self.v.players[s.index()];
+        let me = &self.v.players[self.me.index()];
+        let rebel_strategy = self.role == Role::Rebel || (self.role == Role::Spy && me.revealed);
+        if rebel_strategy {
+            p.role == Some(Role::Lord)
+        } else {
+            p.role == Some(Role::Rebel) || (p.role == Some(Role::Spy) && p.revealed)
+        }
+    }
+
     /// Who to hit first: lower is better; None = leave alone.
     fn priority(&self, s: Seat) -> Option<i32> {
         let p = &self.v.players[s.index()];
+        if self.seed {
+            if s == self.me || !self.seed_target(s) {
+                return None;
+            }
+            // Any of its targets alike: the seed picks a random Rebel (`play`'s tie-break).
+            return Some(0);
+        }
         let base = match self.stance(s) {
             Stance::Friend => return None,
             Stance::Enemy => 0,
@@ -287,9 +308,9 @@ fn answer(cx: &Ctx<'_>, legal: &[Action]) -> Option<Action> {
                 || (cx.role == Role::Spy && v.players[dying.index()].role == Some(Role::Lord));
             if save { respond() } else { Some(Action::Pass) }
         }
-        (Some(need), Some((_, lord)))
-            if need == Kind::Dodge || v.about.is_some_and(|(k, _)| k == Kind::Attack && need == Kind::Attack) =>
-        {
+        // (A request answering something else, an Attack's Dodge or a Barbarians' Attack, is
+        // about another kind and answered below.)
+        (Some(need), Some((kind, lord))) if kind == need => {
             // Helping a Lord, or using an Attack on someone (Borrowed Sword, Green Dragon).
             let helping = v.players[lord.index()].role == Some(Role::Lord) && lord != cx.me;
             let ok = if helping { cx.stance(lord) == Stance::Friend } else { cx.priority(lord).is_some() };

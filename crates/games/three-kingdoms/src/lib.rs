@@ -19,7 +19,8 @@
 //! - **Play**: one Attack per Play phase (Zhuge Crossbow, Berserk lift it) on a seat within
 //!   attack range (§5.5: seat distance ± horses, Horsemanship; range = the weapon's, else 1).
 //!   Tools, equipment, Peach when wounded, and the Play-phase skills.
-//! - **Damage** (§5.3): Bare-Chested +1 → HP falls → at ≤ 0 the **dying** window: every living
+//! - **Damage** (§5.3): Bare-Chested +1 → HP falls → Kirin Bow (as the blow lands) → at ≤ 0
+//!   the **dying** window: every living
 //!   seat from the current player in turn order may use Peaches (First Aid, Rescued) until
 //!   HP ≥ 1 → else **death**: role revealed, victory checked (§7), cards discarded, a Rebel's
 //!   killer draws 3, a Lord who kills a Loyalist discards hand and equipment. Then, if the
@@ -36,7 +37,8 @@
 //! Barbarians card waits on each target's Attack request in turn; a Duel alternates Attack
 //! requests; damage opens a rescue window; and every tool card's effect on each target waits
 //! on a **Negate chain** (§9): living seats holding a hand card are asked in turn order from
-//! the current player, each answers `Respond{Negate}` or `Pass`; a Negate restarts the poll
+//! the current player (the seats are taken as the window opens, each hand looked at when its
+//! turn comes), each answers `Respond{Negate}` or `Pass`; a Negate restarts the poll
 //! on itself and flips the result, so an odd number cancels. The poll asks every seat with a
 //! hand card — not only Negate holders — so being asked reveals nothing; a seat with no card
 //! at all is passed without asking (public). The window is skipped when all four Negates lie
@@ -59,7 +61,8 @@
 //! ## Hidden information
 //! A view holds the viewer's own hand and role, the Lord's and the dead's roles, and public
 //! areas; the draw pile is a count. Drawn cards and cards moved face down are shown only to
-//! those involved. `determinize` reshuffles the unseen hands with the draw pile and permutes
+//! those involved. Another seat's hand cards are picked blind: by a position in an order
+//! shuffled for each pick from the match RNG. `determinize` reshuffles the unseen hands with the draw pile and permutes
 //! the hidden roles.
 //!
 //! ## Seed-compatible mode

@@ -91,10 +91,12 @@ impl ThreeKingdoms {
             self.set_hp(seat);
             out.push(Event::GeneralChosen { seat, general, hp: self.p(seat).hp });
             // Deal 3 (2 with 10 players) of the remaining generals to each other seat.
-            let mut pool: Vec<General> = General::STANDARD.into_iter().filter(|&g| g != general).collect();
+            // Every general is in play at most once: the Lord's pick (Hua Xiong too) is out.
+            let mut pool: Vec<General> = General::STANDARD.into_iter().collect();
             if self.config.hua_xiong {
                 pool.push(General::HuaXiong);
             }
+            pool.retain(|&g| g != general);
             self.rng.shuffle(&mut pool);
             let each = if self.num_players() == 10 { 2 } else { 3 };
             let mut it = pool.into_iter();
@@ -154,6 +156,7 @@ impl ThreeKingdoms {
             self.pm(seat).revealed = true;
             out.push(Event::SpyRevealed { seat });
         }
+        self.enter(Step::Start, out);
     }
 
     /// Seed mode (`spy_reveal`): the Lord was attacked; the observers' risk level rises.
@@ -236,6 +239,24 @@ impl ThreeKingdoms {
                 let j = &mut self.pm(from).judge;
                 ((i as usize) < j.len()).then(|| j.remove(i as usize).0)
             }
+        }
+    }
+
+    /// Takes the card another seat picked at `zone` of `from`. Hand cards are chosen blind: the
+    /// hand is presented to the picker in an order shuffled for this pick from the match RNG,
+    /// so a position carries no information (not even where a card seen entering the hand lies).
+    fn take_picked(&mut self, from: Seat, zone: Zone, out: &mut Vec<Event>) -> Option<CardId> {
+        match zone {
+            Zone::Hand(i) => {
+                let n = self.p(from).hand.len();
+                if (i as usize) >= n {
+                    return None;
+                }
+                let mut order: Vec<u8> = (0..n as u8).collect();
+                self.rng.shuffle(&mut order);
+                self.take_zone(from, Zone::Hand(order[i as usize]), out)
+            }
+            _ => self.take_zone(from, zone, out),
         }
     }
 
@@ -428,12 +449,38 @@ impl ThreeKingdoms {
         }
     }
 
+    /// The stack is empty: the phase in `step` has nothing more to do, so the turn moves on
+    /// (the Play phase asks its player again until they end it).
     fn advance(&mut self, out: &mut Vec<Event>) {
         let seat = self.current;
         match self.step {
             Step::LordChooses | Step::OthersChoose | Step::Over(_) => {}
+            Step::Start => self.enter(Step::Judgement, out),
+            Step::Judgement => self.enter(Step::Draw, out),
+            Step::Draw => self.enter(Step::Play, out),
+            Step::Play => self.pending = Some(Pending::Play { seat }),
+            Step::Discard => self.enter(Step::End, out),
+            Step::End => {
+                if self.has(seat, Skill::EclipseTheMoon) {
+                    out.push(Event::SkillUsed { seat, skill: Skill::EclipseTheMoon });
+                    self.draw_cards(seat, 1, out);
+                    if self.is_over() {
+                        return;
+                    }
+                }
+                let next = self.next_alive(seat);
+                self.begin_turn(next, out);
+            }
+        }
+    }
+
+    /// Enters phase `step` of the current player's turn and stacks what it does, so `step` is
+    /// the phase every decision inside it arises in (the web header and views read it).
+    fn enter(&mut self, step: Step, out: &mut Vec<Event>) {
+        let seat = self.current;
+        self.step = step;
+        match step {
             Step::Start => {
-                self.step = Step::Judgement;
                 if self.has(seat, Skill::GoddessLuo) {
                     self.stack.push(Frame::GoddessLuo { seat, stage: 0 });
                 }
@@ -454,38 +501,19 @@ impl ThreeKingdoms {
                 }
             }
             Step::Judgement => {
-                self.step = Step::Draw;
                 if !self.p(seat).judge.is_empty() {
                     self.stack.push(Frame::Delayed { seat, stage: 0, card: None });
                 }
             }
-            Step::Draw => {
-                self.step = Step::Play;
-                self.stack.push(Frame::DrawPhase { seat });
-            }
+            Step::Draw => self.stack.push(Frame::DrawPhase { seat }),
             Step::Play => {
                 if self.ts.skip_play {
                     out.push(Event::PlaySkipped { seat });
-                    self.step = Step::Discard;
-                } else {
-                    self.pending = Some(Pending::Play { seat });
+                    self.enter(Step::Discard, out);
                 }
             }
-            Step::Discard => {
-                self.step = Step::End;
-                self.stack.push(Frame::DiscardPhase { seat });
-            }
-            Step::End => {
-                if self.has(seat, Skill::EclipseTheMoon) {
-                    out.push(Event::SkillUsed { seat, skill: Skill::EclipseTheMoon });
-                    self.draw_cards(seat, 1, out);
-                    if self.is_over() {
-                        return;
-                    }
-                }
-                let next = self.next_alive(seat);
-                self.begin_turn(next, out);
-            }
+            Step::Discard => self.stack.push(Frame::DiscardPhase { seat }),
+            Step::End | Step::LordChooses | Step::OthersChoose | Step::Over(_) => {}
         }
     }
 
@@ -573,7 +601,7 @@ impl ThreeKingdoms {
                 if stage == 0 {
                     let times = if self.has(other, Skill::Unrivaled) { 2 } else { 1 };
                     self.stack.push(Frame::Duel { user, target, used, responder, stage: 1 });
-                    self.stack.push(Frame::Ask(Ask::new(responder, Kind::Attack, times)));
+                    self.stack.push(Frame::Ask(Ask::answering(responder, Kind::Attack, times, Kind::Duel, other)));
                     return;
                 }
                 match self.take_ret() {
@@ -642,6 +670,43 @@ impl ThreeKingdoms {
                     self.wait(Frame::Stargaze { seat, cards, top, bottom }, Pending::Stargaze { seat });
                 }
             }
+            Frame::KirinBow { user, target, stage } => {
+                if !self.alive(user) || !self.alive(target) || !self.has_horse(target) {
+                    return;
+                }
+                if stage == 0 {
+                    if self.config.seed_compat.random_weapon_choices {
+                        let slots: Vec<Slot> = [Slot::PlusHorse, Slot::MinusHorse]
+                            .into_iter()
+                            .filter(|s| self.p(target).equip[s.index()].is_some())
+                            .collect();
+                        self.ret = Ret::Zone(Zone::Equip(*self.rng.pick(&slots)));
+                        self.stack.push(Frame::KirinBow { user, target, stage: 1 });
+                    } else {
+                        self.wait(
+                            Frame::KirinBow { user, target, stage: 1 },
+                            Pending::Pick {
+                                seat: user,
+                                from: target,
+                                why: JudgeFor::Card(Kind::KirinBow),
+                                hand: false,
+                                equip: true,
+                                judge: false,
+                                horses: true,
+                                optional: true,
+                            },
+                        );
+                    }
+                } else if let Ret::Zone(z) = self.take_ret()
+                    && self.zone_card(target, z).is_some()
+                {
+                    // The Bow acts first; the horse leaving may then set off Warrior Woman.
+                    out.push(Event::Equipment { seat: user, kind: Kind::KirinBow, target: Some(target) });
+                    if let Some(c) = self.take_zone(target, z, out) {
+                        self.discard_cards(target, vec![c], out);
+                    }
+                }
+            }
             Frame::Retaliation { seat, from, stage } => {
                 if stage == 0 {
                     self.wait(
@@ -649,6 +714,7 @@ impl ThreeKingdoms {
                         Pending::Pick {
                             seat,
                             from,
+                            why: JudgeFor::Skill(Skill::Retaliation),
                             hand: true,
                             equip: true,
                             judge: false,
@@ -658,7 +724,7 @@ impl ThreeKingdoms {
                     );
                 } else if let Ret::Zone(z) = self.take_ret() {
                     out.push(Event::SkillUsed { seat, skill: Skill::Retaliation });
-                    if let Some(c) = self.take_zone(from, z, out) {
+                    if let Some(c) = self.take_picked(from, z, out) {
                         self.pm(seat).hand.push(c);
                         out.push(Event::Moved { from, to: seat, card: Some(c), public: !matches!(z, Zone::Hand(_)) });
                     }
@@ -810,16 +876,14 @@ impl ThreeKingdoms {
             .collect()
     }
 
-    /// A Negate window on `on`: living seats holding a hand card, in turn order from the
-    /// current player, one at a time.
+    /// A Negate window on `on`: the living seats, in turn order from the current player, one
+    /// at a time. The seat list is taken as the window opens; whether a seat holds a hand card
+    /// (else it passes unasked) is looked at when its turn to answer comes, so a hand refilled
+    /// in between (One After Another after negating with the last card) is asked.
     pub(crate) fn negate_frame(&self, kind: Kind, target: Seat, cancelled: bool, on: Kind) -> Frame {
         // With all four Negates face up in the discard pile nobody can answer: nobody is asked.
         let free = NEGATES.iter().any(|c| !self.discard.contains(c));
-        let seats: SeatSet = if free {
-            self.order_from(self.current).filter(|&s| !self.p(s).hand.is_empty()).collect()
-        } else {
-            SeatSet::EMPTY
-        };
+        let seats: SeatSet = if free { self.order_from(self.current).collect() } else { SeatSet::EMPTY };
         Frame::Negate { kind, target, cancelled, window: Window::new(on, seats, self.current, Answering::InOrder) }
     }
 
@@ -950,6 +1014,15 @@ impl ThreeKingdoms {
                 if hp <= 0 {
                     out.push(Event::Dying { seat: to, hp });
                     self.stack.push(self.dying_frame(to, src));
+                }
+                // Kirin Bow resolves as the blow lands: before the rescue and the after-damage
+                // skills (so Retaliation cannot take the Bow first).
+                if let Some(user) = src.filter(|&u| u != to && self.alive(u))
+                    && cause.is_some_and(|u| u.kind == Kind::Attack)
+                    && self.p(user).weapon() == Some(Kind::KirinBow)
+                    && self.has_horse(to)
+                {
+                    self.stack.push(Frame::KirinBow { user, target: to, stage: 0 });
                 }
             }
             1 => {
@@ -1115,7 +1188,7 @@ impl ThreeKingdoms {
                 }
                 f.stage = AfterDodge;
                 let times = if self.has(user, Skill::Unrivaled) { 2 } else { 1 };
-                let mut ask = Ask::new(target, Kind::Dodge, times);
+                let mut ask = Ask::answering(target, Kind::Dodge, times, Kind::Attack, user);
                 ask.ignore_armour = f.ignore_armour;
                 self.stack.push(Frame::Attack(f));
                 self.stack.push(Frame::Ask(ask));
@@ -1203,6 +1276,7 @@ impl ThreeKingdoms {
                         Pending::Pick {
                             seat: user,
                             from: target,
+                            why: JudgeFor::Card(Kind::FrostBlade),
                             hand: true,
                             equip: true,
                             judge: false,
@@ -1218,7 +1292,7 @@ impl ThreeKingdoms {
             }
             AfterFrostPick => {
                 if let Ret::Zone(z) = self.take_ret() {
-                    if let Some(c) = self.take_zone(target, z, out) {
+                    if let Some(c) = self.take_picked(target, z, out) {
                         self.discard_cards(target, vec![c], out);
                     }
                     f.frost_picks += 1;
@@ -1229,6 +1303,7 @@ impl ThreeKingdoms {
                         Pending::Pick {
                             seat: user,
                             from: target,
+                            why: JudgeFor::Card(Kind::FrostBlade),
                             hand: true,
                             equip: true,
                             judge: false,
@@ -1242,49 +1317,18 @@ impl ThreeKingdoms {
                 }
             }
             AfterDamage => {
+                // Kirin Bow has acted as the damage landed (Frame::KirinBow).
                 self.raise_risk(target, RISK_HIT, out);
-                let has_horse = self.p(target).equip[Slot::PlusHorse.index()].is_some()
-                    || self.p(target).equip[Slot::MinusHorse.index()].is_some();
-                if self.p(user).weapon() == Some(Kind::KirinBow) && has_horse {
-                    f.stage = AfterKirin;
-                    if self.config.seed_compat.random_weapon_choices {
-                        let slots: Vec<Slot> = [Slot::PlusHorse, Slot::MinusHorse]
-                            .into_iter()
-                            .filter(|s| self.p(target).equip[s.index()].is_some())
-                            .collect();
-                        self.ret = Ret::Zone(Zone::Equip(*self.rng.pick(&slots)));
-                        self.stack.push(Frame::Attack(f));
-                    } else {
-                        self.wait(
-                            Frame::Attack(f),
-                            Pending::Pick {
-                                seat: user,
-                                from: target,
-                                hand: false,
-                                equip: true,
-                                judge: false,
-                                horses: true,
-                                optional: true,
-                            },
-                        );
-                    }
-                    return;
-                }
-                f.stage = Finish;
-                self.stack.push(Frame::Attack(f));
-            }
-            AfterKirin => {
-                if let Ret::Zone(z) = self.take_ret()
-                    && let Some(c) = self.take_zone(target, z, out)
-                {
-                    out.push(Event::Equipment { seat: user, kind: Kind::KirinBow, target: Some(target) });
-                    self.discard_cards(target, vec![c], out);
-                }
                 f.stage = Finish;
                 self.stack.push(Frame::Attack(f));
             }
             Finish => self.settle(f.used),
         }
+    }
+
+    fn has_horse(&self, s: Seat) -> bool {
+        let e = &self.p(s).equip;
+        e[Slot::PlusHorse.index()].is_some() || e[Slot::MinusHorse.index()].is_some()
     }
 
     fn ts_in_play(&self, seat: Seat) -> bool {
@@ -1348,6 +1392,7 @@ impl ThreeKingdoms {
                                 Pending::Pick {
                                     seat: user,
                                     from: target,
+                                    why: JudgeFor::Card(kind),
                                     hand: true,
                                     equip: true,
                                     judge: true,
@@ -1365,14 +1410,11 @@ impl ThreeKingdoms {
                             return;
                         }
                         Kind::Duel => {
+                            // The Duel card itself deals the damage (Treachery takes it); it
+                            // stays in the processing area until the Duel is over.
+                            let used = t.used;
                             self.stack.push(Frame::Tool(t));
-                            self.stack.push(Frame::Duel {
-                                user,
-                                target,
-                                used: Used::virtual_card(Kind::Duel),
-                                responder: target,
-                                stage: 0,
-                            });
+                            self.stack.push(Frame::Duel { user, target, used, responder: target, stage: 0 });
                             return;
                         }
                         Kind::BorrowedSword => {
@@ -1382,7 +1424,7 @@ impl ThreeKingdoms {
                                 t.idx += 1;
                                 continue;
                             }
-                            let mut ask = Ask::new(target, Kind::Attack, 1);
+                            let mut ask = Ask::answering(target, Kind::Attack, 1, Kind::BorrowedSword, user);
                             ask.use_on = victim;
                             self.stack.push(Frame::Tool(t));
                             self.stack.push(Frame::Ask(ask));
@@ -1391,7 +1433,7 @@ impl ThreeKingdoms {
                         Kind::Barbarians | Kind::RainArrows => {
                             let need = if kind == Kind::Barbarians { Kind::Attack } else { Kind::Dodge };
                             self.stack.push(Frame::Tool(t));
-                            self.stack.push(Frame::Ask(Ask::new(target, need, 1)));
+                            self.stack.push(Frame::Ask(Ask::answering(target, need, 1, kind, user)));
                             return;
                         }
                         Kind::PeachGarden => {
@@ -1419,7 +1461,7 @@ impl ThreeKingdoms {
                     match kind {
                         Kind::Dismantle | Kind::StealingSheep => {
                             if let Ret::Zone(z) = ret
-                                && let Some(c) = self.take_zone(target, z, out)
+                                && let Some(c) = self.take_picked(target, z, out)
                             {
                                 if kind == Kind::Dismantle {
                                     self.discard_cards(target, vec![c], out);
@@ -1504,9 +1546,9 @@ impl ThreeKingdoms {
             }
             (2, Some((c, k))) => {
                 let Ret::Judged(j) = self.take_ret() else { return };
-                self.end_judgement(seat, j, out);
                 self.stack.push(Frame::Delayed { seat, stage: 0, card: None });
                 if k == Kind::Acedia {
+                    self.end_judgement(seat, j, out);
                     if j.suit() != Suit::Heart {
                         self.ts.skip_play = true;
                     }
@@ -1517,11 +1559,16 @@ impl ThreeKingdoms {
                     if self.unprocess(c) {
                         self.discard.push(c);
                     }
+                    // The result is applied, then the judgement card goes (rules §5.4): Envy of
+                    // Heaven takes it after Lightning's damage, if Guo Jia lives.
+                    self.stack.push(Frame::Delayed { seat, stage: 3, card: Some((j, k)) });
                     self.push_damage(None, seat, 3, None);
                 } else {
+                    self.end_judgement(seat, j, out);
                     self.pass_lightning(seat, c, out);
                 }
             }
+            (3, Some((j, _))) => self.end_judgement(seat, j, out),
             _ => {}
         }
     }
@@ -1841,7 +1888,7 @@ impl ThreeKingdoms {
     /// A Play-phase action.
     fn play(&mut self, seat: Seat, action: Action, out: &mut Vec<Event>) {
         match action {
-            Action::EndPlay => self.step = Step::Discard,
+            Action::EndPlay => self.enter(Step::Discard, out),
             Action::Use { card, kind, targets } => {
                 self.take_own(seat, card, out);
                 if let Some(skill) = self.conversion_skill(seat, card, kind) {

@@ -108,6 +108,9 @@ pub struct Ask {
     pub for_lord: Option<Seat>,
     pub waiting: AskWait,
     pub last: Option<Used>,
+    /// What the request answers: the card asking for it and the seat that used it (the Attack
+    /// a Dodge is for, a Barbarians, a Duel's opponent). Views show it as `about`.
+    pub answers: Option<(Kind, Seat)>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -118,6 +121,11 @@ pub enum AskWait {
 }
 
 impl Ask {
+    /// A request answering `kind` used by `by`.
+    pub fn answering(seat: Seat, need: Kind, times: u8, kind: Kind, by: Seat) -> Self {
+        Ask { answers: Some((kind, by)), ..Ask::new(seat, need, times) }
+    }
+
     pub fn new(seat: Seat, need: Kind, times: u8) -> Self {
         Ask {
             seat,
@@ -132,6 +140,7 @@ impl Ask {
             for_lord: None,
             waiting: AskWait::Answer,
             last: None,
+            answers: None,
         }
     }
 }
@@ -151,10 +160,12 @@ pub enum Pending {
         skill: Option<Skill>,
         card: Option<Kind>,
     },
-    /// Pick one of `from`'s cards.
+    /// Pick one of `from`'s cards, for `why` (Dismantle, Stealing Sheep, Frost Blade, Kirin
+    /// Bow, Retaliation). Hand cards are picked blind, by a position that means nothing.
     Pick {
         seat: Seat,
         from: Seat,
+        why: crate::action::JudgeFor,
         hand: bool,
         equip: bool,
         judge: bool,
@@ -319,6 +330,13 @@ pub enum Frame {
         top: Vec<CardId>,
         bottom: Vec<CardId>,
     },
+    /// Kirin Bow: as an Attack's damage lands (before any rescue and the after-damage skills),
+    /// the wielder may discard one of the target's horses.
+    KirinBow {
+        user: Seat,
+        target: Seat,
+        stage: u8,
+    },
     /// After-damage skills needing choices.
     Retaliation {
         seat: Seat,
@@ -397,7 +415,6 @@ pub enum AttackStage {
     AfterFrostConfirm,
     AfterFrostPick,
     AfterDamage,
-    AfterKirin,
     Finish,
 }
 

@@ -47,7 +47,9 @@ pub struct View {
     /// The request the decision answers, if any (public: what is asked of whom).
     pub request: Option<Kind>,
     /// What the request is about: the tool a Negate would cancel and its target, the seat
-    /// being rescued, the Lord being helped.
+    /// being rescued, the Lord being helped, the Attack (and its user) a Dodge answers, the
+    /// Barbarians or Rain of Arrows (and its user) an Attack or Dodge answers, the opponent of
+    /// a Duel, the seat an Attack is to be used on (Borrowed Sword, Green Dragon Blade).
     pub about: Option<(Kind, Seat)>,
     /// In a Negate chain: whether the tool is cancelled as things stand (an odd number of
     /// Negates so far).
@@ -93,7 +95,9 @@ impl ThreeKingdoms {
             Some(Frame::Negate { kind, target, .. }) => Some((*kind, *target)),
             Some(Frame::Dying { seat, .. }) => Some((Kind::Peach, *seat)),
             Some(Frame::Helpers { lord, need, .. }) => Some((*need, *lord)),
-            Some(Frame::Ask(a)) => a.use_on.map(|t| (Kind::Attack, t)),
+            // An Attack to use on a seat (Borrowed Sword, Green Dragon Blade), else what the
+            // request answers (the Attack a Dodge is for, a Barbarians, a Duel's opponent).
+            Some(Frame::Ask(a)) => a.use_on.map(|t| (Kind::Attack, t)).or(a.answers),
             _ => None,
         };
         View {
@@ -133,7 +137,10 @@ impl ThreeKingdoms {
                 let _ = card;
                 Event::Moved { from: *from, to: *to, card: None, public: false }
             }
-            Event::GeneralChosen { seat, .. } if matches!(self.step, Step::OthersChoose) && !viewer.is(*seat) => {
+            // The others' picks are secret until all have chosen; the Lord's is public at once.
+            Event::GeneralChosen { seat, .. }
+                if matches!(self.step, Step::OthersChoose) && *seat != self.lord && !viewer.is(*seat) =>
+            {
                 return None;
             }
             _ => event.clone(),

@@ -72,3 +72,47 @@ fn a_spectator_sees_no_hand() {
         }
     }
 }
+
+/// Hand cards are picked blind (Dismantle, Stealing Sheep, Retaliation, Frost Blade): the
+/// victim's hand is presented to the picker in an order shuffled for each pick from the match
+/// RNG, so knowing where a card lies in the real hand (one seen entering it face up goes at the
+/// end) is no use. Position `i` took the real hand's `i`-th card every time before.
+#[test]
+fn hand_picks_are_blind() {
+    let (mut picks, mut same, mut chance) = (0u32, 0u32, 0f64);
+    for seed in 0..120u64 {
+        let players = 4 + (seed % 7) as u8;
+        let mut g = ThreeKingdoms::new(&Config::players(players), seed).unwrap();
+        let mut rng = MatchRng::new(seed);
+        let mut steps = 0;
+        while g.outcome().is_none() && steps < 3_000 {
+            let seat = g.to_act().first().unwrap();
+            let legal = g.legal_actions(seat);
+            let a: Action = *rng.pick(&legal);
+            let target = match (g.pending, a) {
+                (
+                    Some(three_kingdoms::state::Pending::Pick { from, .. }),
+                    Action::Pick { zone: three_kingdoms::Zone::Hand(i) },
+                ) if g.p(from).hand.len() >= 2 => Some((from, g.p(from).hand.clone(), i as usize)),
+                _ => None,
+            };
+            g.apply(seat, a).unwrap();
+            if let Some((from, before, i)) = target {
+                let after = &g.p(from).hand;
+                let gone: Vec<_> = before.iter().filter(|c| !after.contains(c)).collect();
+                if gone.len() == 1 {
+                    picks += 1;
+                    same += u32::from(*gone[0] == before[i]);
+                    chance += 1.0 / before.len() as f64;
+                }
+            }
+            steps += 1;
+        }
+    }
+    assert!(picks >= 100, "only {picks} picks");
+    // Chance would be `chance` (the mean of 1/hand size); allow a wide margin.
+    assert!(
+        f64::from(same) < chance * 1.5 + 10.0,
+        "{same} of {picks} picks took the card at the chosen position (chance {chance:.0})"
+    );
+}

@@ -231,6 +231,7 @@ fn a_negated_negate_lets_the_card_resolve() {
         Some(Pending::Pick {
             seat: Seat(0),
             from: Seat(1),
+            why: three_kingdoms::JudgeFor::Card(Kind::Dismantle),
             hand: true,
             equip: true,
             judge: true,

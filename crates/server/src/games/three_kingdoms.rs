@@ -84,7 +84,8 @@ impl Options {
     }
 }
 
-fn step_name(s: Step) -> &'static str {
+/// The name `gameData.phase` gives a step (also the `--log --json` prompt lines' `phase`).
+pub fn step_name(s: Step) -> &'static str {
     match s {
         Step::LordChooses => "lordChooses",
         Step::OthersChoose => "othersChoose",
@@ -177,6 +178,19 @@ pub fn private_json(v: &View, top: &mut Fields) {
             .collect();
         top.put("candidates", &offered);
     }
+}
+
+/// `GET /api/games/three-kingdoms/cards`: every card of the deck in id order, as
+/// `{"id": 0, "name": "Duel", "suit": "Spade", "rank": 1, "kind": "Duel"}` (`kind` is the name
+/// actions and events use; `name` the one people read).
+pub fn cards_json() -> Value {
+    three_kingdoms::CardId::all()
+        .map(|c| {
+            serde_json::json!({
+                "id": c.0, "name": c.kind().name(), "suit": c.suit(), "rank": c.rank(), "kind": c.kind(),
+            })
+        })
+        .collect()
 }
 
 /// The card table the web client (`web/games/three-kingdoms.js`) reads card ids with: one
@@ -356,12 +370,28 @@ mod tests {
         }
     }
 
-    /// The web client's copy of the deck is the deck.
+    /// The web client's copy of the deck is the deck, and the table the server serves.
     #[test]
     fn the_web_client_knows_every_card() {
         let js = include_str!("../../../../web/games/three-kingdoms.js");
         let line = format!("const DECK = '{}';", deck_table());
         assert!(js.contains(&line), "web/games/three-kingdoms.js needs the line\n{line}");
+        let served = cards_json();
+        let served = served.as_array().expect("a list");
+        let from_js: Vec<&str> = line.trim_start_matches("const DECK = '").trim_end_matches("';").split(' ').collect();
+        assert_eq!(served.len(), from_js.len());
+        for (i, (card, entry)) in served.iter().zip(from_js).enumerate() {
+            let suit = match card["suit"].as_str() {
+                Some("Spade") => 'S',
+                Some("Heart") => 'H',
+                Some("Club") => 'C',
+                Some("Diamond") => 'D',
+                other => panic!("card {i}: suit {other:?}"),
+            };
+            assert_eq!(card["id"], i);
+            assert_eq!(format!("{suit}{}:{}", card["rank"], card["kind"].as_str().unwrap()), entry, "card {i}");
+        }
+        assert_eq!(served[0], json!({"id": 0, "name": "Duel", "suit": "Spade", "rank": 1, "kind": "Duel"}));
     }
 
     #[test]
