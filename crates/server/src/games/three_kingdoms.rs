@@ -375,6 +375,6 @@ mod tests {
         );
         assert_eq!(out[0], r#"{"type":"TurnStart","username":"p2"}"#);
         let v: Value = serde_json::from_str(&out[1]).unwrap();
-        assert_eq!(v["event"]["text"], "---Turn 4---");
+        assert_eq!(v["event"]["text"], "Turn 4: p2's turn.");
     }
 }
