@@ -24,6 +24,7 @@ use protocol::ServerMsg;
 use serde_json::Value;
 use std::time::Duration;
 use three_kingdoms::cards::Slot;
+use three_kingdoms::text::skill_text;
 use three_kingdoms::view::View;
 use three_kingdoms::{Action, Config, Event, Skill, Step, ThreeKingdoms};
 
@@ -144,7 +145,8 @@ pub fn public_json(v: &View, names: &[String], seats: &mut [Fields], top: &mut F
             .put("handCount", &p.hand_count)
             .put("alive", &p.alive)
             .put("role", &p.role)
-            .put("skills", &p.general.map(|g| g.def().skills.iter().map(|s| s.name()).collect::<Vec<_>>()));
+            .put("skills", &p.general.map(|g| g.def().skills.iter().map(|s| s.name()).collect::<Vec<_>>()))
+            .put("skillTexts", &p.general.map(|g| g.def().skills.iter().map(|s| skill_text(*s)).collect::<Vec<_>>()));
     }
     let over = matches!(v.step, Step::Over(_));
     let current = (!over && !matches!(v.step, Step::LordChooses | Step::OthersChoose))
@@ -172,6 +174,7 @@ pub fn private_json(v: &View, top: &mut Fields) {
                 serde_json::json!({
                     "general": g, "name": d.name, "kingdom": d.kingdom, "hp": d.hp,
                     "skills": d.skills.iter().map(|s| s.name()).collect::<Vec<_>>(),
+                    "skillTexts": d.skills.iter().map(|s| skill_text(*s)).collect::<Vec<_>>(),
                 })
             })
             .collect();
@@ -229,6 +232,12 @@ impl GameAdapter for ThreeKingdomsAdapter {
             // The Lord's general choice is the only "turn" with a clock; a Play phase has none.
             DecisionKind::Turn => (game.step == Step::LordChooses).then_some(o.choose),
         }
+    }
+
+    /// A window where passing is all the seat can do (no Negate, Dodge or Peach to answer
+    /// with): the room passes for them unasked, with the clock everyone sees unchanged.
+    fn only_passes(game: &ThreeKingdoms, seat: Seat) -> bool {
+        engine::Game::legal_actions(game, seat) == [Action::Pass]
     }
 
     fn parse_act(action: Value, _seat: Seat, names: &[String]) -> Result<Action, PacketError> {
