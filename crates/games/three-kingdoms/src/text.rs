@@ -280,10 +280,14 @@ pub fn describe_event(e: &Event, viewer: Viewer, names: &[String]) -> Option<Str
             {
                 s.push_str(if won(r, me) { " You won." } else { " You lost." });
             }
-            for (seat, r) in roles {
-                let dead = if alive.contains(*seat) { "" } else { " (dead)" };
-                let _ = write!(s, "\n{} {} {}{dead}.", n(*seat), was(*seat), role(*r));
-            }
+            let told: Vec<String> = roles
+                .iter()
+                .map(|(seat, r)| {
+                    let dead = if alive.contains(*seat) { "" } else { ", dead" };
+                    format!("{} {}{dead}", o(*seat), role(*r))
+                })
+                .collect();
+            let _ = write!(s, "\nRoles: {}.", told.join("; "));
             s
         }
     })
@@ -631,12 +635,12 @@ pub fn render_view(g: &ThreeKingdoms, view: &crate::view::View) -> String {
         });
         let _ = writeln!(
             s,
-            "  seat {} {}{role}: HP {}/{}, {} card(s), equipment {}{dist}",
+            "  seat {} {}{role}: HP {}/{}, {}, equipment {}{dist}",
             p.seat.0,
             pname(p),
             p.hp,
             p.max_hp,
-            p.hand_count,
+            count(p.hand_count, "card"),
             equip(&p.equip)
         );
         if !p.judge.is_empty() {
@@ -657,7 +661,7 @@ pub fn render_view(g: &ThreeKingdoms, view: &crate::view::View) -> String {
             }
             _ => match w {
                 Pending::Play { .. } => "the Play phase".to_string(),
-                Pending::Discard { n, .. } => format!("{n} card(s) to discard"),
+                Pending::Discard { n, .. } => format!("{} to discard", count(n, "card")),
                 Pending::Confirm { .. } => "a yes or no".to_string(),
                 Pending::Pick { from, .. } => format!("a card of {} to pick", vname(from)),
                 Pending::Unyielding { .. } => "Unyielding: discard 2 hand cards or take 1 damage".to_string(),
@@ -676,7 +680,12 @@ pub fn render_view(g: &ThreeKingdoms, view: &crate::view::View) -> String {
         };
         let _ = writeln!(s, "Waiting for {who}: {what}.");
     } else if view.step == Step::OthersChoose {
-        let _ = writeln!(s, "Waiting for the others to choose their generals.");
+        let mine = view.viewer.map(|m| &view.players[m.index()]);
+        if mine.is_some_and(|p| p.general.is_none()) && !view.candidates.is_empty() {
+            let _ = writeln!(s, "Choose your general (the others choose at the same time).");
+        } else {
+            let _ = writeln!(s, "Waiting for the others to choose their generals.");
+        }
     }
     s
 }

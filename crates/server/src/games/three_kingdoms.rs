@@ -1,8 +1,8 @@
 //! Three Kingdoms in a room, through the generic packets: a client sends
 //! `{"type":"Act","action":<three_kingdoms::Action JSON>}` and hears
 //! `{"type":"GameEvent","event":<three_kingdoms::Event JSON + "text">}`, where `text` is the
-//! narrative simulation's line for the event (seats named by username), told from what that
-//! viewer may see. `GameDataSync` carries the engine's `view` for the viewer (own hand and
+//! table's plain-English line for the event (`three_kingdoms::text::describe_event`: seats
+//! named by username, the viewer's own as "you"), told from what that viewer may see. `GameDataSync` carries the engine's `view` for the viewer (own hand and
 //! role, the Lord's and the dead's roles, public areas) and `legal`; the adapter adds per
 //! player the public `general`, `kingdom`, `hp`, `maxHp`, `handCount`, `alive` and `role`
 //! (known roles only), on top `currentTurn`, `phase`, `turn`, `responseSeconds`,
@@ -11,7 +11,9 @@
 //! Clocks (room `gameOptions`): a response window (Dodge, Attack, Peach, Negate, ...) waits
 //! `responseSeconds` (default [`RESPONSE`]) for a connected seat before answering `Pass`;
 //! the general choice and the other choices wait `chooseSeconds` (default [`CHOOSE`]) before
-//! the engine's default answer. A Play phase has no clock for a connected person; a
+//! the engine's default answer. A person who can only pass is not waited on
+//! ([`GameAdapter::only_passes`]: passed at a random moment 1-4 s in, with the full clock
+//! shown). A Play phase has no clock for a connected person; a
 //! disconnected one's turn goes to a stand-in bot after the room's turn timer, as in every
 //! game.
 //!
