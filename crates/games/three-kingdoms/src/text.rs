@@ -224,16 +224,16 @@ pub fn describe_event(e: &Event, viewer: Viewer, names: &[String]) -> Option<Str
             let p = if viewer.is(*seat) { "Your".to_string() } else { poss(*seat) };
             match kind {
                 Kind::RenwangShield => format!("{p} Renwang Shield stopped the black Attack."),
-                Kind::ZhugeCrossbow => format!("{p} Zhuge Crossbow allows another Attack."),
-                Kind::GreenDragonBlade => format!("{p} Green Dragon Blade attacks again after the Dodge."),
-                Kind::BlueSteelBlade => format!("{p} Blue Steel Blade ignores {tposs} armour."),
-                Kind::KirinBow => format!("{p} Kirin Bow knocks off {tposs} horse."),
+                Kind::ZhugeCrossbow => format!("{p} Zhuge Crossbow allowed another Attack."),
+                Kind::GreenDragonBlade => format!("{p} Green Dragon Blade attacked again after the Dodge."),
+                Kind::BlueSteelBlade => format!("{p} Blue Steel Blade ignored {tposs} armour."),
+                Kind::KirinBow => format!("{p} Kirin Bow knocked off {tposs} horse."),
                 Kind::YinYangSwords => {
                     format!("{p} Yin-Yang Swords: {t} must discard a card or let {} draw one.", o(*seat))
                 }
-                Kind::FrostBlade => format!("{p} Frost Blade discards two of {tposs} cards instead of the damage."),
+                Kind::FrostBlade => format!("{p} Frost Blade discarded two of {tposs} cards instead of the damage."),
                 Kind::RockCleavingAxe => {
-                    format!("{} discarded two cards for the Rock Cleaving Axe: the Attack hits {t} anyway.", n(*seat))
+                    format!("{} discarded two cards for the Rock Cleaving Axe: the Attack hit {t} anyway.", n(*seat))
                 }
                 k => format!("{p} {} took effect.", kind_name(*k)),
             }
@@ -283,8 +283,8 @@ pub fn describe_event(e: &Event, viewer: Viewer, names: &[String]) -> Option<Str
             let told: Vec<String> = roles
                 .iter()
                 .map(|(seat, r)| {
-                    let dead = if alive.contains(*seat) { "" } else { ", dead" };
-                    format!("{} {}{dead}", o(*seat), role(*r))
+                    let dead = if alive.contains(*seat) { "" } else { " (dead)" };
+                    format!("{}, {}{dead}", o(*seat), role(*r))
                 })
                 .collect();
             let _ = write!(s, "\nRoles: {}.", told.join("; "));
