@@ -578,7 +578,7 @@ pub fn render_view(g: &ThreeKingdoms, view: &crate::view::View) -> String {
     let _ = match (view.step, phase) {
         (Step::LordChooses, _) => writeln!(s, "The Lord chooses a general first."),
         (Step::OthersChoose, _) => {
-            writeln!(s, "Everyone else chooses a general (the choices show when all have chosen).")
+            writeln!(s, "The others choose their generals, all at once (they show when all have chosen).")
         }
         (Step::Over(_), _) => writeln!(s, "Game over after {} turns.", view.turn),
         (_, phase) => writeln!(
@@ -696,7 +696,10 @@ pub fn describe_action(g: &ThreeKingdoms, a: &crate::action::Action) -> String {
     let n = |s: Seat| name(g, s);
     let targets = |t: &crate::action::Targets| t.iter().map(n).collect::<Vec<_>>().join(" and ");
     match a {
-        ChooseGeneral { general } => format!("choose {general} ({} HP)", general.def().hp),
+        ChooseGeneral { general } => {
+            let skills: Vec<String> = general.def().skills.iter().map(|&k| format!("{k}: {}", skill_text(k))).collect();
+            format!("choose {general} ({} HP). {}", general.def().hp, skills.join(" "))
+        }
         Use { card, kind, targets: t } => {
             let as_ = if card.kind() == *kind { String::new() } else { format!(" as {kind}") };
             if t.is_empty() { format!("use {card}{as_}") } else { format!("use {card}{as_} on {}", targets(t)) }
