@@ -683,7 +683,10 @@ class Room {
     if (!waits.length) return;
     const now = Date.now();
     // Bots answer by themselves: their clocks are nobody's business.
-    const people = waits.filter((w) => !this.data.players?.find((x) => x.username === w.username)?.isBot);
+    // Nor is your own when the game has nothing to ask of you (`idle`: a window you can only
+    // pass, which the server passes for you).
+    const people = waits.filter((w) => !this.data.players?.find((x) => x.username === w.username)?.isBot
+      && !(w.username === this.you && this.mod?.idle?.(this.data)));
     this.waitLine.hidden = !people.length;
     this.waitLine.textContent = people.map((w) => {
       const s = Math.max(0, Math.ceil((w.at - now) / 1000));

@@ -8,6 +8,13 @@
 //    the server passes for him); played to the end, both see the end screen with every role.
 // 2. Ten seats (one person, nine bots): the table renders without overlapping seats and without
 //    sideways scrolling at 1280×800 and 390×844.
+// 3. While generals are chosen no seat is marked dying (every seat has 0 of 0 HP then), and
+//    each offered general shows what its skills do.
+// 5. Zhang Liao's Draw phase: the hint names Raid; tapping the last seat in turn order picks it
+//    (it does not raid at once), a second seat can be added, Confirm raids both.
+// 4. A person who can only pass (a Negate window with no Negate, a Dodge request with no
+//    Dodge) is not asked: no prompt, the server passes for them within 4 s, and the clock every
+//    page shows for that seat is the full response clock, as for a seat that could answer.
 // Screenshots go to e2e/artifacts/ (tk-*.png).
 
 import { test } from 'node:test';
@@ -27,9 +34,10 @@ const HARMFUL = ['Attack', 'Duel', 'Barbarians', 'RainArrows', 'Dismantle', 'Ste
  */
 async function step(page, st) {
   const before = await syncCount(page);
-  const r = await page.evaluate(({ role, timedOut, dodged, played, harmful }) => {
+  const r = await page.evaluate(({ role, timedOut, dodged, played, harmful, stopAtDraw }) => {
     const q = (sel, root = document) => root.querySelector(sel);
     const click = (el, did, extra = {}) => { el.click(); return { did, ...extra }; };
+    if (stopAtDraw && /Your Draw phase/.test(q('[data-testid=hand-hint]')?.textContent ?? '')) return null;
     const gen = q('[data-testid=general]');
     if (gen) return click(gen, 'general');
     const prompt = q('[data-testid=response-prompt]');
@@ -68,7 +76,7 @@ async function step(page, st) {
     if (ctrl) return click(ctrl, `control ${ctrl.textContent}`);
     if (playable && !/Play phase/.test(hint)) return click(playable, 'card');
     return null;
-  }, { role: st.role, timedOut: !!st.timedOut, dodged: !!st.dodged, played: st.played ?? 0, harmful: HARMFUL });
+  }, { role: st.role, timedOut: !!st.timedOut, dodged: !!st.dodged, played: st.played ?? 0, harmful: HARMFUL, stopAtDraw: !!st.stopAtDraw });
   if (!r) return null;
   if (r.used) st.played = (st.played ?? 0) + 1;
   if (r.ended) st.played = 0;
@@ -174,7 +182,8 @@ test('two people and three bots play Three Kingdoms to the end', { timeout: 2400
     }
   }
   const log = await alice.locator('.log-list').innerText();
-  assert.match(log, /---Turn \d+---/, 'the log has the narrative lines');
+  assert.match(log, /^\d\d:\d\d You (chose|drew) /m, 'the log speaks to its reader');
+  assert.doesNotMatch(log, /card\(s\)|his\/her|---/, 'no debug phrasing in the log');
   assert.ok(st.b.timedOut, 'bob let a prompt time out');
   assert.match(st.b.timedOut.countdown, /^\d+ s$/, 'the prompt showed a countdown');
   assert.ok(st.b.timedOut.ms < 4000, `the server passed for bob (${st.b.timedOut.ms} ms)`);
@@ -213,5 +222,173 @@ test('a ten-seat table fits a laptop and a phone without overlap', { timeout: 12
   await checkLayout(page, '390x844');
   await shot(page, 'tk-10-phone');
   assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('no seat is dying while generals are chosen, and the offered generals say what their skills do', { timeout: 60000 }, async () => {
+  const { server, browser } = env;
+  const room = await createRoom(server.base, { game: 'three-kingdoms', seed: 8, botDelayMs: 100, gameOptions: { chooseSeconds: 30 } });
+  const page = await newPage(browser, DESKTOP);
+  await joinRoom(page, server.base, room, 'uma');
+  for (let i = 0; i < 4; i++) {
+    await page.locator('[data-testid=add-bot]').click();
+    await page.waitForTimeout(120);
+  }
+  await page.locator('[data-testid=start]').click();
+  await page.locator('[data-testid=general]').first().waitFor({ timeout: 15000 });
+  await page.waitForTimeout(400);
+  assert.equal(await page.locator('[data-testid=seat]').count(), 5);
+  assert.equal(await page.locator('.tk-seat.is-dying, .tk-dyingmark').count(), 0, 'a seat shows "dying" during the general choice');
+  const options = await page.locator('[data-testid=general]').count();
+  assert.ok(options >= 3, `${options} generals offered`);
+  for (let i = 0; i < options; i++) {
+    const skills = page.locator('[data-testid=general]').nth(i).locator('[data-testid=skill]');
+    assert.ok((await skills.count()) >= 1);
+    // "Name: what it does."
+    assert.match(await skills.first().innerText(), /^[A-Z][\w -]+: .{15,}\.$/);
+  }
+  await shot(page, 'tk-choose-desktop');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(200);
+  assert.equal(await page.locator('.tk-seat.is-dying, .tk-dyingmark').count(), 0);
+  assert.ok((await overflowX(page)) <= 0, 'the general choice scrolls sideways on a phone');
+  await shot(page, 'tk-choose-phone');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('a person who can only pass is not asked, and the clock others see does not tell', { timeout: 240000 }, async () => {
+  const { server, browser } = env;
+  const RESPONSE_MS = 15000;
+  const room = await createRoom(server.base, { game: 'three-kingdoms', seed: 5, botDelayMs: 60, gameOptions: { responseSeconds: RESPONSE_MS / 1000, chooseSeconds: 20 } });
+  const alice = await newPage(browser, DESKTOP);
+  const bob = await newPage(browser, PHONE);
+  // Every table each page gets, with when it came.
+  const frames = new Map([[alice, []], [bob, []]]);
+  for (const p of [alice, bob]) {
+    p.on('websocket', (ws) => ws.on('framereceived', (f) => {
+      try { const m = JSON.parse(f.payload); if (m.type === 'GameDataSync') frames.get(p).push({ t: Date.now(), d: m.gameData }); } catch { /* not JSON */ }
+    }));
+  }
+  await joinRoom(alice, server.base, room, 'alice');
+  await joinRoom(bob, server.base, room, 'bob');
+  for (let i = 0; i < 3; i++) {
+    await alice.locator('[data-testid=add-bot]').click();
+    await alice.waitForTimeout(150);
+  }
+  await alice.locator('[data-testid=start]').click();
+  await alice.locator('.tk-ring').waitFor({ timeout: 10000 });
+  const st = { a: { name: 'alice', role: 'dodger', dodged: true }, b: { name: 'bob', role: 'dodger', dodged: true } };
+  const started = Date.now();
+  let passOnlySeen = 0;
+  let shotTaken = false;
+  // Play until each page has had a few windows it could only pass (or the game ends).
+  const passOnly = (d, me) => d?.view?.waiting?.Ask?.seat === d?.seats?.indexOf(me) && (d?.legal ?? []).length === 1 && d.legal[0].type === 'Pass';
+  while (!(await ended(alice)) && Date.now() - started < 150000) {
+    const did = [await step(alice, st.a), await step(bob, st.b)];
+    for (const [p, me] of [[alice, 'alice'], [bob, 'bob']]) {
+      // A prompt on the page always has something to play besides Pass.
+      const dom = await p.evaluate(() => ({
+        prompts: [...document.querySelectorAll('[data-testid=response-prompt]')].map((e) => e.querySelectorAll('[data-testid=answer]').length),
+        passOnly: document.querySelectorAll('[data-testid=pass-only]').length,
+      }));
+      assert.ok(dom.prompts.every((n) => n > 0), `${me} was asked with nothing but Pass to click`);
+      if (dom.passOnly) {
+        passOnlySeen += 1;
+        if (!shotTaken) { shotTaken = true; await shot(p, `tk-pass-only-${me}`); }
+      }
+      assert.deepEqual(p.errors, [], 'no page errors');
+      assert.deepEqual(p.failures, [], 'the server refused nothing');
+    }
+    const windows = frames.get(alice).filter((f) => passOnly(f.d, 'alice')).length + frames.get(bob).filter((f) => passOnly(f.d, 'bob')).length;
+    if (windows >= 12 && passOnlySeen > 0) break;
+    if (did.every((x) => x == null)) await alice.waitForTimeout(60);
+  }
+  // Each stretch of tables in which a page could only pass: it ends within 4.5 s (the server
+  // passed, nobody clicked), and the clock shown for that seat, on its own page and on the
+  // other person's, is the full response clock.
+  const stretches = [];
+  for (const [p, me, other] of [[alice, 'alice', bob], [bob, 'bob', alice]]) {
+    const fs = frames.get(p);
+    for (let i = 0; i < fs.length; i++) {
+      if (!passOnly(fs[i].d, me)) continue;
+      const clock = (d) => (d.waitingOn ?? []).find((w) => w.username === me)?.msLeft;
+      const first = fs[i];
+      let j = i;
+      // The same decision goes on while the clock counts down.
+      while (j + 1 < fs.length && passOnly(fs[j + 1].d, me) && clock(fs[j + 1].d) <= clock(fs[j].d)) j++;
+      const end = fs[j + 1]?.t ?? null;
+      stretches.push({ me, shown: clock(first.d), ms: end == null ? null : end - first.t });
+      // What the other person's page showed for this seat in the meantime.
+      for (const f of frames.get(other)) {
+        if (f.t < first.t || (end != null && f.t > end)) continue;
+        const w = (f.d.waitingOn ?? []).find((x) => x.username === me);
+        if (w?.msLeft != null) assert.ok(w.msLeft > RESPONSE_MS - 6000, `the other page saw ${me}'s clock at ${w.msLeft} ms`);
+      }
+      i = j;
+    }
+  }
+  const done = stretches.filter((s) => s.ms != null);
+  assert.ok(done.length >= 3, `pass-only windows: ${JSON.stringify(stretches)}`);
+  assert.ok(passOnlySeen > 0, 'a page showed the pass-only note');
+  for (const s of done) {
+    assert.ok(s.shown > RESPONSE_MS - 1500, `the clock shown for ${s.me} was ${s.shown} ms, not the full one`);
+    assert.ok(s.ms < 4600, `${s.me} could only pass and was waited on for ${s.ms} ms`);
+  }
+  console.log(`pass-only windows: ${done.length}, closed after ${done.map((s) => s.ms).join(', ')} ms`);
+  await alice.context().close();
+  await bob.context().close();
+});
+
+test("Zhang Liao's Raid: the Draw phase says what to do, and up to two seats are picked before confirming", { timeout: 120000 }, async () => {
+  const { server, browser } = env;
+  // Seed 1 offers seat 0 (the first to join) Zhang Liao; the Lord (seat 1) starts.
+  const room = await createRoom(server.base, { game: 'three-kingdoms', seed: 1, botDelayMs: 60, gameOptions: { responseSeconds: 15, chooseSeconds: 60 } });
+  const page = await newPage(browser, DESKTOP);
+  let last = null;
+  page.on('websocket', (ws) => ws.on('framereceived', (f) => {
+    try { const m = JSON.parse(f.payload); if (m.type === 'GameDataSync') last = m.gameData; } catch { /* not JSON */ }
+  }));
+  await joinRoom(page, server.base, room, 'liao');
+  for (let i = 0; i < 4; i++) {
+    await page.locator('[data-testid=add-bot]').click();
+    await page.waitForTimeout(120);
+  }
+  await page.locator('[data-testid=start]').click();
+  await page.locator('[data-testid=general][data-general=ZhangLiao]').click({ timeout: 15000 });
+  // Play (pass, dodge, discard) until seat 0's Draw phase asks about Raid.
+  const st = { name: 'liao', role: 'dodger', dodged: true, stopAtDraw: true };
+  const started = Date.now();
+  const hint = page.locator('[data-testid=hand-hint]');
+  while (!/Your Draw phase/.test((await hint.innerText().catch(() => '')) ?? '')) {
+    assert.ok(Date.now() - started < 90000, `no Draw phase for seat 0: ${JSON.stringify(last?.view?.waiting)}`);
+    const pend = last?.view?.waiting?.DrawPhase;
+    if (pend?.seat === 0) { await page.waitForTimeout(100); continue; }
+    if ((await step(page, st)) == null) await page.waitForTimeout(60);
+  }
+  assert.match(await hint.innerText(), /^Your Draw phase: draw 2 cards, or use Raid \(take a hand card from one or two players\) instead\.$/);
+  await shot(page, 'tk-raid-hint');
+  const handBefore = last.view.hand.length;
+  await page.locator('[data-testid=act-Raid]').click();
+  // The last seat in turn order (seat 4) first: nothing is sent yet.
+  await page.locator('.tk-seat.is-target[data-seat="4"]').click();
+  await page.waitForTimeout(400);
+  assert.ok(last.view.waiting?.DrawPhase, 'one tap on the last seat raided at once');
+  assert.equal(await page.locator('.tk-seat.is-picked').count(), 1);
+  assert.equal(await page.locator('[data-testid=pick-confirm]').isEnabled(), true, 'one seat is a raid too');
+  const second = await page.locator('.tk-seat.is-target:not(.is-picked)').first().getAttribute('data-seat');
+  await page.locator(`.tk-seat.is-target[data-seat="${second}"]`).click();
+  assert.equal(await page.locator('.tk-seat.is-picked').count(), 2);
+  assert.match(await page.locator('[data-testid=picking]').innerText(), /chosen: .+ and .+\./);
+  await shot(page, 'tk-raid-two');
+  await page.locator('[data-testid=pick-confirm]').click();
+  await page.waitForFunction(() => !document.querySelector('[data-testid=picking]'), null, { timeout: 5000 });
+  const deadline = Date.now() + 5000;
+  while (!(last.view.hand.length >= handBefore + 2) && Date.now() < deadline) await page.waitForTimeout(50);
+  assert.equal(last.view.hand.length, handBefore + 2, 'a card from each of the two seats');
+  const log = await page.locator('.log-list').innerText();
+  assert.equal((log.match(/went from .* to you\./g) ?? []).length >= 2, true, log);
+  assert.deepEqual(page.errors, []);
+  assert.deepEqual(page.failures, []);
   await page.context().close();
 });

@@ -101,6 +101,14 @@ export function standing(d, player) {
   return [p.role ?? '?', p.general ? spaced(p.general) : null, p.alive ? `${p.hp} / ${p.max_hp} HP` : 'dead'].filter(Boolean).join(' · ');
 }
 
+/** Whether the table asks nothing of you: a window you can only pass, which the server passes
+ * for you (the room page then shows no clock of yours). */
+export function idle(d) {
+  const me = d?.view?.viewer;
+  const legal = d?.legal ?? [];
+  return typeof me === 'number' && d.view.waiting?.Ask?.seat === me && legal.length > 0 && legal.every((a) => a.type === 'Pass');
+}
+
 export function mount(ctx) {
   loadCss();
   let data = null;
@@ -242,6 +250,7 @@ export function mount(ctx) {
     let line;
     if (step === 'LordChooses') line = isMe(v.players.findIndex((p) => p.role === 'Lord')) ? 'You are the Lord: choose your general.' : 'The Lord is choosing a general.';
     else if (step === 'OthersChoose') line = (d.candidates?.length && (d.legal ?? []).length) ? 'Choose your general.' : 'Everyone else is choosing a general.';
+    else if (step === 'Over' || d.phase === 'over') line = `Game over after ${v.turn} turns.`;
     else line = `Turn ${v.turn}: ${isMe(v.current) ? 'your' : `${who(v.current)}'s`} ${PHASE[d.phase] ?? d.phase}.`;
     return h('div', { class: 'tk-head card', dataset: { testid: 'status' } },
       h('p', { class: 'tk-phase', dataset: { testid: 'phase' }, attrs: { role: 'status' }, text: line }),
@@ -257,7 +266,9 @@ export function mount(ctx) {
     const me = mySeat();
     const turn = s === v.current && typeof v.step === 'string' && !['LordChooses', 'OthersChoose'].includes(v.step);
     const waiting = (d.waitingOn ?? []).some((w) => w.username === name);
-    const dying = p.alive && (p.hp <= 0 || (v.request === 'Peach' && v.about?.[1] === s));
+    // Before generals are chosen every seat has 0 of 0 HP: nobody is dying then.
+    const choosing = ['LordChooses', 'OthersChoose'].includes(v.step);
+    const dying = p.alive && !choosing && p.max_hp > 0 && (p.hp <= 0 || (v.request === 'Peach' && v.about?.[1] === s));
     const target = pending ? targetOptions(pending).has(s) : false;
     const badges = [];
     if (isMe(s)) badges.push(h('span', { class: 'badge badge-you', text: 'you' }));
@@ -272,7 +283,8 @@ export function mount(ctx) {
     const judge = p.judge.map(([c, k]) => h('span', { class: 'tk-judge', title: `${kindName(k)} (${cardLabel(c)})`, text: kindName(k) }));
     const dist = me != null && s !== me && d.distance ? d.distance[s] : null;
     const inRange = me != null && d.inRange ? d.inRange[s] : false;
-    const cls = ['tk-seat', 'card', turn && 'is-turn', isMe(s) && 'is-me', !p.alive && 'is-dead', dying && 'is-dying', target && 'is-target', waiting && 'is-waiting'].filter(Boolean).join(' ');
+    const picked = !!pending?.set && pending.picked.includes(s);
+    const cls = ['tk-seat', 'card', turn && 'is-turn', isMe(s) && 'is-me', !p.alive && 'is-dead', dying && 'is-dying', target && 'is-target', picked && 'is-picked', waiting && 'is-waiting'].filter(Boolean).join(' ');
     const el = h('article', {
       class: cls, dataset: { testid: 'seat', seat: String(s), player: name, role: role ?? '?', alive: String(p.alive) },
       attrs: { 'aria-label': `${name}${p.general ? `, ${spaced(p.general)}` : ''}${p.alive ? `, ${p.hp} of ${p.max_hp} HP` : ', dead'}`, 'aria-current': turn ? 'true' : false },
@@ -313,7 +325,15 @@ export function mount(ctx) {
       parts.push(h('div', { class: 'tk-table', attrs: { 'aria-label': 'Cards on the table' } },
         v.table.map((c) => miniCard(c))));
     }
-    if (pending) {
+    if (pending?.set) {
+      const chosen = setMatch(pending);
+      const names = pending.picked.map((s) => who(s)).join(' and ');
+      parts.push(h('p', { class: 'tk-picking', dataset: { testid: 'picking' } },
+        `${pending.label}: tap up to ${pending.most} highlighted seats${names ? ` (chosen: ${names})` : ''}. `,
+        h('button', { type: 'button', class: 'primary', text: 'Confirm', dataset: { key: 'pick-confirm', testid: 'pick-confirm' }, attrs: { disabled: chosen ? false : true }, on: { click: () => { if (chosen) send(chosen); } } }),
+        ' ',
+        h('button', { type: 'button', text: 'Cancel', dataset: { key: 'pick-cancel' }, on: { click: () => { pending = null; render(data); } } })));
+    } else if (pending) {
       parts.push(h('p', { class: 'tk-picking', dataset: { testid: 'picking' } }, pending.label, ' — tap a highlighted seat. ',
         h('button', { type: 'button', text: 'Cancel', dataset: { key: 'pick-cancel' }, on: { click: () => { pending = null; render(data); } } })));
     }
@@ -346,6 +366,12 @@ export function mount(ctx) {
     let cause;
     if (v.request === 'Peach' && v.about) { cause = `${isMe(v.about[1]) ? 'You are' : `${who(v.about[1])} is`} dying`; what = `${cause}: use a Peach?`; } else if (v.request === 'Negate' && v.about) { cause = `${kindName(v.about[0])} on ${who(v.about[1])}`; what = `${cause}: play Negate?`; } else if (lastUse) { cause = `${kindName(lastUse.kind)} from ${who(lastUse.seat)}`; what = `${cause}: play ${need}?`; } else { cause = ''; what = `Play ${need}?`; }
     const clock = h('span', { class: 'tk-clock', dataset: { countdown: '1', testid: 'countdown' } });
+    if (askedSeat === me && idle(d)) {
+      // Nothing to answer with: the server passes for you (at a moment that does not tell the
+      // table you hold nothing, with the same clock shown to everyone), so nothing is asked.
+      return h('section', { class: 'tk-prompt', dataset: { testid: 'pass-only' }, attrs: { role: 'status' } },
+        h('p', { class: 'tk-prompt-text' }, `${cause ? `${cause}: ` : ''}you have nothing to play, so you pass.`));
+    }
     if (askedSeat === me) {
       const answers = legal.filter((a) => a.type !== 'Pass');
       const buttons = answers.map((a, i) => h('button', {
@@ -412,11 +438,14 @@ export function mount(ctx) {
       h('h2', {}, 'Choose your general ', h('span', { class: 'tk-clock', dataset: { countdown: '1' } })),
       h('div', { class: 'tk-generals' }, options.map((a, i) => {
         const g = info.get(a.general) ?? { name: spaced(a.general), skills: [] };
+        const texts = g.skillTexts ?? [];
         return h('button', { type: 'button', class: 'tk-gen-option', dataset: { key: `gen-${i}`, testid: 'general', general: a.general }, on: { click: () => send(a) } },
-          h('strong', { text: g.name }),
-          g.kingdom ? h('span', { class: `tk-kingdom k-${g.kingdom}`, text: g.kingdom }) : null,
-          g.hp ? h('span', { text: ` ${g.hp} HP` }) : null,
-          h('span', { class: 'tk-skills', text: g.skills.join(', ') }));
+          h('span', { class: 'tk-gen-head' },
+            h('strong', { text: g.name }),
+            g.kingdom ? h('span', { class: `tk-kingdom k-${g.kingdom}`, text: g.kingdom }) : null,
+            g.hp ? h('span', { text: `${g.hp} HP` }) : null),
+          h('ul', { class: 'tk-skills' }, g.skills.map((name, k) => h('li', { dataset: { testid: 'skill' } },
+            h('strong', { text: name }), texts[k] ? `: ${texts[k]}` : ''))));
       })));
   }
 
@@ -465,18 +494,50 @@ export function mount(ctx) {
       const cls = a.type === 'EndPlay' ? 'primary' : ['Balance', 'TrojanFlesh', 'Rouse', 'SowDissension', 'AskHelpers', 'EightTrigrams', 'Raid', 'BareChested'].includes(a.type) ? 'tk-skill' : '';
       return h('button', { type: 'button', class: cls, dataset: { key: `act-${a.type}-${i}`, testid: `act-${a.type}` }, text: label, on: { click: () => chooseFor(spaced(a.type), opts) } });
     });
-    const pend = v.waiting ? Object.values(v.waiting)[0] : null;
-    const hint = discarding ? `Discard phase: choose ${pend?.n ?? ''} card(s) to discard.` : v.waiting?.Play?.seat === me ? 'Your Play phase: tap a card to use it, or end the phase.' : '';
+    const hint = decisionHint(v, legal);
     const mine = v.players[me];
     const skills = pub(me).skills ?? [];
     return h('section', { class: `tk-hand card ${v.waiting?.Play?.seat === me ? 'my-turn' : ''} ${discarding ? 'discarding' : ''}`, dataset: { testid: 'hand' }, attrs: { 'aria-label': 'Your hand' } },
       h('div', { class: 'row-between' },
         h('h2', { text: `Your hand (${v.hand.length})` }),
         mine?.role ? h('span', { class: `tk-myrole role-${mine.role}`, dataset: { testid: 'my-role' }, text: `You are the ${mine.role}` }) : null,
-        skills.length ? h('span', { class: 'hint', text: `Skills: ${skills.join(', ')}` }) : null),
+        skills.length ? h('span', { class: 'hint tk-myskills', title: skills.map((n, k) => `${n}: ${(pub(me).skillTexts ?? [])[k] ?? ''}`).join('\n'), text: `Skills: ${skills.join(', ')}` }) : null),
       hint ? h('p', { class: 'hint', dataset: { testid: 'hand-hint' }, text: hint }) : null,
       h('div', { class: 'tk-hand-cards', attrs: { role: 'group', 'aria-label': 'Cards in your hand' } }, cards.length ? cards : h('span', { class: 'hint', text: 'No cards.' })),
       buttons.length ? h('div', { class: 'tk-controls', dataset: { testid: 'controls' } }, buttons) : null);
+  }
+
+  /** What the page waits on you for, in words: every kind of decision has one. */
+  function decisionHint(v, legal) {
+    const me = mySeat();
+    const w = v.waiting;
+    if (!w || !legal.length) return '';
+    const [kind, p] = Object.entries(w)[0];
+    if (p?.seat !== me) return '';
+    const cards = (n) => `${n} card${n === 1 ? '' : 's'}`;
+    switch (kind) {
+      case 'Play': return 'Your Play phase: tap a card to use it, or end the phase.';
+      case 'Discard': return `Discard ${cards(p.n)}: tap ${p.n === 1 ? 'it' : 'them one by one'}.`;
+      case 'DrawPhase': {
+        const raid = legal.some((a) => a.type === 'Raid');
+        const bare = legal.some((a) => a.type === 'BareChested');
+        const instead = [raid ? 'Raid (take a hand card from one or two players)' : null, bare ? 'Bare-Chested (draw 1, +1 damage this turn)' : null].filter(Boolean).join(' or ');
+        return `Your Draw phase: draw 2 cards${instead ? `, or use ${instead} instead` : ''}.`;
+      }
+      case 'Confirm': return `Use ${p.skill ? spaced(p.skill) : p.card ? kindName(p.card) : 'it'}? Yes or no.`;
+      case 'Pick': return `Take one of ${who(p.from) === 'you' ? 'your' : `${who(p.from)}'s`} cards.`;
+      case 'Unyielding': return 'Unyielding: discard 2 hand cards, or take 1 damage.';
+      case 'YinYang': return 'Yin-Yang Swords: discard a hand card, or let the attacker draw one.';
+      case 'Triumphant': return 'Triumphant: recover 1 HP or draw a card.';
+      case 'NameSuit': return 'Name a suit.';
+      case 'Harvest': return 'Bumper Harvest: take one of the revealed cards.';
+      case 'Stargaze': return 'Stargaze: put each card on the top or the bottom of the draw pile.';
+      case 'Give': return 'Give each card you are looking at to a player (yourself too).';
+      case 'Displace': return 'Displacement: discard a card to pass the Attack on, or pass.';
+      case 'Replace': return 'Demonic Talent: replace the judgement card with one of your hand cards, or pass.';
+      case 'Balance': return 'Balance of Power: discard cards one by one, then Done to draw as many.';
+      default: return '';
+    }
   }
 
   /** One action is sent; several that differ in seats highlight the seats; else a menu. */
@@ -484,7 +545,12 @@ export function mount(ctx) {
     if (options.length === 1 && seatsOf(options[0]).length === 0) return send(options[0]);
     if (options.length === 1) return send(options[0]);
     const kinds = new Set(options.map((a) => `${a.type}:${a.kind ?? ''}:${JSON.stringify(cardsOf(a))}`));
-    if (kinds.size === 1 && options.every((a) => seatsOf(a).length > 0)) {
+    const sizes = new Set(options.map((a) => seatsOf(a).length));
+    if (kinds.size === 1 && sizes.size > 1 && options.every((a) => Array.isArray(a.targets) && a.targets.length > 0)) {
+      // Up to k seats in any order (Raid's one or two, the Halberd's up to three): tap seats
+      // to choose them, then confirm.
+      pending = { options, picked: [], label, set: true, most: Math.max(...sizes) };
+    } else if (kinds.size === 1 && options.every((a) => seatsOf(a).length > 0)) {
       pending = { options, picked: [], label, menu: false };
     } else {
       pending = { options, picked: [], label, menu: true };
@@ -496,14 +562,33 @@ export function mount(ctx) {
     return p.options.filter((a) => p.picked.every((s, i) => seatsOf(a)[i] === s));
   }
 
+  /** In a set choice: the option whose seats are exactly those picked. */
+  function setMatch(p) {
+    return p.options.find((a) => seatsOf(a).length === p.picked.length && p.picked.every((s) => seatsOf(a).includes(s))) ?? null;
+  }
+
   function targetOptions(p) {
     if (p.menu) return new Set();
+    if (p.set) {
+      // Picked seats stay tappable (to take them back); others if some option has them too.
+      const out = new Set(p.picked);
+      for (const a of p.options) {
+        const t = seatsOf(a);
+        if (t.length > p.picked.length && p.picked.every((s) => t.includes(s))) t.forEach((s) => out.add(s));
+      }
+      return out;
+    }
     const k = p.picked.length;
     return new Set(remaining(p).map((a) => seatsOf(a)[k]).filter((s) => s != null));
   }
 
   function pickSeat(s) {
     if (!pending) return;
+    if (pending.set) {
+      pending.picked = pending.picked.includes(s) ? pending.picked.filter((x) => x !== s) : [...pending.picked, s];
+      render(data);
+      return;
+    }
     pending.picked.push(s);
     const left = remaining(pending);
     const exact = left.filter((a) => seatsOf(a).length === pending.picked.length);
@@ -548,7 +633,8 @@ export function mount(ctx) {
         aliveSeats: e.alive ?? [],
       };
     }
-    const text = typeof e.text === 'string' && e.text ? e.text : null;
+    // The room's log already marks each turn ("Your turn.", "ana's turn.") from its TurnStart.
+    const text = typeof e.text === 'string' && e.text && e.type !== 'TurnStarted' ? e.text : null;
     if (!text) return null;
     const priv = (['Drew', 'Dealt', 'Looked'].includes(e.type) && e.cards?.length) || (e.type === 'Moved' && e.card != null && !e.public);
     const big = { GameOver: 1, Died: 1, TurnStarted: 1 }[e.type];

@@ -107,6 +107,18 @@ pub trait GameAdapter: Send + Sync + 'static {
         None
     }
 
+    /// Whether a connected person at `seat` has nothing to decide: a window they can only pass
+    /// (Three Kingdoms asks every seat holding a card whether it plays a Negate, so that being
+    /// asked reveals nothing). The room then does not wait on them: it answers the game's
+    /// `timeout_action` for them at a random moment early in the clock (as a quick person
+    /// would), while every page goes on showing the same clock as for a seat that could
+    /// answer, so how long the window stays open does not tell the table what they hold
+    /// (`docs/protocol.md`, "Clocks"). Default: never.
+    fn only_passes(game: &Self::G, seat: Seat) -> bool {
+        let _ = (game, seat);
+        false
+    }
+
     /// Turns the `action` of an `Act {action}` packet from `seat` into an action. Every game
     /// takes any entry of its `GameDataSync.legal` here (the engine's action JSON). `names`
     /// are the usernames by seat. Default: the action's JSON read as the game's `Action`

@@ -303,3 +303,80 @@ async fn a_window_on_a_window_starts_a_fresh_clock() {
     assert!(a.any(did(1, "Pass")) && a.any(did(0, "Pass")), "{:?}", a.seen);
     assert!(a.any(|p| p["type"] == "GameEnded"));
 }
+
+/// The toy with `only_passes`: a seat whose one legal action is Pass is not waited on.
+struct QuietAdapter;
+
+impl GameAdapter for QuietAdapter {
+    type G = Negates;
+    const MIN_PLAYERS: usize = 3;
+    const MAX_PLAYERS: usize = 3;
+
+    fn config(_: usize, _: &Value) -> Result<(), String> {
+        Ok(())
+    }
+    fn bot_names() -> &'static [&'static str] {
+        &["eager"]
+    }
+    fn make_bot(name: &str) -> Option<Box<dyn Bot<Negates>>> {
+        (name == "eager").then(|| Box::new(Eager) as Box<dyn Bot<Negates>>)
+    }
+    fn decision_timeout(_: &Negates, _: Seat, kind: DecisionKind, _: &Value) -> Option<Duration> {
+        (kind == DecisionKind::Response).then_some(ANSWER)
+    }
+    fn only_passes(game: &Negates, seat: Seat) -> bool {
+        game.legal_actions(seat) == [Act::Pass]
+    }
+    fn event_packets(event: &Did, _: Viewer, _: &[String], out: &mut Vec<String>) {
+        out.push(json!({"type": "GameEvent", "event": event}).to_string());
+    }
+    fn public_data(_: Option<&Table<'_, Negates>>, _: &mut [Fields], _: &mut Fields) {}
+}
+
+/// A person who can only pass is passed for early, at a random moment 1 to 4 s into the
+/// window, while the clock every page shows for them is the full one, as for a seat that could
+/// answer; a person who could answer is waited on as before.
+#[tokio::test(start_paused = true)]
+async fn a_person_who_can_only_pass_is_not_waited_on_and_the_clock_shown_does_not_tell() {
+    let delay = Duration::from_secs(4);
+    let did = |seat: u8, act: &'static str| {
+        move |p: &Value| p["type"] == "GameEvent" && p["event"]["seat"] == seat && p["event"]["act"]["type"] == act
+    };
+    let mut moments = Vec::new();
+    for _ in 0..6 {
+        let options = RoomOptions { bot_delay_ms: delay.as_millis() as u64, ..Default::default() };
+        let mut a = Direct::open::<QuietAdapter>(options).await;
+        a.send(json!({"type": "JoinGame", "username": "alice"})).await;
+        a.send(json!({"type": "AddBot"})).await;
+        a.send(json!({"type": "AddBot"})).await;
+        a.send(json!({"type": "StartGame"})).await;
+        // 4 s: seat 2 plays; window 1 asks alice, who could Negate: she is waited on.
+        a.wait(delay + Duration::from_millis(500)).await;
+        assert!(a.any(did(2, "Play")));
+        let d = a.sync().await;
+        assert_eq!(d["legal"], json!([{"type": "Negate"}, {"type": "Pass"}]));
+        // 8 s: seat 1 negates; window 2 asks alice again, and she can only pass.
+        a.wait(Duration::from_millis(3_600)).await;
+        assert!(a.any(did(1, "Negate")) && !a.any(did(0, "Pass")), "alice was passed for in window 1");
+        let opened = Instant::now();
+        let d = a.sync().await;
+        assert_eq!(d["legal"], json!([{"type": "Pass"}]));
+        let alice = d["waitingOn"].as_array().unwrap().iter().find(|w| w["username"] == "alice").unwrap().clone();
+        let left = alice["msLeft"].as_u64().unwrap();
+        assert!(left > ANSWER.as_millis() as u64 - 300, "the clock shown for alice is the full one: {left} ms");
+        // Passed for before the bot's 4 s are up, not at once.
+        let mut at = None;
+        while at.is_none() && opened.elapsed() < Duration::from_millis(3_900) {
+            a.wait(Duration::from_millis(50)).await;
+            if a.any(did(0, "Pass")) {
+                at = Some(opened.elapsed());
+            }
+        }
+        let at = at.expect("alice was passed for within 4 s");
+        assert!(at >= Duration::from_millis(900), "alice was passed for at once ({at:?})");
+        moments.push(at.as_millis() / 100);
+    }
+    moments.sort_unstable();
+    moments.dedup();
+    assert!(moments.len() > 2, "the moment is drawn at random: {moments:?}");
+}

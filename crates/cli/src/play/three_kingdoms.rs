@@ -205,7 +205,8 @@ mod tests {
             let out = run_text(&"1\n".repeat(20_000), 9, players, seat);
             assert!(out.contains("Game over."), "{out}");
             assert!(out.contains("(replay: seed 9)"), "{out}");
-            assert!(out.contains("Hand"), "{out}");
+            // The player sees their own cards: dealt and drawn by name, and numbered in the view.
+            assert!(out.contains("You drew ") && out.contains("  hand: [1] "), "{out}");
             assert!(!out.contains("End of input"), "{out}");
             // Windows where passing is all the player can do are passed without a prompt.
             assert!(out.contains("(Nothing to answer with: you pass.)"), "{out}");

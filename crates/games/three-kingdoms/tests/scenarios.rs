@@ -987,7 +987,7 @@ fn seed_mode_risk_level_rises_and_the_spy_reveals_itself() {
     assert_eq!(risk(&ev), Some(15));
     let names: Vec<String> = ["Xu Chu", "Lv Meng", "Huang Gai", "Zhang Liao"].map(String::from).to_vec();
     let lines: Vec<String> = ev.iter().filter_map(|e| describe_event(e, engine::Viewer::Spectator, &names)).collect();
-    assert!(lines.contains(&"Current risk level: 15".to_string()), "{lines:?}");
+    assert!(lines.contains(&"The Lord's risk level rose to 15.".to_string()), "{lines:?}");
     // An Attack on someone else does not count.
     act(&mut g, 1, use1(attacks[2], Kind::Attack, 2));
     let ev = act(&mut g, 2, Action::Pass);

@@ -1,8 +1,8 @@
 //! Three Kingdoms in a room, through the generic packets: a client sends
 //! `{"type":"Act","action":<three_kingdoms::Action JSON>}` and hears
 //! `{"type":"GameEvent","event":<three_kingdoms::Event JSON + "text">}`, where `text` is the
-//! narrative simulation's line for the event (seats named by username), told from what that
-//! viewer may see. `GameDataSync` carries the engine's `view` for the viewer (own hand and
+//! table's plain-English line for the event (`three_kingdoms::text::describe_event`: seats
+//! named by username, the viewer's own as "you"), told from what that viewer may see. `GameDataSync` carries the engine's `view` for the viewer (own hand and
 //! role, the Lord's and the dead's roles, public areas) and `legal`; the adapter adds per
 //! player the public `general`, `kingdom`, `hp`, `maxHp`, `handCount`, `alive` and `role`
 //! (known roles only), on top `currentTurn`, `phase`, `turn`, `responseSeconds`,
@@ -11,7 +11,9 @@
 //! Clocks (room `gameOptions`): a response window (Dodge, Attack, Peach, Negate, ...) waits
 //! `responseSeconds` (default [`RESPONSE`]) for a connected seat before answering `Pass`;
 //! the general choice and the other choices wait `chooseSeconds` (default [`CHOOSE`]) before
-//! the engine's default answer. A Play phase has no clock for a connected person; a
+//! the engine's default answer. A person who can only pass is not waited on
+//! ([`GameAdapter::only_passes`]: passed at a random moment 1-4 s in, with the full clock
+//! shown). A Play phase has no clock for a connected person; a
 //! disconnected one's turn goes to a stand-in bot after the room's turn timer, as in every
 //! game.
 //!
@@ -24,6 +26,7 @@ use protocol::ServerMsg;
 use serde_json::Value;
 use std::time::Duration;
 use three_kingdoms::cards::Slot;
+use three_kingdoms::text::skill_text;
 use three_kingdoms::view::View;
 use three_kingdoms::{Action, Config, Event, Skill, Step, ThreeKingdoms};
 
@@ -145,7 +148,8 @@ pub fn public_json(v: &View, names: &[String], seats: &mut [Fields], top: &mut F
             .put("handCount", &p.hand_count)
             .put("alive", &p.alive)
             .put("role", &p.role)
-            .put("skills", &p.general.map(|g| g.def().skills.iter().map(|s| s.name()).collect::<Vec<_>>()));
+            .put("skills", &p.general.map(|g| g.def().skills.iter().map(|s| s.name()).collect::<Vec<_>>()))
+            .put("skillTexts", &p.general.map(|g| g.def().skills.iter().map(|s| skill_text(*s)).collect::<Vec<_>>()));
     }
     let over = matches!(v.step, Step::Over(_));
     let current = (!over && !matches!(v.step, Step::LordChooses | Step::OthersChoose))
@@ -173,6 +177,7 @@ pub fn private_json(v: &View, top: &mut Fields) {
                 serde_json::json!({
                     "general": g, "name": d.name, "kingdom": d.kingdom, "hp": d.hp,
                     "skills": d.skills.iter().map(|s| s.name()).collect::<Vec<_>>(),
+                    "skillTexts": d.skills.iter().map(|s| skill_text(*s)).collect::<Vec<_>>(),
                 })
             })
             .collect();
@@ -243,6 +248,12 @@ impl GameAdapter for ThreeKingdomsAdapter {
             // The Lord's general choice is the only "turn" with a clock; a Play phase has none.
             DecisionKind::Turn => (game.step == Step::LordChooses).then_some(o.choose),
         }
+    }
+
+    /// A window where passing is all the seat can do (no Negate, Dodge or Peach to answer
+    /// with): the room passes for them unasked, with the clock everyone sees unchanged.
+    fn only_passes(game: &ThreeKingdoms, seat: Seat) -> bool {
+        engine::Game::legal_actions(game, seat) == [Action::Pass]
     }
 
     fn parse_act(action: Value, _seat: Seat, names: &[String]) -> Result<Action, PacketError> {
@@ -405,6 +416,6 @@ mod tests {
         );
         assert_eq!(out[0], r#"{"type":"TurnStart","username":"p2"}"#);
         let v: Value = serde_json::from_str(&out[1]).unwrap();
-        assert_eq!(v["event"]["text"], "---Turn 4---");
+        assert_eq!(v["event"]["text"], "Turn 4: p2's turn.");
     }
 }

@@ -61,6 +61,9 @@ pub struct Room<A: GameAdapter> {
     /// that decision counts from there, however many of its seats have answered; a new
     /// decision (a new serial, even with the same seats) starts fresh clocks.
     waiting_since: Option<(u32, Instant)>,
+    /// When, after `waiting_since`, the room passes for a connected person who can only pass
+    /// (`GameAdapter::only_passes`): drawn per decision from `rng` (see `timers.rs`).
+    quiet_pass: std::time::Duration,
     /// Who won the last match (for pages opened after it ended).
     last_winner: Option<String>,
     /// The stored id of the last finished match: pages show its final table until the next
@@ -137,6 +140,7 @@ impl<A: GameAdapter> Room<A> {
             summary,
             rng,
             waiting_since: None,
+            quiet_pass: std::time::Duration::ZERO,
             last_winner: None,
             last_match: None,
             last_move_at: Instant::now(),

@@ -10,6 +10,12 @@ use protocol::ServerMsg;
 use std::time::Duration;
 use tokio::time::Instant;
 
+/// The range (ms after a decision opens) of the moment the room passes for a connected person
+/// who can only pass: about when a person who holds an answer and lets it go clicks Pass, so
+/// the two look alike to the table. Drawn at random per decision from the room's own generator
+/// (seeded by the OS, not by the match seed), so the moment cannot be predicted either.
+pub(super) const QUIET_PASS_MS: (u32, u32) = (1_000, 4_000);
+
 impl<A: GameAdapter> Room<A> {
     /// When `seat` (one of those to act, waiting since `since`) should be played for: after
     /// the bot delay for a bot or a stand-in; after the turn timer for a disconnected person
@@ -40,6 +46,26 @@ impl<A: GameAdapter> Room<A> {
         }
     }
 
+    /// When the room acts for `seat`: its [`Self::seat_deadline`], or for a connected person
+    /// who can only pass (`GameAdapter::only_passes`) the earlier moment `quiet_pass` drawn for
+    /// this decision. Pages are shown `seat_deadline` alone, the same clock as for a seat that
+    /// could answer.
+    pub(super) fn act_deadline(
+        &self,
+        cur: &Match<A::G>,
+        seat: Seat,
+        kind: DecisionKind,
+        since: Instant,
+    ) -> Option<(Instant, bool)> {
+        let shown = self.seat_deadline(cur, seat, kind, since)?;
+        let name = &cur.seats[seat.index()];
+        let connected = self.members.iter().any(|m| &m.username == name && m.conn.is_some());
+        if shown.1 || !connected || !A::only_passes(&cur.game, seat) {
+            return Some(shown);
+        }
+        Some((shown.0.min(later(since, self.quiet_pass)), false))
+    }
+
     /// The earliest of: a bot's move, a disconnected player's turn timer, a hold expiring.
     pub(super) fn next_deadline(&mut self) -> Option<Instant> {
         let mut best: Option<Instant> = None;
@@ -58,11 +84,13 @@ impl<A: GameAdapter> Room<A> {
                 _ => {
                     let now = Instant::now();
                     self.waiting_since = Some((decision.serial, now));
+                    let (lo, hi) = QUIET_PASS_MS;
+                    self.quiet_pass = Duration::from_millis(u64::from(self.rng.range_inclusive(lo, hi)));
                     now
                 }
             };
             for seat in decision.seats.iter() {
-                if let Some((t, _)) = self.seat_deadline(cur, seat, decision.kind, since) {
+                if let Some((t, _)) = self.act_deadline(cur, seat, decision.kind, since) {
                     best = Some(best.map_or(t, |b| b.min(t)));
                 }
             }
@@ -80,7 +108,7 @@ impl<A: GameAdapter> Room<A> {
         let Some((_, since)) = self.waiting_since else { return };
         let decision = cur.game.decision();
         let due = decision.seats.iter().find_map(|seat| {
-            self.seat_deadline(cur, seat, decision.kind, since).filter(|(t, _)| *t <= now).map(|(_, b)| (seat, b))
+            self.act_deadline(cur, seat, decision.kind, since).filter(|(t, _)| *t <= now).map(|(_, b)| (seat, b))
         });
         let Some((seat, is_bot)) = due else { return };
         let cur = self.current.as_mut().expect("checked");
