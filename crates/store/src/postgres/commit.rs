@@ -1,0 +1,349 @@
+//! The committer task: each batch gathered in a tick (and every batch that queued while the
+//! last one committed) becomes one transaction, its statements pipelined on one connection.
+
+use super::{Epochs, unreachable};
+use crate::batch::Cmd;
+use crate::records::{CHAT_KEPT, MatchRecord, StoreError};
+use deadpool_postgres::{Client, Pool};
+use futures_util::future::join_all;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use tokio::sync::{mpsc, oneshot};
+use tokio_postgres::Statement;
+
+/// At most this many requests go into one transaction.
+const BATCH_MAX: usize = 1024;
+
+/// The epoch a write carries for a room this node never claimed nor created: no row has it,
+/// so the write is refused as `Lost` (or finds nothing to delete).
+const NOT_OURS: i64 = -1;
+
+/// A write of the batch, its parameters owned here so a failed transaction can be retried.
+enum Op {
+    Save { id: String, game: String, snapshot: String, epoch: i64 },
+    Move { id: String, index: i64, entry: String, epoch: i64 },
+    Reset { id: String, snapshot: String, epoch: i64 },
+    Delete { id: String, epoch: i64 },
+    Chat { id: String, entry: String, epoch: i64 },
+    Finish { record: MatchRecord, epoch: Option<i64> },
+}
+
+enum Ack {
+    Unit(oneshot::Sender<Result<(), StoreError>>),
+    Id(oneshot::Sender<Result<i64, StoreError>>),
+}
+
+struct Item {
+    room: String,
+    op: Op,
+    ack: Ack,
+}
+
+/// What a write found: done (with a match's id), or refused because the room's epoch moved.
+enum Outcome {
+    Done(Option<i64>),
+    Lost,
+}
+
+impl Ack {
+    fn send(self, r: Result<Option<i64>, StoreError>) {
+        match self {
+            Ack::Unit(ack) => {
+                let _ = ack.send(r.map(|_| ()));
+            }
+            Ack::Id(ack) => {
+                let _ = ack.send(r.map(|id| id.unwrap_or_default()));
+            }
+        }
+    }
+}
+
+/// The statements, prepared once per connection (the pool's statement cache).
+struct Stmts {
+    save: Statement,
+    append: Statement,
+    reset: Statement,
+    delete: Statement,
+    chat: Statement,
+    chat_trim: Statement,
+    finish_fenced: Statement,
+    finish: Statement,
+}
+
+const MATCH_COLS: &str = "room_id, game, seed, config, players, log, result, started_at, ended_at";
+const MATCH_PARAMS: &str =
+    "$1::text, $2::text, $3::bigint, $4::text, $5::text, $6::text, $7::text, $8::bigint, $9::bigint";
+
+impl Stmts {
+    async fn prepare(c: &Client) -> Result<Stmts, tokio_postgres::Error> {
+        // Every write that concerns a room reads its row FOR SHARE with the epoch this node
+        // holds: a claim (which bumps the epoch) waits for this transaction, and once it has
+        // happened the write matches no row.
+        let finish_fenced = format!(
+            "INSERT INTO matches ({MATCH_COLS}) SELECT {MATCH_PARAMS} FROM rooms
+             WHERE id = $1 AND epoch = $10 FOR SHARE RETURNING id"
+        );
+        // A match of a room that has no row (an import, a test) is simply recorded; one of a
+        // room another node holds is not.
+        let finish = format!(
+            "INSERT INTO matches ({MATCH_COLS}) SELECT {MATCH_PARAMS}
+             WHERE NOT EXISTS (SELECT 1 FROM rooms WHERE id = $1) RETURNING id"
+        );
+        let (save, append, reset, delete, chat, chat_trim, finish_fenced, finish) = tokio::try_join!(
+            c.prepare_cached(
+                "INSERT INTO rooms (id, game, snapshot, owner, epoch) VALUES ($1, $2, $3, $4, $5)
+                 ON CONFLICT (id) DO UPDATE SET snapshot = excluded.snapshot, updated_at = now()
+                 WHERE rooms.epoch = excluded.epoch AND rooms.owner IS NOT DISTINCT FROM excluded.owner"
+            ),
+            c.prepare_cached(
+                "INSERT INTO moves (room_id, idx, entry)
+                 SELECT id, $2::bigint, $3::text FROM rooms WHERE id = $1 AND epoch = $4 FOR SHARE
+                 ON CONFLICT (room_id, idx) DO UPDATE SET entry = excluded.entry"
+            ),
+            c.prepare_cached(
+                "WITH r AS (UPDATE rooms SET snapshot = $2, updated_at = now() WHERE id = $1 AND epoch = $3 RETURNING id),
+                 d AS (DELETE FROM moves WHERE room_id IN (SELECT id FROM r))
+                 SELECT count(*) FROM r"
+            ),
+            c.prepare_cached(
+                "WITH r AS (DELETE FROM rooms WHERE id = $1 AND epoch = $2 RETURNING id),
+                 m AS (DELETE FROM moves WHERE room_id IN (SELECT id FROM r)),
+                 c AS (DELETE FROM chat WHERE room_id IN (SELECT id FROM r))
+                 SELECT (SELECT count(*) FROM r), (SELECT count(*) FROM rooms WHERE id = $1)"
+            ),
+            c.prepare_cached(
+                "INSERT INTO chat (room_id, entry) SELECT id, $2::text FROM rooms WHERE id = $1 AND epoch = $3 FOR SHARE"
+            ),
+            c.prepare_cached(
+                "DELETE FROM chat WHERE room_id = $1 AND seq <=
+                 (SELECT seq FROM chat WHERE room_id = $1 ORDER BY seq DESC LIMIT 1 OFFSET $2)"
+            ),
+            c.prepare_cached(&finish_fenced),
+            c.prepare_cached(&finish),
+        )?;
+        Ok(Stmts { save, append, reset, delete, chat, chat_trim, finish_fenced, finish })
+    }
+}
+
+/// Runs batches until every handle to the store is gone.
+pub(super) async fn committer(pool: Pool, epochs: Epochs, node: String, mut rx: mpsc::UnboundedReceiver<Vec<Cmd>>) {
+    while let Some(mut batch) = rx.recv().await {
+        while batch.len() < BATCH_MAX {
+            match rx.try_recv() {
+                Ok(more) => batch.extend(more),
+                Err(_) => break,
+            }
+        }
+        let items = prepare_items(batch, &epochs);
+        commit(&pool, &epochs, items, &node).await;
+    }
+}
+
+/// Turns requests into writes, each carrying the epoch this node holds for its room.
+fn prepare_items(batch: Vec<Cmd>, epochs: &Epochs) -> Vec<Item> {
+    let mut epochs = epochs.lock().expect("epochs lock");
+    let mut items = Vec::with_capacity(batch.len());
+    for cmd in batch {
+        let held = |epochs: &std::collections::HashMap<String, i64>, id: &str| epochs.get(id).copied();
+        let (room, op, ack) = match cmd {
+            Cmd::SaveRoom { id, game, snapshot, ack } => {
+                // A room this node has not claimed is one it creates: epoch 0, owned here.
+                let epoch = *epochs.entry(id.clone()).or_insert(0);
+                (id.clone(), Op::Save { id, game, snapshot, epoch }, Ack::Unit(ack))
+            }
+            Cmd::AppendMove { id, index, entry, ack } => {
+                let epoch = held(&epochs, &id).unwrap_or(NOT_OURS);
+                (id.clone(), Op::Move { id, index: index as i64, entry, epoch }, Ack::Unit(ack))
+            }
+            Cmd::ResetMoves { id, snapshot, ack } => {
+                let epoch = held(&epochs, &id).unwrap_or(NOT_OURS);
+                (id.clone(), Op::Reset { id, snapshot, epoch }, Ack::Unit(ack))
+            }
+            Cmd::DeleteRoom { id, ack } => {
+                let epoch = held(&epochs, &id).unwrap_or(NOT_OURS);
+                (id.clone(), Op::Delete { id, epoch }, Ack::Unit(ack))
+            }
+            Cmd::AppendChat { id, entry, ack } => {
+                let epoch = held(&epochs, &id).unwrap_or(NOT_OURS);
+                (id.clone(), Op::Chat { id, entry, epoch }, Ack::Unit(ack))
+            }
+            Cmd::FinishMatch { record, ack } => {
+                // A match of a room this node holds is fenced by its epoch; see `finish` for
+                // one it never held.
+                let epoch = held(&epochs, &record.room_id);
+                (record.room_id.clone(), Op::Finish { record, epoch }, Ack::Id(ack))
+            }
+            Cmd::LoadRooms { reply, .. } => {
+                let _ = reply.send(Err(StoreError::Closed));
+                continue;
+            }
+            Cmd::GetMatch { reply, .. } => {
+                let _ = reply.send(Err(StoreError::Closed));
+                continue;
+            }
+            Cmd::ListMatches { reply, .. } => {
+                let _ = reply.send(Err(StoreError::Closed));
+                continue;
+            }
+        };
+        items.push(Item { room, op, ack });
+    }
+    items
+}
+
+type Step<'a> = Pin<Box<dyn Future<Output = Result<Outcome, tokio_postgres::Error>> + Send + 'a>>;
+
+fn step<'a>(c: &'a Client, s: &'a Stmts, node: &'a str, op: &'a Op) -> Step<'a> {
+    Box::pin(async move {
+        let affected = |n: u64| if n == 0 { Outcome::Lost } else { Outcome::Done(None) };
+        Ok(match op {
+            Op::Save { id, game, snapshot, epoch } => {
+                affected(c.execute(&s.save, &[id, game, snapshot, &node, epoch]).await?)
+            }
+            Op::Move { id, index, entry, epoch } => affected(c.execute(&s.append, &[id, index, entry, epoch]).await?),
+            Op::Reset { id, snapshot, epoch } => {
+                let n: i64 = c.query_one(&s.reset, &[id, snapshot, epoch]).await?.get(0);
+                affected(n as u64)
+            }
+            Op::Delete { id, epoch } => {
+                let row = c.query_one(&s.delete, &[id, epoch]).await?;
+                let (deleted, existed): (i64, i64) = (row.get(0), row.get(1));
+                if deleted == 0 && existed > 0 { Outcome::Lost } else { Outcome::Done(None) }
+            }
+            Op::Chat { id, entry, epoch } => {
+                let kept = CHAT_KEPT as i64;
+                let add: [&(dyn tokio_postgres::types::ToSql + Sync); 3] = [id, entry, epoch];
+                let trim: [&(dyn tokio_postgres::types::ToSql + Sync); 2] = [id, &kept];
+                let (added, _) = tokio::try_join!(c.execute(&s.chat, &add), c.execute(&s.chat_trim, &trim))?;
+                affected(added)
+            }
+            Op::Finish { record: m, epoch } => {
+                let (seed, started, ended) = (m.seed as i64, m.started_at as i64, m.ended_at as i64);
+                let params: [&(dyn tokio_postgres::types::ToSql + Sync); 9] =
+                    [&m.room_id, &m.game, &seed, &m.config, &m.players, &m.log, &m.result, &started, &ended];
+                match epoch {
+                    Some(epoch) => {
+                        let mut with_epoch = params.to_vec();
+                        with_epoch.push(epoch);
+                        match c.query_opt(&s.finish_fenced, &with_epoch).await? {
+                            Some(row) => Outcome::Done(Some(row.get(0))),
+                            None => Outcome::Lost,
+                        }
+                    }
+                    None => match c.query_opt(&s.finish, &params).await? {
+                        Some(row) => Outcome::Done(Some(row.get(0))),
+                        None => Outcome::Lost,
+                    },
+                }
+            }
+        })
+    })
+}
+
+/// Runs `items` as one transaction, pipelined: `BEGIN`, each write, `COMMIT`, all sent before
+/// the first answer is read (tokio-postgres sends a request when its future is first polled,
+/// and `join_all` polls them in order). A failed statement aborts the transaction, and its
+/// `COMMIT` then rolls back: any error means nothing of `items` was stored.
+async fn transaction(c: &Client, s: &Stmts, node: &str, items: &[Item]) -> Result<Vec<Outcome>, tokio_postgres::Error> {
+    let mut steps: Vec<Step<'_>> = Vec::with_capacity(items.len() + 2);
+    steps.push(Box::pin(async { c.batch_execute("BEGIN").await.map(|()| Outcome::Done(None)) }));
+    for item in items {
+        steps.push(step(c, s, node, &item.op));
+    }
+    steps.push(Box::pin(async { c.batch_execute("COMMIT").await.map(|()| Outcome::Done(None)) }));
+    let results = join_all(steps).await;
+    let last = results.len() - 1;
+    let mut outcomes = Vec::with_capacity(items.len());
+    let mut first_error: Option<tokio_postgres::Error> = None;
+    for (i, r) in results.into_iter().enumerate() {
+        match r {
+            Ok(o) if i != 0 && i != last => outcomes.push(o),
+            Ok(_) => {}
+            // The statements after a failed one only say the transaction was aborted: keep
+            // the error that caused it.
+            Err(e) => {
+                let aborted = e.code() == Some(&tokio_postgres::error::SqlState::IN_FAILED_SQL_TRANSACTION);
+                if first_error.is_none() || !aborted && first_error.as_ref().is_some_and(|f| f.code() == e.code()) {
+                    first_error.get_or_insert(e);
+                }
+            }
+        }
+    }
+    match first_error {
+        Some(e) => Err(e),
+        None => Ok(outcomes),
+    }
+}
+
+/// Commits `items` and answers each. A statement that fails (not the connection) fails the
+/// transaction; its writes are then tried one transaction each, so one bad write does not
+/// fail the others of its tick (as on SQLite).
+async fn commit(pool: &Pool, epochs: &Epochs, items: Vec<Item>, node: &str) {
+    let unavailable = |e: &dyn std::fmt::Display| StoreError::Unavailable(e.to_string());
+    let client = match pool.get().await {
+        Ok(c) => c,
+        Err(e) => {
+            let e = super::pool_error(e);
+            let msg = e.to_string();
+            for item in items {
+                item.ack.send(Err(StoreError::Unavailable(msg.clone())));
+            }
+            return;
+        }
+    };
+    let stmts = match Stmts::prepare(&client).await {
+        Ok(s) => s,
+        Err(e) => {
+            let e = Arc::new(e);
+            for item in items {
+                item.ack.send(Err(if unreachable(&e) {
+                    unavailable(&e)
+                } else {
+                    StoreError::PostgresBatch(e.clone())
+                }));
+            }
+            return;
+        }
+    };
+    match transaction(&client, &stmts, node, &items).await {
+        Ok(outcomes) => answer(epochs, items, outcomes),
+        Err(e) if items.len() > 1 && !unreachable(&e) && !client.is_closed() => {
+            for item in items {
+                let one = std::slice::from_ref(&item);
+                match transaction(&client, &stmts, node, one).await {
+                    Ok(outcomes) => answer(epochs, vec![item], outcomes),
+                    Err(e) => item.ack.send(Err(error(e))),
+                }
+            }
+        }
+        Err(e) => {
+            let e = Arc::new(e);
+            for item in items {
+                item.ack.send(Err(if unreachable(&e) {
+                    unavailable(&e)
+                } else {
+                    StoreError::PostgresBatch(e.clone())
+                }));
+            }
+        }
+    }
+}
+
+fn error(e: tokio_postgres::Error) -> StoreError {
+    if unreachable(&e) { StoreError::Unavailable(e.to_string()) } else { StoreError::Postgres(e) }
+}
+
+fn answer(epochs: &Epochs, items: Vec<Item>, outcomes: Vec<Outcome>) {
+    for (item, outcome) in items.into_iter().zip(outcomes) {
+        match outcome {
+            Outcome::Done(id) => {
+                if matches!(item.op, Op::Delete { .. }) {
+                    epochs.lock().expect("epochs lock").remove(&item.room);
+                }
+                item.ack.send(Ok(id));
+            }
+            Outcome::Lost => item.ack.send(Err(StoreError::Lost(item.room))),
+        }
+    }
+}

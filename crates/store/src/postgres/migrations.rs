@@ -1,0 +1,81 @@
+//! The PostgreSQL schema, in numbered steps applied in order at start and recorded in
+//! `schema_versions` (one row a step).
+
+use crate::records::StoreError;
+use tokio_postgres::Client;
+
+/// The migrations, in order: step `n` is `MIGRATIONS[n - 1]`. Append only; never edit one
+/// that has shipped.
+pub(crate) const MIGRATIONS: &[&str] = &[
+    // 1: rooms with their owner and ownership epoch, moves, chat, finished matches, and the
+    // nodes of a cluster (their heartbeats, from the database's clock).
+    "CREATE TABLE nodes (
+        id TEXT PRIMARY KEY,
+        incarnation BIGINT NOT NULL DEFAULT 0,
+        heartbeat TIMESTAMPTZ NOT NULL DEFAULT now()
+    );
+    CREATE TABLE rooms (
+        id TEXT PRIMARY KEY,
+        game TEXT NOT NULL,
+        snapshot TEXT NOT NULL,
+        owner TEXT,
+        epoch BIGINT NOT NULL DEFAULT 0,
+        updated_at TIMESTAMPTZ NOT NULL DEFAULT now()
+    );
+    CREATE INDEX rooms_owner ON rooms (owner);
+    CREATE TABLE moves (
+        room_id TEXT NOT NULL,
+        idx BIGINT NOT NULL,
+        entry TEXT NOT NULL,
+        PRIMARY KEY (room_id, idx)
+    );
+    CREATE TABLE chat (
+        seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        room_id TEXT NOT NULL,
+        entry TEXT NOT NULL
+    );
+    CREATE INDEX chat_room ON chat (room_id, seq);
+    CREATE TABLE matches (
+        id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        room_id TEXT NOT NULL,
+        game TEXT NOT NULL,
+        seed BIGINT NOT NULL,
+        config TEXT NOT NULL,
+        players TEXT NOT NULL,
+        log TEXT NOT NULL,
+        result TEXT NOT NULL,
+        started_at BIGINT NOT NULL,
+        ended_at BIGINT NOT NULL
+    );",
+];
+
+/// The schema version this binary brings a database to.
+pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
+/// An arbitrary key for the advisory lock that serializes migrations (two servers starting
+/// at once migrate one after the other).
+const MIGRATION_LOCK: i64 = 0x6361_7264_7462_6c65;
+
+/// Brings the schema to [`SCHEMA_VERSION`] (up to `target` in tests), in one transaction;
+/// refuses a database that is ahead of this binary.
+pub(crate) async fn migrate(client: &mut Client, db: &str, target: i64) -> Result<i64, StoreError> {
+    let tx = client.transaction().await?;
+    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK]).await?;
+    tx.batch_execute(
+        "CREATE TABLE IF NOT EXISTS schema_versions (
+            version BIGINT PRIMARY KEY,
+            applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
+        )",
+    )
+    .await?;
+    let found: i64 = tx.query_one("SELECT coalesce(max(version), 0) FROM schema_versions", &[]).await?.get(0);
+    if found > SCHEMA_VERSION {
+        return Err(StoreError::TooNew { db: db.to_string(), found, known: SCHEMA_VERSION });
+    }
+    for version in found + 1..=target.min(SCHEMA_VERSION) {
+        tx.batch_execute(MIGRATIONS[version as usize - 1]).await?;
+        tx.execute("INSERT INTO schema_versions (version) VALUES ($1)", &[&version]).await?;
+    }
+    tx.commit().await?;
+    Ok(found)
+}

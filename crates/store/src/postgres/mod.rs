@@ -1,0 +1,260 @@
+//! The PostgreSQL backend: a pool of connections ([`deadpool_postgres`], which replaces a
+//! broken connection by itself: after an outage the next batch simply connects again), a
+//! committer task that runs each gathered batch as one transaction with its statements
+//! pipelined (`BEGIN`, every write of the batch, `COMMIT` sent back to back: one round trip a
+//! batch, not one a move), and the ownership fencing every write carries (see the crate docs).
+//!
+//! A room's moves are keyed by (room, index): a move written again (a write whose commit was
+//! refused, then made again) replaces the first. A new match deletes the room's moves in the
+//! same transaction that saves its snapshot, so no collection runs later.
+
+mod commit;
+mod migrations;
+
+use crate::batch::{Cmd, Gather, call};
+use crate::records::{CHAT_KEPT, MatchRecord, StoreError, StoredRoom};
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::{mpsc, oneshot};
+
+pub use migrations::SCHEMA_VERSION;
+
+/// The node name a lone server uses: it owns every room (it claims those of its earlier
+/// incarnations at start).
+pub const DEFAULT_NODE: &str = "local";
+
+/// The epoch this node holds for each room it owns (claimed at load, or 0 for a room it
+/// created); a write carries it, and PostgreSQL refuses the write when the row's has moved.
+pub(crate) type Epochs = Arc<Mutex<HashMap<String, i64>>>;
+
+/// A handle to a PostgreSQL store. Clone freely.
+#[derive(Clone)]
+pub struct PgStore {
+    shared: Arc<Shared>,
+}
+
+struct Shared {
+    pending: Mutex<Vec<Cmd>>,
+    tx: mpsc::UnboundedSender<Vec<Cmd>>,
+    pool: Pool,
+    epochs: Epochs,
+    node: String,
+}
+
+impl Gather for Shared {
+    fn pending(&self) -> &Mutex<Vec<Cmd>> {
+        &self.pending
+    }
+
+    fn hand_over(&self) {
+        let batch = std::mem::take(&mut *self.pending.lock().expect("store queue lock"));
+        if !batch.is_empty() {
+            // Fails only if the committer is gone; the dropped acks then say `Closed`.
+            let _ = self.tx.send(batch);
+        }
+    }
+}
+
+/// `url` without its password, for messages and logs.
+pub fn redact(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else { return url.to_string() };
+    let Some((auth, host)) = rest.split_once('@') else { return url.to_string() };
+    match auth.split_once(':') {
+        Some((user, _)) => format!("{scheme}://{user}:***@{host}"),
+        None => url.to_string(),
+    }
+}
+
+/// Whether `e` means the database could not be reached (rather than that a statement was
+/// wrong): no SQLSTATE at all (the socket), or a connection (08) or shutdown (57) class.
+pub(crate) fn unreachable(e: &tokio_postgres::Error) -> bool {
+    e.is_closed() || e.code().is_none_or(|c| c.code().starts_with("08") || c.code().starts_with("57"))
+}
+
+pub(crate) fn pool_error(e: deadpool_postgres::PoolError) -> StoreError {
+    match e {
+        deadpool_postgres::PoolError::Backend(e) if !unreachable(&e) => StoreError::Postgres(e),
+        e => StoreError::Unavailable(e.to_string()),
+    }
+}
+
+fn query_error(e: tokio_postgres::Error) -> StoreError {
+    if unreachable(&e) { StoreError::Unavailable(e.to_string()) } else { StoreError::Postgres(e) }
+}
+
+impl PgStore {
+    /// Connects to `url` as node `node`, bringing the schema up to date (or refusing a newer
+    /// one), and starts the committer task (on the current tokio runtime).
+    pub async fn connect(url: &str, node: &str) -> Result<PgStore, StoreError> {
+        PgStore::connect_to_version(url, node, SCHEMA_VERSION).await
+    }
+
+    /// As [`PgStore::connect`], migrating no further than `target` (tests of migrations).
+    #[doc(hidden)]
+    pub async fn connect_to_version(url: &str, node: &str, target: i64) -> Result<PgStore, StoreError> {
+        let config: tokio_postgres::Config = url.parse()?;
+        let manager = Manager::from_config(
+            config,
+            tokio_postgres::NoTls,
+            ManagerConfig { recycling_method: RecyclingMethod::Fast },
+        );
+        let pool = Pool::builder(manager)
+            .max_size(4)
+            .runtime(Runtime::Tokio1)
+            .wait_timeout(Some(Duration::from_secs(5)))
+            .create_timeout(Some(Duration::from_secs(5)))
+            .recycle_timeout(Some(Duration::from_secs(5)))
+            .build()
+            .map_err(|e| StoreError::Unavailable(e.to_string()))?;
+        {
+            let mut client = pool.get().await.map_err(|e| match pool_error(e) {
+                StoreError::Unavailable(e) => StoreError::Unavailable(format!("{}: {e}", redact(url))),
+                e => e,
+            })?;
+            migrations::migrate(&mut client, &redact(url), target).await?;
+        }
+        let epochs = Epochs::default();
+        let (tx, rx) = mpsc::unbounded_channel();
+        tokio::spawn(commit::committer(pool.clone(), epochs.clone(), node.to_string(), rx));
+        Ok(PgStore {
+            shared: Arc::new(Shared { pending: Mutex::new(Vec::new()), tx, pool, epochs, node: node.to_string() }),
+        })
+    }
+
+    async fn call<T>(&self, make: impl FnOnce(oneshot::Sender<Result<T, StoreError>>) -> Cmd) -> Result<T, StoreError> {
+        call(&*self.shared, make).await
+    }
+
+    pub async fn save_room(&self, id: &str, game: &str, snapshot: String) -> Result<(), StoreError> {
+        self.call(|ack| Cmd::SaveRoom { id: id.into(), game: game.into(), snapshot, ack }).await
+    }
+
+    pub async fn append_move(&self, id: &str, index: u64, entry: String) -> Result<(), StoreError> {
+        self.call(|ack| Cmd::AppendMove { id: id.into(), index, entry, ack }).await
+    }
+
+    pub async fn reset_moves(&self, id: &str, snapshot: String) -> Result<(), StoreError> {
+        self.call(|ack| Cmd::ResetMoves { id: id.into(), snapshot, ack }).await
+    }
+
+    pub async fn append_chat(&self, id: &str, entry: String) -> Result<(), StoreError> {
+        self.call(|ack| Cmd::AppendChat { id: id.into(), entry, ack }).await
+    }
+
+    pub async fn delete_room(&self, id: &str) -> Result<(), StoreError> {
+        self.call(|ack| Cmd::DeleteRoom { id: id.into(), ack }).await
+    }
+
+    pub async fn finish_match(&self, record: MatchRecord) -> Result<i64, StoreError> {
+        self.call(|ack| Cmd::FinishMatch { record, ack }).await
+    }
+
+    /// Claims for this node every room it owned or nobody owns (bumping each one's epoch, so
+    /// an earlier incarnation of this node can write nothing more), and reads them.
+    pub async fn load_rooms(&self) -> Result<Vec<StoredRoom>, StoreError> {
+        self.load(None).await
+    }
+
+    pub async fn load_room(&self, id: &str) -> Result<Option<StoredRoom>, StoreError> {
+        Ok(self.load(Some(id)).await?.into_iter().next())
+    }
+
+    async fn load(&self, only: Option<&str>) -> Result<Vec<StoredRoom>, StoreError> {
+        let mut client = self.shared.pool.get().await.map_err(pool_error)?;
+        let tx = client.transaction().await.map_err(query_error)?;
+        let node = self.shared.node.as_str();
+        let claimed = tx
+            .query(
+                "UPDATE rooms SET owner = $1, epoch = epoch + 1, updated_at = now()
+                 WHERE (owner = $1 OR owner IS NULL) AND ($2::text IS NULL OR id = $2)
+                 RETURNING id, game, snapshot, epoch",
+                &[&node, &only],
+            )
+            .await
+            .map_err(query_error)?;
+        let mut rooms: Vec<StoredRoom> = Vec::with_capacity(claimed.len());
+        let mut epochs = Vec::with_capacity(claimed.len());
+        for r in &claimed {
+            rooms.push(StoredRoom {
+                id: r.get(0),
+                game: r.get(1),
+                snapshot: r.get(2),
+                moves: Vec::new(),
+                chat: Vec::new(),
+                damaged: None,
+            });
+            epochs.push((r.get::<_, String>(0), r.get::<_, i64>(3)));
+        }
+        rooms.sort_by(|a, b| a.id.cmp(&b.id));
+        let at: HashMap<String, usize> = rooms.iter().enumerate().map(|(i, r)| (r.id.clone(), i)).collect();
+        let ids: Vec<&str> = rooms.iter().map(|r| r.id.as_str()).collect();
+        let params: [&(dyn tokio_postgres::types::ToSql + Sync); 1] = [&ids];
+        let (chat, moves) = tokio::try_join!(
+            tx.query("SELECT room_id, entry FROM chat WHERE room_id = ANY($1) ORDER BY seq", &params),
+            tx.query("SELECT room_id, idx, entry FROM moves WHERE room_id = ANY($1) ORDER BY room_id, idx", &params),
+        )
+        .map_err(query_error)?;
+        for r in &chat {
+            rooms[at[r.get::<_, &str>(0)]].chat.push(r.get(1));
+        }
+        for room in &mut rooms {
+            let extra = room.chat.len().saturating_sub(CHAT_KEPT);
+            room.chat.drain(..extra);
+        }
+        for r in &moves {
+            let room = &mut rooms[at[r.get::<_, &str>(0)]];
+            let idx = r.get::<_, i64>(1) as usize;
+            if idx == room.moves.len() {
+                room.moves.push(r.get(2));
+            } else {
+                room.damaged.get_or_insert(format!("move {idx} is stored without the moves before it"));
+            }
+        }
+        tx.commit().await.map_err(query_error)?;
+        self.shared.epochs.lock().expect("epochs lock").extend(epochs);
+        Ok(rooms)
+    }
+
+    pub async fn get_match(&self, id: i64) -> Result<Option<MatchRecord>, StoreError> {
+        let client = self.shared.pool.get().await.map_err(pool_error)?;
+        let row = client
+            .query_opt(
+                "SELECT id, room_id, game, seed, config, players, log, result, started_at, ended_at
+                 FROM matches WHERE id = $1",
+                &[&id],
+            )
+            .await
+            .map_err(query_error)?;
+        Ok(row.as_ref().map(row_to_match))
+    }
+
+    pub async fn list_matches(&self, limit: u32) -> Result<Vec<MatchRecord>, StoreError> {
+        let client = self.shared.pool.get().await.map_err(pool_error)?;
+        let rows = client
+            .query(
+                "SELECT id, room_id, game, seed, config, players, log, result, started_at, ended_at
+                 FROM matches ORDER BY id DESC LIMIT $1",
+                &[&i64::from(limit)],
+            )
+            .await
+            .map_err(query_error)?;
+        Ok(rows.iter().map(row_to_match).collect())
+    }
+}
+
+fn row_to_match(r: &tokio_postgres::Row) -> MatchRecord {
+    MatchRecord {
+        id: r.get(0),
+        room_id: r.get(1),
+        game: r.get(2),
+        seed: r.get::<_, i64>(3) as u64,
+        config: r.get(4),
+        players: r.get(5),
+        log: r.get(6),
+        result: r.get(7),
+        started_at: r.get::<_, i64>(8) as u64,
+        ended_at: r.get::<_, i64>(9) as u64,
+    }
+}

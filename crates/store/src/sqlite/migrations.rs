@@ -1,0 +1,121 @@
+//! Opening a database file and bringing its schema up to date.
+
+use super::*;
+
+pub(crate) fn migrations() -> Migrations<'static> {
+    Migrations::new(vec![
+        M::up(
+            "CREATE TABLE rooms (
+            id TEXT PRIMARY KEY,
+            game TEXT NOT NULL,
+            snapshot TEXT NOT NULL,
+            updated_at INTEGER NOT NULL DEFAULT (unixepoch())
+        );
+        CREATE TABLE room_moves (
+            room_id TEXT NOT NULL REFERENCES rooms(id) ON DELETE CASCADE,
+            idx INTEGER NOT NULL,
+            entry TEXT NOT NULL,
+            PRIMARY KEY (room_id, idx)
+        ) WITHOUT ROWID;
+        CREATE TABLE matches (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            room_id TEXT NOT NULL,
+            game TEXT NOT NULL,
+            seed INTEGER NOT NULL,
+            config TEXT NOT NULL,
+            players TEXT NOT NULL,
+            log TEXT NOT NULL,
+            result TEXT NOT NULL,
+            started_at INTEGER NOT NULL,
+            ended_at INTEGER NOT NULL
+        );",
+        ),
+        // v2: one append-only log of moves for all rooms (see the module docs).
+        M::up(
+            "CREATE TABLE moves (
+            seq INTEGER PRIMARY KEY,
+            room_id TEXT NOT NULL,
+            idx INTEGER NOT NULL,
+            entry TEXT NOT NULL
+        );
+        INSERT INTO moves (room_id, idx, entry) SELECT room_id, idx, entry FROM room_moves ORDER BY room_id, idx;
+        DROP TABLE room_moves;
+        ALTER TABLE rooms ADD COLUMN moves_from INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX rooms_moves_from ON rooms (moves_from);",
+        ),
+        // v3: chat lines in a table of their own, out of the rooms' snapshots.
+        M::up(
+            "CREATE TABLE chat (
+            seq INTEGER PRIMARY KEY,
+            room_id TEXT NOT NULL,
+            entry TEXT NOT NULL
+        );
+        CREATE INDEX chat_room ON chat (room_id, seq);
+        INSERT INTO chat (room_id, entry)
+            SELECT rooms.id, line.value FROM rooms, json_each(rooms.snapshot, '$.chat') AS line
+            WHERE json_valid(rooms.snapshot) ORDER BY rooms.rowid, line.key;
+        UPDATE rooms SET snapshot = json_remove(snapshot, '$.chat') WHERE json_valid(snapshot);",
+        ),
+        // v4: a room's owner and ownership epoch, as on PostgreSQL (one owner here: never
+        // checked, kept so both schemas say the same).
+        M::up(
+            "ALTER TABLE rooms ADD COLUMN owner TEXT;
+        ALTER TABLE rooms ADD COLUMN epoch INTEGER NOT NULL DEFAULT 0;",
+        ),
+    ])
+}
+
+/// The schema version this binary brings a database to (the number of migrations).
+pub(crate) const SCHEMA_VERSION: i64 = 4;
+
+pub(crate) fn open(path: &Path) -> Result<Connection, StoreError> {
+    open_with(path, false)
+}
+
+/// Opens the database; `exclusive`: this connection takes the file for as long as it is open
+/// (no file locks per transaction — seven `fcntl` calls of every commit — and the WAL index
+/// in memory), and another process opening it gets [`StoreError::InUse`].
+pub(crate) fn open_with(path: &Path, exclusive: bool) -> Result<Connection, StoreError> {
+    let mut conn = Connection::open(path)?;
+    // Small pages for a new database: a move dirties one page per commit, and every dirty
+    // page is written whole to the WAL (an existing database keeps its page size).
+    conn.pragma_update(None, "page_size", 1024)?;
+    if exclusive {
+        // Before the first access in WAL mode, so SQLite keeps the WAL index in memory.
+        conn.pragma_update(None, "locking_mode", "EXCLUSIVE")?;
+    }
+    let in_use = |e: rusqlite::Error| match e.sqlite_error_code() {
+        Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) => {
+            StoreError::InUse(path.display().to_string())
+        }
+        _ => StoreError::Db(e),
+    };
+    // Held elsewhere: say so at once rather than after the busy timeout.
+    conn.busy_timeout(Duration::from_millis(if exclusive { 0 } else { 5_000 }))?;
+    conn.pragma_update(None, "journal_mode", "WAL").map_err(in_use)?;
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    // A small page cache (SQLite's default is 2 MiB a connection): the server reads the
+    // database only at start; its writes touch the last pages of a few tables.
+    conn.pragma_update(None, "cache_size", -256)?;
+    // Newer than this binary: refused before anything is written, and told why.
+    let found: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0)).map_err(in_use)?;
+    if found > SCHEMA_VERSION {
+        return Err(StoreError::TooNew { db: path.display().to_string(), found, known: SCHEMA_VERSION });
+    }
+    migrations().to_latest(&mut conn).map_err(|e| match e {
+        rusqlite_migration::Error::RusqliteError { err, .. } => in_use(err),
+        e => StoreError::Migration(e),
+    })?;
+    if exclusive {
+        // A write takes the file's exclusive lock now (a read would take only a shared one),
+        // so a second server on the same file is refused at start, not at its first move.
+        conn.execute_batch("BEGIN IMMEDIATE; COMMIT;").map_err(in_use)?;
+    }
+    conn.busy_timeout(Duration::from_secs(5))?;
+    Ok(conn)
+}
+
+pub(crate) fn is_memory(path: &Path) -> bool {
+    path.as_os_str() == ":memory:"
+}

@@ -1,0 +1,271 @@
+//! The SQLite backend: one file, one writing connection, group commit.
+
+use crate::batch::*;
+use crate::records::*;
+use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite_migration::{M, Migrations};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc as std_mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::oneshot;
+
+mod checkpoint;
+mod gc;
+mod migrations;
+mod writer;
+
+use checkpoint::*;
+use gc::*;
+use migrations::*;
+use writer::*;
+
+#[cfg(test)]
+use crate::Store;
+
+/// A handle to the SQLite store's writer and thread. Clone freely.
+#[derive(Clone)]
+pub struct SqliteStore {
+    shared: Arc<Shared>,
+}
+
+pub(crate) struct Shared {
+    /// Requests of the current scheduler tick, not yet committed.
+    pending: Mutex<Vec<Cmd>>,
+    /// The one writing connection, used inline by [`Shared::hand_over`] and by the thread.
+    writer: Arc<Mutex<Writer>>,
+    tx: std_mpsc::Sender<Job>,
+}
+
+/// Work for the store thread.
+pub(crate) enum Job {
+    Batch(Vec<Cmd>),
+    /// Collect dead moves and restart the WAL, if due (asked after an inline commit).
+    Maintain,
+}
+
+impl Gather for Shared {
+    fn pending(&self) -> &Mutex<Vec<Cmd>> {
+        &self.pending
+    }
+
+    /// Commits everything pending (nothing if another caller already did): here, if it is
+    /// all writes and the writer is free; otherwise on the thread. Order is kept where it
+    /// matters: a room awaits each write before it makes the next.
+    fn hand_over(&self) {
+        let batch = std::mem::take(&mut *self.pending.lock().expect("store queue lock"));
+        if batch.is_empty() {
+            return;
+        }
+        if batch.iter().all(Cmd::is_write)
+            && let Ok(mut writer) = self.writer.try_lock()
+        {
+            writer.commit(batch);
+            if writer.maintenance_due() {
+                drop(writer);
+                let _ = self.tx.send(Job::Maintain);
+            }
+            return;
+        }
+        // A send fails only if the thread is gone; the dropped acks then say `Closed`.
+        let _ = self.tx.send(Job::Batch(batch));
+    }
+}
+
+impl SqliteStore {
+    /// Opens (creating if needed) the database at `path` and starts its threads.
+    pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
+        SqliteStore::open_with(path, false)
+    }
+
+    /// As [`Store::open`], holding the file for as long as the store is open (the server's
+    /// way): no file locks per commit (a fifth of a commit's cost), one fewer thread, and a
+    /// second process opening the file gets [`StoreError::InUse`] — a second server cannot
+    /// restore and run the same rooms. Checkpoints then run on the store's own thread.
+    pub fn open_exclusive(path: &Path) -> Result<SqliteStore, StoreError> {
+        SqliteStore::open_with(path, !is_memory(path))
+    }
+
+    fn open_with(path: &Path, exclusive: bool) -> Result<SqliteStore, StoreError> {
+        let conn = open_with(path, exclusive)?;
+        let wal = Arc::new(WalState::default());
+        if !is_memory(path) {
+            // The writer never checkpoints inline: a thread does, off the commit path.
+            conn.pragma_update(None, "wal_autocheckpoint", 0)?;
+        }
+        let checkpoints = if is_memory(path) || exclusive {
+            // Exclusive: nobody else may open the file, so the store thread checkpoints (see
+            // `worker`).
+            None
+        } else {
+            let checkpointer = Connection::open(path)?;
+            checkpointer.busy_timeout(Duration::from_secs(5))?;
+            let (stop_tx, stop_rx) = std_mpsc::channel::<()>();
+            let wal = wal.clone();
+            let file: PathBuf = path.into();
+            std::thread::Builder::new()
+                .name("sqlite-checkpoint".into())
+                .spawn(move || checkpoint_loop(&checkpointer, &stop_rx, &wal, &file))
+                .expect("spawn the checkpoint thread");
+            Some(stop_tx)
+        };
+        let rows = conn.query_row("SELECT count(*) FROM moves", [], |r| r.get::<_, i64>(0)).unwrap_or(0) as u64;
+        let log = LogState { rows, rows_after_sweep: rows, ..LogState::default() };
+        let writer = Arc::new(Mutex::new(Writer { conn, log, wal, exclusive, commits: 0, checkpointed_at: 0 }));
+        let (tx, rx) = std_mpsc::channel();
+        let thread_writer = writer.clone();
+        std::thread::Builder::new()
+            .name("sqlite".into())
+            .spawn(move || {
+                worker(&thread_writer, &rx);
+                // Last checkpoint before the thread (and with it the checkpointer) ends.
+                drop(checkpoints);
+            })
+            .expect("spawn the sqlite thread");
+        Ok(SqliteStore { shared: Arc::new(Shared { pending: Mutex::new(Vec::new()), writer, tx }) })
+    }
+
+    /// An in-memory database (tests, `--db :memory:`).
+    pub fn memory() -> Result<SqliteStore, StoreError> {
+        SqliteStore::open(Path::new(":memory:"))
+    }
+
+    async fn call<T>(&self, make: impl FnOnce(oneshot::Sender<Result<T, StoreError>>) -> Cmd) -> Result<T, StoreError> {
+        call(&*self.shared, make).await
+    }
+
+    pub async fn save_room(&self, id: &str, game: &str, snapshot: String) -> Result<(), StoreError> {
+        self.call(|ack| Cmd::SaveRoom { id: id.into(), game: game.into(), snapshot, ack }).await
+    }
+
+    pub async fn append_move(&self, id: &str, index: u64, entry: String) -> Result<(), StoreError> {
+        self.call(|ack| Cmd::AppendMove { id: id.into(), index, entry, ack }).await
+    }
+
+    pub async fn reset_moves(&self, id: &str, snapshot: String) -> Result<(), StoreError> {
+        self.call(|ack| Cmd::ResetMoves { id: id.into(), snapshot, ack }).await
+    }
+
+    /// Appends a chat line (JSON) to a room's chat, keeping its last [`CHAT_KEPT`].
+    pub async fn append_chat(&self, id: &str, entry: String) -> Result<(), StoreError> {
+        self.call(|ack| Cmd::AppendChat { id: id.into(), entry, ack }).await
+    }
+
+    pub async fn delete_room(&self, id: &str) -> Result<(), StoreError> {
+        self.call(|ack| Cmd::DeleteRoom { id: id.into(), ack }).await
+    }
+
+    pub async fn finish_match(&self, record: MatchRecord) -> Result<i64, StoreError> {
+        self.call(|ack| Cmd::FinishMatch { record, ack }).await
+    }
+
+    pub async fn load_rooms(&self) -> Result<Vec<StoredRoom>, StoreError> {
+        self.call(|reply| Cmd::LoadRooms { only: None, reply }).await
+    }
+
+    /// One live room, as [`Store::load_rooms`] reads them (a dormant room being woken).
+    pub async fn load_room(&self, id: &str) -> Result<Option<StoredRoom>, StoreError> {
+        let rooms = self.call(|reply| Cmd::LoadRooms { only: Some(id.to_string()), reply }).await?;
+        Ok(rooms.into_iter().next())
+    }
+
+    pub async fn get_match(&self, id: i64) -> Result<Option<MatchRecord>, StoreError> {
+        self.call(|reply| Cmd::GetMatch { id, reply }).await
+    }
+
+    pub async fn list_matches(&self, limit: u32) -> Result<Vec<MatchRecord>, StoreError> {
+        self.call(|reply| Cmd::ListMatches { limit, reply }).await
+    }
+}
+
+/// Reads a finished match straight from a database file, without a server (for
+/// `cardtable replay`).
+pub fn read_match(path: &Path, id: i64) -> Result<Option<MatchRecord>, StoreError> {
+    let conn = open(path)?;
+    get_match(&conn, id)
+}
+
+fn get_match(conn: &Connection, id: i64) -> Result<Option<MatchRecord>, StoreError> {
+    Ok(conn
+        .query_row(
+            "SELECT id, room_id, game, seed, config, players, log, result, started_at, ended_at FROM matches WHERE id = ?1",
+            [id],
+            row_to_match,
+        )
+        .optional()?)
+}
+
+fn row_to_match(r: &rusqlite::Row<'_>) -> rusqlite::Result<MatchRecord> {
+    Ok(MatchRecord {
+        id: r.get(0)?,
+        room_id: r.get(1)?,
+        game: r.get(2)?,
+        seed: r.get::<_, i64>(3)? as u64,
+        config: r.get(4)?,
+        players: r.get(5)?,
+        log: r.get(6)?,
+        result: r.get(7)?,
+        started_at: r.get::<_, i64>(8)? as u64,
+        ended_at: r.get::<_, i64>(9)? as u64,
+    })
+}
+
+/// Every live room, or only the room `only`, with its chat and its current match's moves.
+pub(crate) fn load_rooms(conn: &Connection, only: Option<&str>) -> Result<Vec<StoredRoom>, StoreError> {
+    let mut rooms = Vec::new();
+    let mut from = std::collections::HashMap::new();
+    let mut st =
+        conn.prepare("SELECT id, game, snapshot, moves_from FROM rooms WHERE ?1 IS NULL OR id = ?1 ORDER BY rowid")?;
+    let mut rows = st.query([only])?;
+    while let Some(r) = rows.next()? {
+        let room = StoredRoom {
+            id: r.get(0)?,
+            game: r.get(1)?,
+            snapshot: r.get(2)?,
+            moves: Vec::new(),
+            chat: Vec::new(),
+            damaged: None,
+        };
+        from.insert(room.id.clone(), (rooms.len(), r.get::<_, i64>(3)?));
+        rooms.push(room);
+    }
+    let mut st = conn.prepare("SELECT room_id, entry FROM chat WHERE ?1 IS NULL OR room_id = ?1 ORDER BY seq")?;
+    let mut rows = st.query([only])?;
+    while let Some(r) = rows.next()? {
+        if let Some(&(i, _)) = from.get(&r.get::<_, String>(0)?) {
+            rooms[i].chat.push(r.get(1)?);
+        }
+    }
+    for room in &mut rooms {
+        let extra = room.chat.len().saturating_sub(CHAT_KEPT);
+        room.chat.drain(..extra);
+    }
+    // One pass over the log, keeping each room's moves from its current match on.
+    let oldest = from.values().map(|&(_, f)| f).min().unwrap_or(i64::MAX);
+    let mut st = conn.prepare(
+        "SELECT seq, room_id, idx, entry FROM moves WHERE seq >= ?1 AND (?2 IS NULL OR room_id = ?2) ORDER BY seq",
+    )?;
+    let mut rows = st.query(params![oldest, only])?;
+    while let Some(r) = rows.next()? {
+        let room_id: String = r.get(1)?;
+        let Some(&(i, first)) = from.get(&room_id) else { continue };
+        if r.get::<_, i64>(0)? < first {
+            continue;
+        }
+        let (idx, entry) = (r.get::<_, i64>(2)? as usize, r.get::<_, String>(3)?);
+        let room = &mut rooms[i];
+        // A move written twice (it never is) counts once, the later write winning.
+        match idx.cmp(&room.moves.len()) {
+            std::cmp::Ordering::Less => room.moves[idx] = entry,
+            std::cmp::Ordering::Equal => room.moves.push(entry),
+            std::cmp::Ordering::Greater => {
+                room.damaged.get_or_insert(format!("move {idx} is stored without the moves before it"));
+            }
+        }
+    }
+    Ok(rooms)
+}
+
+#[cfg(test)]
+mod tests;
