@@ -148,9 +148,11 @@ function openLobby() {
   const game = h('select', { id: 'lobby-game', name: 'game' },
     Object.values(GAMES).map((g) => h('option', { value: g.name, text: g.title })));
   const about = h('p', { id: 'game-about', class: 'hint', attrs: { 'aria-live': 'polite' } });
+  const rules = h('p', { id: 'game-rules', class: 'hint' });
   const describe = () => {
     const g = GAMES[game.value];
-    replaceChildren(about, g ? [`${g.description} ${seatRange(g)}. `, rulesLink(g.name, `How to play ${g.title}`)] : 'Could not load the list of games.');
+    about.textContent = g ? `${g.description} ${seatRange(g)}.` : 'Could not load the list of games.';
+    replaceChildren(rules, g ? rulesLink(g.name, `How to play ${g.title}`) : null);
   };
   game.addEventListener('change', describe);
   describe();
@@ -159,7 +161,7 @@ function openLobby() {
     h('h2', { id: 'create-h', text: 'New room' }),
     h('label', { for: 'lobby-username', text: 'Your name' }), name,
     h('p', { id: 'username-hint', class: 'hint', text: '1–16 letters, digits, _ or -' }),
-    h('label', { for: 'lobby-game', text: 'Game' }), game, about,
+    h('label', { for: 'lobby-game', text: 'Game' }), game, about, rules,
     h('button', { type: 'submit', class: 'primary', text: 'Create room' }), err);
   form.addEventListener('submit', async (e) => {
     e.preventDefault();

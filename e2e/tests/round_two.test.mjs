@@ -130,7 +130,7 @@ test('the lobby links every game\'s rules, and each rules page starts with How t
   for (const g of games) {
     // The game chosen in the form links its own rules too.
     await page.locator('#lobby-game').selectOption(g.name);
-    assert.equal(await page.locator('#game-about a').getAttribute('href'), `/rules/${g.name}`);
+    assert.equal(await page.locator('#game-rules a').getAttribute('href'), `/rules/${g.name}`);
     const res = await fetch(`${env.server.base}/rules/${g.name}`);
     assert.equal(res.status, 200, g.name);
     const html = await res.text();
