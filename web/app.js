@@ -9,7 +9,11 @@
 // `ctx` gives it `root` (its element), `send(packet)`, `alert(text)`, `log(text)`, `me()`.
 // Games without a module get a generic table that lists `legal` actions and sends `Act`.
 
-import { h, replaceChildren, clock } from '/dom.js';
+import { h, replaceChildren, clock, tapToRead, botName, botInfo } from '/dom.js';
+
+/** Games whose hand cards a tap reads first (a second tap or Play plays): see `tapToRead`.
+ * Wolf Pack is not one: choosing a card there is already undone until it is confirmed. */
+const TAP_TO_READ = new Set(['ivanhoe', 'sorcery', 'three-kingdoms']);
 
 /**
  * The games a room can be created for, by name: the server's `GET /api/games` (each game's
@@ -81,9 +85,10 @@ async function gameModule(name) {
   try { return await import(`/games/${encodeURIComponent(name)}.js`); } catch { return null; }
 }
 
-/** Milliseconds as "3 min 12 s", "45 s", "1 h 02 min". */
+/** Milliseconds as "3 min 12 s", "45 s", "1 h 02 min": whole seconds, rounded down, as
+ * `cardtable matches` and `cardtable replay` write them (one match, one duration). */
 function duration(ms) {
-  const s = Math.max(0, Math.round(ms / 1000));
+  const s = Math.max(0, Math.floor(ms / 1000));
   if (s < 60) return `${s} s`;
   if (s < 3600) return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
   return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')} min`;
@@ -111,7 +116,7 @@ function mountReadOnly(mod, root, you) {
 function standings(m, mod, you) {
   const final = m.steps[m.steps.length - 1]?.gameData;
   const winners = new Set(m.winners ?? []);
-  const head = winners.size === 0 ? 'The game ended with no winner.'
+  const head = winners.size === 0 ? (m.abandoned ? 'The game was abandoned: everyone left before the end.' : 'The game ended with no winner.')
     : winners.has(you) ? (winners.size === 1 ? 'You win!' : `You win, with ${[...winners].filter((w) => w !== you).join(', ')}!`)
       : `${[...winners].join(' and ')} win${winners.size === 1 ? 's' : ''}!`;
   const rows = (final?.players ?? m.players.map((username) => ({ username }))).map((p) => {
@@ -143,9 +148,11 @@ function openLobby() {
   const game = h('select', { id: 'lobby-game', name: 'game' },
     Object.values(GAMES).map((g) => h('option', { value: g.name, text: g.title })));
   const about = h('p', { id: 'game-about', class: 'hint', attrs: { 'aria-live': 'polite' } });
+  const rules = h('p', { id: 'game-rules', class: 'hint' });
   const describe = () => {
     const g = GAMES[game.value];
     about.textContent = g ? `${g.description} ${seatRange(g)}.` : 'Could not load the list of games.';
+    replaceChildren(rules, g ? rulesLink(g.name, `How to play ${g.title}`) : null);
   };
   // A game's own room options (its module's `createOptions()`: Wolf Pack's Ace), under the game.
   const extra = h('div', { class: 'create-options', dataset: { testid: 'create-options' } });
@@ -169,7 +176,7 @@ function openLobby() {
     h('h2', { id: 'create-h', text: 'New room' }),
     h('label', { for: 'lobby-username', text: 'Your name' }), name,
     h('p', { id: 'username-hint', class: 'hint', text: '1–16 letters, digits, _ or -' }),
-    h('label', { for: 'lobby-game', text: 'Game' }), game, about, extra,
+    h('label', { for: 'lobby-game', text: 'Game' }), game, about, rules, extra,
     h('button', { type: 'submit', class: 'primary', text: 'Create room' }), err);
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
@@ -207,7 +214,10 @@ function openLobby() {
   replaceChildren(app,
     h('section', { class: 'lobby' },
       h('div', { class: 'intro' }, h('h1', { text: 'Card games with friends' }),
-        h('p', { text: 'Create a room, share its link, and play in the browser. Anyone who joins while a game runs watches until the next one.' })),
+        h('p', { text: 'Create a room, share its link, and play in the browser. Anyone who joins while a game runs watches until the next one.' }),
+        // Each game's rules page: how to play first, then the full rules.
+        Object.keys(GAMES).length ? h('p', { class: 'lobby-rules', dataset: { testid: 'lobby-rules' } }, 'How to play: ',
+          Object.values(GAMES).map((g, i) => [i ? ' · ' : '', rulesLink(g.name, g.title)])) : null),
       form, rooms));
   load();
   const timer = setInterval(() => { if (document.visibilityState === 'visible') load(); }, 5000);
@@ -340,6 +350,7 @@ class Room {
     const mod = await gameModule(name);
     this.mod = mod;
     this.game = (mod?.mount ?? mountGeneric)(ctx);
+    if (TAP_TO_READ.has(name)) tapToRead(this.tableRoot);
   }
 
   // ---- socket ----
@@ -427,7 +438,7 @@ class Room {
         break;
       case 'PlayerJoined': {
         const p = msg.player;
-        const extra = p.isBot ? ' (bot)' : p.isSpectator || this.data?.gameStarted ? ' to watch' : '';
+        const extra = p.isBot ? (p.bot ? ` (bot: ${botName(p.bot)})` : ' (bot)') : p.isSpectator || this.data?.gameStarted ? ' to watch' : '';
         this.log(`${p.username} joined${extra}.`);
         // Members hear of a join through this packet alone (no sync follows it): the newcomer's
         // entry goes at the end of `players`, which is in join order.
@@ -602,20 +613,26 @@ class Room {
       const start = h('button', { type: 'button', class: 'primary', text: 'Start game', dataset: { key: 'start', testid: 'start' }, disabled: seated < (d.minPlayers ?? 2) });
       start.addEventListener('click', () => this.send({ type: 'StartGame' }));
       parts.push(h('div', { class: 'host-row' }, start,
-        h('span', { class: 'hint', text: `${seated} of ${d.minPlayers ?? 2}–${d.maxPlayers ?? 8} players` })));
+        h('span', { class: 'hint', dataset: { testid: 'seat-count' }, text: `${seated} of ${seatRange({ minPlayers: d.minPlayers ?? 2, maxPlayers: d.maxPlayers ?? 8 })}` })));
       if (d.bots?.length || d.levels?.length) {
         // The difficulty levels first (every game has them), then the game's own bots.
-        const group = (label, names) => (names?.length ? h('optgroup', { label }, names.map((b) => h('option', { value: b, text: b }))) : null);
-        const kind = h('select', { id: 'bot-kind', dataset: { key: 'bot-kind' } }, group('Level', d.levels), group('Game bots', d.bots));
+        // Each named as people say it ("Medium", "Rules of thumb"), its value the server's name;
+        // what the chosen one does is said under the list.
+        const group = (label, names) => (names?.length ? h('optgroup', { label }, names.map((b) => h('option', { value: b, text: botName(b) }))) : null);
+        const kind = h('select', { id: 'bot-kind', dataset: { key: 'bot-kind', testid: 'bot-kind' }, attrs: { 'aria-describedby': 'bot-about' } },
+          group('Levels, weakest first', d.levels), group("This game's own bots", d.bots));
         kind.value = this.botKind ?? (d.levels?.includes('medium') ? 'medium' : d.bots[d.bots.length - 1]);
-        kind.addEventListener('change', () => { this.botKind = kind.value; });
+        const about = h('p', { id: 'bot-about', class: 'hint bot-about', dataset: { testid: 'bot-about' }, attrs: { 'aria-live': 'polite' } });
+        const say = () => { about.textContent = botInfo(kind.value); };
+        say();
+        kind.addEventListener('change', () => { this.botKind = kind.value; say(); });
         const add = h('button', { type: 'button', text: 'Add bot', dataset: { key: 'add-bot', testid: 'add-bot' }, disabled: seated >= (d.maxPlayers ?? 8) });
         add.addEventListener('click', () => this.send({ type: 'AddBot', bot: kind.value }));
-        parts.push(h('div', { class: 'host-row' }, h('label', { for: 'bot-kind', text: 'Bot' }), kind, add));
+        parts.push(h('div', { class: 'host-row host-bots' }, h('label', { for: 'bot-kind', text: 'Bot' }), kind, add, about));
       }
       const bots = players.filter((p) => p.isBot);
       if (bots.length) {
-        const which = keep(h('select', { id: 'bot-remove', dataset: { key: 'bot-remove' } }, bots.map((b) => h('option', { value: b.username, text: b.username }))), prev('bot-remove'));
+        const which = keep(h('select', { id: 'bot-remove', dataset: { key: 'bot-remove' } }, bots.map((b) => h('option', { value: b.username, text: b.bot ? `${b.username} (${botName(b.bot)})` : b.username }))), prev('bot-remove'));
         const rm = h('button', { type: 'button', text: 'Remove bot', dataset: { key: 'rm-bot', testid: 'remove-bot' } });
         rm.addEventListener('click', () => this.send({ type: 'RemoveBot', username: which.value }));
         parts.push(h('div', { class: 'host-row' }, h('label', { for: 'bot-remove', text: 'Remove' }), which, rm));
@@ -793,7 +810,9 @@ async function openReplay(id, room) {
     counter.textContent = step === 0 ? `The deal (of ${total} moves)` : `Move ${step} of ${total}`;
     slider.value = String(step);
     const said = [];
-    const narrated = views[0];
+    // One seat's narration speaks to that seat ("You draw…"); side by side, every seat is
+    // "you", so the narration is the spectator's, naming everyone.
+    const narrated = viewKey === 'all' ? first : views[0];
     for (let i = 0; i <= step; i++) for (const l of narrated.steps[i].lines) said.push(h('li', { class: 'log-item', dataset: { step: String(i) } }, l));
     replaceChildren(lines, said.slice(-200));
     lines.scrollTop = lines.scrollHeight;
@@ -807,7 +826,7 @@ async function openReplay(id, room) {
     if (e.key === 'ArrowLeft') go(step - 1);
     if (e.key === 'ArrowRight') go(step + 1);
   });
-  const winners = first.winners.length ? `${first.winners.join(' and ')} won` : 'no winner';
+  const winners = first.winners.length ? `${first.winners.join(' and ')} won` : first.abandoned ? 'abandoned' : 'no winner';
   replaceChildren(app, h('div', { class: 'replay room', dataset: { game: first.game, testid: 'replay' } },
     h('header', { class: 'room-head' },
       h('h1', {}, h('span', { text: `${first.title} replay` }), ' ', h('span', { class: 'room-code', text: `match ${id}` })),

@@ -56,3 +56,99 @@ export function clock(ms) {
   const d = new Date(ms);
   return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
 }
+
+// ---- bots: what each level or game bot is called and how it plays ---------------------------
+
+/** `kind` → [name, how it plays]. The levels are every game's; the rest are games' own bots. */
+const BOT_KINDS = {
+  easy: ['Easy', 'plays by rules of thumb, but half of its moves are random'],
+  medium: ['Medium', "plays by the game's rules of thumb: sensible, never deep"],
+  hard: ['Hard', 'thinks ahead, trying its moves out in quick games played to the end (about a quarter of a second a move)'],
+  expert: ['Expert', 'thinks further ahead than Hard (up to about half a second a move), the strongest'],
+  random: ['Random', 'any move the rules allow, picked at random (the weakest)'],
+  heuristic: ['Rules of thumb', "the game's own rule-of-thumb player (the one Medium uses)"],
+  seed: ['Student version', 'plays as the student simulation this game started from did'],
+  rookie: ['Rookie Ace', 'picks its cards and targets at random'],
+  veteran: ['Veteran Ace', 'plays by rules of thumb'],
+  ace: ['Ace', 'searches ahead: the strongest Ace'],
+};
+
+/** A bot kind's name for people: "Medium", "Rules of thumb" (an unknown kind as it is). */
+export function botName(kind) {
+  return BOT_KINDS[kind]?.[0] ?? String(kind ?? 'bot');
+}
+
+/** How a bot kind plays, as a sentence: "Medium: plays by the game's rules of thumb…". */
+export function botInfo(kind) {
+  const k = BOT_KINDS[kind];
+  return k ? `${k[0]}: ${k[1]}.` : `${kind}: one of this game's bots.`;
+}
+
+/** A seat's bot badge text: "bot · Medium" (just "bot" when the server did not say). */
+export function botBadge(player) {
+  return player?.bot ? `bot · ${botName(player.bot)}` : 'bot';
+}
+
+// ---- touch screens: a tap reads a card, a second tap (or Play) plays it -----------------------
+
+/**
+ * On a touch screen a tap must not play a card the player only wanted to read. Within `root`,
+ * a tap (a click that follows a touch or pen pointerdown) on an element matching `selector`
+ * (the hand cards) selects it instead: the game is told to describe it (the `mouseenter` a
+ * mouse would have sent) and a bar at the bottom of the screen names the card with a **Play**
+ * button. A second tap on the selected card, or Play, goes through to the game as the click
+ * it always was. Mouse clicks and the keyboard (Enter, Space) act at once, as before.
+ * The selection survives the table being redrawn (cards are matched by `data-key`) and ends
+ * when the card goes, on a tap elsewhere, or with the bar's ×.
+ */
+export function tapToRead(root, selector = '[data-testid=hand-card]') {
+  let touch = false;
+  let chosen = null; // data-key of the selected card
+  const label = h('span', { class: 'tap-bar-text', dataset: { testid: 'tap-text' } });
+  const play = h('button', { type: 'button', class: 'primary tap-play', text: 'Play', dataset: { testid: 'tap-play' } });
+  const close = h('button', { type: 'button', class: 'tap-close', text: '×', attrs: { 'aria-label': 'Keep the card' } });
+  const bar = h('div', { class: 'tap-bar', hidden: true, dataset: { testid: 'tap-bar' }, attrs: { role: 'status' } }, label, play, close);
+  document.body.appendChild(bar);
+  const card = () => (chosen == null ? null : root.querySelector(`${selector}[data-key="${CSS.escape(chosen)}"]`));
+  const playable = (el) => el.dataset.playable !== 'false' && el.getAttribute('aria-disabled') !== 'true';
+  function unselect() {
+    chosen = null;
+    bar.hidden = true;
+    for (const el of root.querySelectorAll('.is-tapped')) el.classList.remove('is-tapped');
+  }
+  function mark() {
+    const el = card();
+    if (!el) { if (chosen != null) unselect(); return; }
+    el.classList.add('is-tapped');
+    const name = el.getAttribute('aria-label')?.replace(/ \(cannot .*\)$/, '') ?? el.textContent;
+    const can = playable(el);
+    label.textContent = can ? `${name}: tap it again, or Play, to play it.` : `${name} cannot be played now.`;
+    play.hidden = !can;
+    bar.hidden = false;
+  }
+  root.addEventListener('pointerdown', (e) => { touch = e.pointerType === 'touch' || e.pointerType === 'pen'; }, true);
+  root.addEventListener('click', (e) => {
+    const wasTouch = touch;
+    touch = false;
+    if (!wasTouch) return;
+    const el = e.target instanceof Element ? e.target.closest(selector) : null;
+    if (!el || !root.contains(el)) { unselect(); return; }
+    const key = el.dataset.key;
+    if (key != null && key === chosen) { unselect(); return; } // the second tap: the game acts
+    e.preventDefault();
+    e.stopImmediatePropagation();
+    unselect();
+    chosen = key ?? null;
+    el.dispatchEvent(new MouseEvent('mouseenter'));
+    mark();
+  }, true);
+  play.addEventListener('click', () => {
+    const el = card();
+    unselect();
+    el?.click();
+  });
+  close.addEventListener('click', unselect);
+  // The table is redrawn on every update: keep the selection on the card with the same key.
+  new MutationObserver(() => { if (chosen != null) mark(); }).observe(root, { childList: true, subtree: true });
+  return { unselect, destroy() { unselect(); bar.remove(); } };
+}

@@ -8,7 +8,7 @@
 // and `waitingOn` (whose answer the game waits for, with the time left). Log lines come from
 // the `text` of each GameEvent. Nothing a player typed is ever inserted as HTML.
 
-import { h, replaceChildren } from '/dom.js';
+import { h, replaceChildren, botBadge } from '/dom.js';
 
 const COLOURS = ['purple', 'red', 'blue', 'yellow', 'green'];
 const COLOUR_NAME = { purple: 'Purple', red: 'Red', blue: 'Blue', yellow: 'Yellow', green: 'Green' };
@@ -98,6 +98,8 @@ export function mount(ctx) {
   let lastDraw = null; // {seat, at}
   let drewCard = null;
   let timer = null;
+  // The hand folded away to one line (on a phone it would cover the other displays).
+  let collapsed = false;
 
   const seatName = (s) => data?.seats?.[s] ?? `seat ${s}`;
   const mySeat = () => { const v = data?.view?.viewer; return v?.type === 'Seat' ? v.seat : null; };
@@ -145,8 +147,11 @@ export function mount(ctx) {
     if (prompt) dock.push(prompt);
     if (v.hand) dock.push(handArea(d, v, legal));
     else if (!d.replay) parts.push(h('p', { class: 'watching-note', dataset: { testid: 'watching' }, text: d.you ? 'You are watching this game. You can play in the next one.' : 'You are watching. Join to chat and play in the next game.' }));
-    dock.push(h('section', { class: 'iv-desc card', dataset: { testid: 'description' }, attrs: { 'aria-live': 'polite', 'aria-label': 'Card description' } },
-      described ? [h('strong', { text: cardInfo(described).name }), ' — ', cardInfo(described).desc.replace(/^[^:]*: /, '')] : h('span', { class: 'hint', text: 'Tap, hover over or focus a card to read what it does.' })));
+    if (!(v.hand && collapsed)) {
+      dock.push(h('section', { class: 'iv-desc card', dataset: { testid: 'description' }, attrs: { 'aria-live': 'polite', 'aria-label': 'Card description' } },
+        described ? [h('strong', { text: cardInfo(described).name }), ' — ', cardInfo(described).desc.replace(/^[^:]*: /, '')]
+          : h('span', { class: 'hint', text: 'Tap a card to read what it does, then tap it again (or Play) to play it; with a mouse, hover over it.' })));
+    }
     parts.push(h('div', { class: 'dock', dataset: { testid: 'dock' } }, dock));
     const overlay = choiceOverlay(d, v, legal);
     if (overlay) parts.push(overlay);
@@ -166,7 +171,7 @@ export function mount(ctx) {
       h('li', { class: 'pcard', dataset: { player: p.username } },
         h('span', { class: 'pc-name', text: p.username }),
         p.username === d.host ? h('span', { class: 'badge badge-host', text: '★ host' }) : null,
-        p.isBot ? h('span', { class: 'badge badge-bot', text: 'bot' }) : null,
+        p.isBot ? h('span', { class: 'badge badge-bot', dataset: { testid: 'bot-level' }, text: botBadge(p) }) : null,
         p.isSpectator ? h('span', { class: 'badge badge-spec', text: 'spectator' }) : null)));
     replaceChildren(ctx.root, h('div', { class: 'ivanhoe iv-lobby card' },
       h('h2', { text: 'Ivanhoe — a tournament of knights, 2 to 5 players' }),
@@ -256,7 +261,7 @@ export function mount(ctx) {
       const turn = s === active && v.phase.type !== 'Over';
       const badges = [];
       if (isMe(s)) badges.push(h('span', { class: 'badge badge-you', text: 'you' }));
-      if (info?.isBot) badges.push(h('span', { class: 'badge badge-bot', text: 'bot' }));
+      if (info?.isBot) badges.push(h('span', { class: 'badge badge-bot', dataset: { testid: 'bot-level' }, text: botBadge(info) }));
       if (name === d.host) badges.push(h('span', { class: 'badge badge-host', text: '★ host' }));
       if (info && !info.connected) badges.push(h('span', { class: 'badge badge-off', text: 'offline' }));
       if (waiting.has(name) && !turn) badges.push(h('span', { class: 'badge badge-wait', text: 'answering…' }));
@@ -380,9 +385,14 @@ export function mount(ctx) {
     }
     const myTurn = v.phase.type === 'Turn' && v.phase.seat === me;
     const hint = myTurn && byCard.size ? 'Pick a card to play.' : v.phase.type === 'Start' && v.phase.seat === me ? 'Pick the card you open with.' : '';
-    return h('section', { class: `iv-hand card ${myTurn || (v.phase.type === 'Start' && v.phase.seat === me) ? 'my-turn' : ''}`, dataset: { testid: 'hand' }, attrs: { 'aria-label': 'Your hand' } },
-      h('div', { class: 'row-between' }, h('h2', { text: `Your hand (${v.hand.length})` }), hint ? h('span', { class: 'hint', text: hint }) : null),
-      h('div', { class: 'iv-hand-cards', attrs: { role: 'group', 'aria-label': 'Cards in your hand' } }, cards.length ? cards : h('span', { class: 'hint', text: 'No cards.' })),
+    const fold = h('button', {
+      type: 'button', class: 'iv-fold', text: collapsed ? 'Show hand' : 'Hide', dataset: { key: 'hand-fold', testid: 'hand-fold' },
+      attrs: { 'aria-expanded': collapsed ? 'false' : 'true' },
+    });
+    fold.addEventListener('click', () => { collapsed = !collapsed; render(data); });
+    return h('section', { class: `iv-hand card ${myTurn || (v.phase.type === 'Start' && v.phase.seat === me) ? 'my-turn' : ''} ${collapsed ? 'is-folded' : ''}`, dataset: { testid: 'hand' }, attrs: { 'aria-label': 'Your hand' } },
+      h('div', { class: 'row-between iv-hand-head' }, h('h2', { text: `Your hand (${v.hand.length})` }), hint ? h('span', { class: 'hint', text: hint }) : null, fold),
+      collapsed ? null : h('div', { class: 'iv-hand-cards', attrs: { role: 'group', 'aria-label': 'Cards in your hand' } }, cards.length ? cards : h('span', { class: 'hint', text: 'No cards.' })),
       controls.length ? h('div', { class: 'iv-controls' }, controls) : null);
   }
 

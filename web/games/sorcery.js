@@ -12,7 +12,7 @@
 //
 // Everything is built with DOM APIs (`h`): names and card texts are always text, never markup.
 
-import { h, replaceChildren } from '/dom.js';
+import { h, replaceChildren, botBadge } from '/dom.js';
 
 const BOARD_SIZE = 5;
 
@@ -114,12 +114,15 @@ function table(t, ui) {
     },
     h('span', { class: 'so-pname' }, h('span', { class: 'so-pnum', text: `P${s + 1}` }), ' ', h('span', { class: 'so-pname-text', text: name(s) }),
       s === t.me ? h('span', { class: 'so-you', text: ' (you)' }) : null),
+    t.bots?.[s] ? h('span', { class: 'so-bot', dataset: { testid: 'bot-level' }, text: botBadge(t.bots[s]) }) : null,
     h('span', { class: 'so-pstats' },
       h('span', { class: 'so-life', title: 'Life' }, h('span', { class: 'sr-only', text: 'Life ' }), h('span', { class: 'so-icon', attrs: { 'aria-hidden': 'true' }, text: '♥' }), h('strong', { dataset: { testid: 'life' }, text: String(p.life) })),
       h('span', { class: 'so-magic', title: 'Magic' }, h('span', { class: 'sr-only', text: 'Magic ' }), h('span', { class: 'so-icon', attrs: { 'aria-hidden': 'true' }, text: '✦' }), h('strong', { dataset: { testid: 'magic' }, text: String(p.magic) }))),
     h('span', { class: 'so-pcounts' },
       h('span', { dataset: { testid: 'hand-count' }, text: `Hand ${p.hand_size}` }), ' · ', h('span', { text: `Deck ${p.deck_size}` })),
-    active ? h('span', { class: 'so-turn', text: '▶ to play' }) : won ? h('span', { class: 'so-turn', text: '★ winner' }) : null);
+    // The mark sits in the card's corner (the words stay for screen readers).
+    active ? h('span', { class: 'so-turn', title: 'to play' }, h('span', { attrs: { 'aria-hidden': 'true' }, text: '▶' }), h('span', { class: 'sr-only', text: ' to play' }))
+      : won ? h('span', { class: 'so-turn', title: 'winner' }, h('span', { attrs: { 'aria-hidden': 'true' }, text: '★' }), h('span', { class: 'sr-only', text: ' winner' })) : null);
     if (isTarget) el.addEventListener('click', () => ui.onTarget('face'));
     return el;
   }
@@ -165,14 +168,10 @@ function statusBar(t, ui, name) {
   else if (view.status.type === 'Drawn') text = 'The game is drawn.';
   else if (t.interactive && view.active === t.me) text = `Turn ${view.turn}: your turn`;
   else text = `Turn ${view.turn}: ${name(view.active)} to play`;
-  const end = t.interactive && t.legal.some((a) => a.type === 'End')
-    ? h('button', { type: 'button', class: 'primary so-end', text: 'End turn', dataset: { testid: 'end-turn', key: 'end-turn' } })
-    : null;
-  end?.addEventListener('click', () => ui.onEnd());
+  // End turn is in the dock, by the hand: in sight however far the board is scrolled.
   return h('div', { class: 'so-status', dataset: { testid: 'status' } },
     h('strong', { class: 'so-status-text', dataset: { testid: 'status-text' }, text }),
-    t.hint ? h('span', { class: 'hint', text: t.hint }) : null,
-    end);
+    t.hint ? h('span', { class: 'hint', text: t.hint }) : null);
 }
 
 function prompt(t, ui) {
@@ -217,6 +216,15 @@ function handSection(t, ui, name, targets) {
     return h('section', { class: 'so-hand so-hand-none', dataset: { testid: 'hand' } },
       h('p', { class: 'hint', text: t.me === null ? 'Spectators see no hands: each player\'s hand size is on their card.' : '' }));
   }
+  const end = t.interactive && t.legal.some((a) => a.type === 'End')
+    ? h('button', { type: 'button', class: 'primary so-end', text: 'End turn', dataset: { testid: 'end-turn', key: 'end-turn' } })
+    : null;
+  end?.addEventListener('click', () => ui.onEnd());
+  // The hand folds away to a line (the board behind it shows), and opens again.
+  const fold = t.interactive
+    ? h('button', { type: 'button', class: 'so-fold', text: ui.collapsed ? 'Show hand' : 'Hide', dataset: { testid: 'hand-fold', key: 'hand-fold' }, attrs: { 'aria-expanded': ui.collapsed ? 'false' : 'true' } })
+    : null;
+  fold?.addEventListener('click', () => ui.onFold());
   const playable = new Set(t.legal.filter((a) => a.type === 'Play').map((a) => a.card));
   const title = t.interactive ? 'Your hand' : `${name(seat)}'s hand`;
   const list = hand.map((c, i) => {
@@ -226,16 +234,18 @@ function handSection(t, ui, name, targets) {
     const el = cardFace(cards, { id: c.id, attack: c.attack, defence: c.defence }, {
       tag: t.interactive ? 'button' : 'span',
       cls: ['so-hand-card', canPlay && 'can-play', t.interactive && !canPlay && 'is-dim', selected && 'is-selected'].filter(Boolean).join(' '),
-      dataset: { testid: 'hand-card', index: String(i), card: c.id, key: `hand-${i}` },
+      dataset: { testid: 'hand-card', index: String(i), card: c.id, key: `hand-${i}-${c.id}`, playable: canPlay ? 'true' : 'false' },
       label: `${d.name}, ${d.kind}, costs ${d.cost}${canPlay ? '' : t.interactive ? ' (cannot be played now)' : ''}`,
       number: i + 1,
     });
     if (t.interactive) el.addEventListener('click', () => ui.onHand(i));
     return el;
   });
-  return h('section', { class: 'so-hand', dataset: { testid: 'hand', seat: String(seat) }, attrs: { 'aria-label': title } },
-    h('h2', { class: 'so-hand-title', text: `${title} · ${plural(hand.length, 'card', 'cards')}` }),
-    h('div', { class: 'so-row so-hand-row' }, list));
+  const folded = t.interactive && ui.collapsed;
+  return h('section', { class: `so-hand ${folded ? 'is-folded' : ''}`, dataset: { testid: 'hand', seat: String(seat) }, attrs: { 'aria-label': title } },
+    h('div', { class: 'so-hand-head' },
+      h('h2', { class: 'so-hand-title', text: `${title} · ${plural(hand.length, 'card', 'cards')}` }), fold, end),
+    folded ? null : h('div', { class: 'so-row so-hand-row' }, list));
 }
 
 function inspectPanel(t, ui, m, owner) {
@@ -303,7 +313,7 @@ export function mount(ctx) {
   let data = null;
   // Click state: `pending` (a play, attack or ability waiting for its target: {kind, source,
   // label, options}), `menu` (the minion whose actions are shown: {seat, index}), `inspect`.
-  const ui = { pending: null, menu: null, inspect: null };
+  const ui = { pending: null, menu: null, inspect: null, collapsed: false };
   let lastTurn = null;
 
   function me() { return typeof data?.yourSeat === 'number' ? data.yourSeat : null; }
@@ -359,6 +369,7 @@ export function mount(ctx) {
     onCancel() { ui.pending = null; ui.menu = null; render(data); },
     onCloseInspect() { ui.inspect = null; render(data); },
     onEnd() { send({ type: 'End' }); },
+    onFold() { ui.collapsed = !ui.collapsed; render(data); },
   });
 
   function render(d) {
@@ -383,8 +394,10 @@ export function mount(ctx) {
     if (ui.inspect && !view.players[ui.inspect.seat]?.board[ui.inspect.index]) ui.inspect = null;
     // A replay (a finished match, step by step) is read, never played.
     const interactive = mySeat !== null && view.status.type === 'Playing' && !d.replay;
+    const bots = (d.seats ?? []).map((n) => d.players?.find((p) => p.username === n && p.isBot) ?? null);
     const t = {
       names: d.seats ?? [],
+      bots,
       view,
       cards: d.cards,
       legal: interactive ? legal : [],
@@ -392,7 +405,7 @@ export function mount(ctx) {
       handOf: mySeat,
       top: mySeat === null ? 0 : 1 - mySeat,
       interactive,
-      hint: interactive && view.active === mySeat && !ui.pending && !ui.menu ? 'Click a card in your hand to play it, or one of your minions to attack, use its ability or inspect it.' : null,
+      hint: interactive && view.active === mySeat && !ui.pending && !ui.menu ? 'Play a card from your hand, or pick one of your minions to attack, use its ability or inspect it.' : null,
     };
     replaceChildren(ctx.root, table(t, ui));
     if (ui.pending || ui.menu) {
@@ -404,7 +417,8 @@ export function mount(ctx) {
   function lobby(d) {
     const seated = (d.players ?? []).filter((p) => !p.isSpectator);
     const list = h('ul', { class: 'so-lobby-list' }, seated.map((p) => h('li', {},
-      h('strong', { text: p.username }), p.username === d.host ? ' ★ host' : '', p.isBot ? ' (bot)' : '', p.username === d.you ? ' (you)' : '')));
+      h('strong', { text: p.username }), p.username === d.host ? ' ★ host' : '',
+      p.isBot ? h('span', { class: 'badge badge-bot', dataset: { testid: 'bot-level' }, text: botBadge(p) }) : null, p.username === d.you ? ' (you)' : '')));
     const note = seated.length < 2
       ? (d.host === d.you ? 'Sorcery is for two: share the link, or add a bot in the host controls.' : 'Waiting for a second player.')
       : d.host === d.you ? 'Ready when you are: start the game.' : `Waiting for ${d.host ?? 'the host'} to start the game.`;

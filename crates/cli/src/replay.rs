@@ -111,10 +111,13 @@ fn winners(m: &MatchRecord) -> Option<Vec<String>> {
     Some(w.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
 }
 
-/// The result in words: "ana won", "ana and ben won", "no winner".
+/// The result in words: "ana won", "ana and ben won", "abandoned" (everyone left before the
+/// end: the room records `"abandoned": true`), "no winner".
 fn result_words(m: &MatchRecord) -> String {
+    let abandoned = parsed(&m.result).get("abandoned").and_then(Value::as_bool).unwrap_or(false);
     match winners(m) {
         None => format!("(unreadable: {})", m.result),
+        Some(w) if w.is_empty() && abandoned => "abandoned".to_string(),
         Some(w) if w.is_empty() => "no winner".to_string(),
         Some(w) if w.len() == 1 => format!("{} won", w[0]),
         Some(mut w) => {
@@ -466,6 +469,17 @@ mod tests {
         let e = matches(MatchesArgs { db: db.path(), limit: 5, json: false }, &mut ClosedPipe).unwrap_err();
         assert!(crate::is_closed_pipe(&e), "{e:#}");
         assert!(!crate::is_closed_pipe(&anyhow::anyhow!("no database")));
+    }
+
+    #[test]
+    fn an_abandoned_match_says_so_rather_than_no_winner() {
+        let mut m = GameKind::Ivanhoe.visit(Record { seed: 7, players: 3 });
+        m.result = json!({ "winners": [], "abandoned": true }).to_string();
+        assert_eq!(result_words(&m), "abandoned");
+        m.result = json!({ "winners": [] }).to_string();
+        assert_eq!(result_words(&m), "no winner");
+        m.result = json!({ "winners": ["ana", "ben", "cat"] }).to_string();
+        assert_eq!(result_words(&m), "ana, ben and cat won");
     }
 
     #[test]

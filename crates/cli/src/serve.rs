@@ -8,8 +8,9 @@ use std::process::ExitCode;
 
 #[derive(Args)]
 pub struct ServeArgs {
-    /// Address to listen on (port 0 picks a free port).
-    #[arg(long, default_value = "127.0.0.1:7878")]
+    /// Address to listen on, `IP:PORT` or `HOST:PORT` (`localhost:7878`: the host name is
+    /// looked up); port 0 picks a free port.
+    #[arg(long, default_value = "127.0.0.1:7878", value_parser = parse_addr)]
     addr: SocketAddr,
     /// SQLite database file for rooms and finished matches (created if missing;
     /// `:memory:` keeps nothing).
@@ -73,11 +74,37 @@ pub struct ServeArgs {
     max_sockets: usize,
 }
 
+/// `--addr`: an address (`127.0.0.1:7878`, `[::1]:7878`), or a host name and port
+/// (`localhost:7878`) looked up once, its first IPv4 address preferred (`localhost` is then
+/// 127.0.0.1 wherever it also names ::1). A value that is neither says what to write.
+fn parse_addr(s: &str) -> Result<SocketAddr, String> {
+    if let Ok(a) = s.parse() {
+        return Ok(a);
+    }
+    let Some((host, port)) = s.rsplit_once(':').filter(|(h, _)| !h.is_empty()) else {
+        return Err(format!("`{s}` is not HOST:PORT; write an address and a port, like 127.0.0.1:7878"));
+    };
+    if port.parse::<u16>().is_err() {
+        return Err(format!("`{port}` is not a port (0 to 65535); write an address and a port, like 127.0.0.1:7878"));
+    }
+    let found: Vec<SocketAddr> = std::net::ToSocketAddrs::to_socket_addrs(s)
+        .map_err(|e| format!("cannot look up `{host}` ({e}); write an address and a port, like 127.0.0.1:7878"))?
+        .collect();
+    found
+        .iter()
+        .find(|a| a.is_ipv4())
+        .or(found.first())
+        .copied()
+        .ok_or_else(|| format!("`{host}` has no address; write an address and a port, like 127.0.0.1:7878"))
+}
+
 pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "info,tower=warn,hyper=warn".into()),
+                // The migration library's "Database migrated to version N" at every start is
+                // noise: warnings only from it.
+                .unwrap_or_else(|_| "info,tower=warn,hyper=warn,rusqlite_migration=warn".into()),
         )
         .with_writer(std::io::stderr)
         // Colour codes only for a person at a terminal: a log file or a pipe gets plain text.
@@ -170,4 +197,21 @@ async fn serve(args: ServeArgs, nofile: Option<u64>) -> anyhow::Result<ExitCode>
     let config = server::ServerConfig { rate_limit: args.rate_limit, limits, ..server::ServerConfig::new(store) };
     server::run(listener, config, shutdown).await?;
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_addr;
+
+    #[test]
+    fn addr_takes_an_address_or_a_host_name_and_says_what_to_write_otherwise() {
+        assert_eq!(parse_addr("127.0.0.1:7899").unwrap().to_string(), "127.0.0.1:7899");
+        assert_eq!(parse_addr("[::1]:7899").unwrap().to_string(), "[::1]:7899");
+        let local = parse_addr("localhost:7899").unwrap();
+        assert!(local.ip().is_loopback() && local.port() == 7899, "{local}");
+        for bad in ["localhost", "localhost:http", ":7899", "localhost:99999"] {
+            let e = parse_addr(bad).unwrap_err();
+            assert!(e.contains("like 127.0.0.1:7878"), "{bad}: {e}");
+        }
+    }
 }

@@ -110,6 +110,8 @@ pub fn replay(m: &MatchRecord, seat: Option<u8>, only_last: bool) -> Result<Valu
         "title": kind.title(),
         "players": names,
         "winners": result.get("winners").cloned().unwrap_or(Value::Array(Vec::new())),
+        // Everyone left before the end: no winner, and not a draw either.
+        "abandoned": result.get("abandoned").and_then(Value::as_bool).unwrap_or(false),
         "moves": moves_of(m),
         "startedAt": m.started_at,
         "endedAt": m.ended_at,

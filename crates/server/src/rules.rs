@@ -1,14 +1,16 @@
 //! The rules pages: each file of `docs/rules` (compiled into the binary) served as a plain
 //! HTML page at `/rules/<name>` (`/rules` is the index), readable on a phone and without
-//! JavaScript. The pages are written in a small part of Markdown — headings, paragraphs,
-//! lists, tables, fenced code, `**bold**`, `*emphasis*`, `` `code` `` and links — and
-//! [`render`] turns exactly that part into HTML, escaping every character of text.
+//! JavaScript. The Markdown is read by `pulldown-cmark` (CommonMark, with tables) and
+//! [`render`] writes it out with three changes: raw HTML in a page is shown as text (escaped),
+//! never passed through; headings get GitHub's anchors (so `#winning` links work as they do
+//! on GitHub); tables scroll sideways on their own on a narrow screen.
 //!
 //! Links between rules pages go to their `/rules/…` address; links to the source tree
 //! (`../../crates/…`), which a browser cannot follow, stay as their words.
 
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd};
 
 /// `(name, title, markdown)` of every page.
 pub const PAGES: &[(&str, &str, &str)] = &[
@@ -99,185 +101,67 @@ fn href(target: &str) -> Option<String> {
     })
 }
 
-/// Inline Markdown of one block's text: code spans, links, bold and emphasis; everything
-/// else escaped.
-fn inline(text: &str) -> String {
-    let mut out = String::new();
-    let chars: Vec<char> = text.chars().collect();
-    let mut i = 0;
-    let mut bold = false;
-    let mut em = false;
-    let find = |from: usize, what: char| chars[from..].iter().position(|&c| c == what).map(|p| from + p);
-    while i < chars.len() {
-        let c = chars[i];
-        match c {
-            '`' => {
-                if let Some(end) = find(i + 1, '`') {
-                    let code: String = chars[i + 1..end].iter().collect();
-                    out.push_str(&format!("<code>{}</code>", escape(&code)));
-                    i = end + 1;
-                    continue;
-                }
-                out.push('`');
-            }
-            '[' => {
-                // [words](target)
-                if let Some(close) = find(i + 1, ']')
-                    && chars.get(close + 1) == Some(&'(')
-                    && let Some(end) = find(close + 2, ')')
-                {
-                    let words: String = chars[i + 1..close].iter().collect();
-                    let target: String = chars[close + 2..end].iter().collect();
-                    match href(&target) {
-                        Some(h) => out.push_str(&format!("<a href=\"{}\">{}</a>", escape(&h), inline(&words))),
-                        None => out.push_str(&inline(&words)),
-                    }
-                    i = end + 1;
-                    continue;
-                }
-                out.push('[');
-            }
-            '*' if chars.get(i + 1) == Some(&'*') => {
-                out.push_str(if bold { "</strong>" } else { "<strong>" });
-                bold = !bold;
-                i += 2;
-                continue;
-            }
-            '*' if em || chars.get(i + 1).is_some_and(|n| !n.is_whitespace()) => {
-                out.push_str(if em { "</em>" } else { "<em>" });
-                em = !em;
-            }
-            c => out.push_str(&escape(&c.to_string())),
-        }
-        i += 1;
-    }
-    // An unclosed marker closes at the end of the block, so the page stays well formed.
-    if em {
-        out.push_str("</em>");
-    }
-    if bold {
-        out.push_str("</strong>");
-    }
-    out
-}
-
-fn list_item(line: &str) -> Option<(bool, &str)> {
-    let t = line.trim_start();
-    if let Some(rest) = t.strip_prefix("- ").or_else(|| t.strip_prefix("* ")) {
-        return Some((false, rest));
-    }
-    let digits = t.chars().take_while(char::is_ascii_digit).count();
-    if digits > 0 && t[digits..].starts_with(". ") {
-        return Some((true, &t[digits + 2..]));
-    }
-    None
-}
-
-fn table_cells(line: &str) -> Vec<String> {
-    let t = line.trim().trim_start_matches('|').trim_end_matches('|');
-    t.split('|').map(|c| c.trim().to_string()).collect()
-}
-
-/// The Markdown of a rules page as HTML (see the module docs for the part understood).
+/// The Markdown of a rules page as HTML (see the module docs).
 pub fn render(md: &str) -> String {
-    let lines: Vec<&str> = md.lines().collect();
-    let mut out = String::new();
-    let mut i = 0;
-    while i < lines.len() {
-        let line = lines[i];
-        let trimmed = line.trim();
-        if trimmed.is_empty() {
-            i += 1;
-        } else if trimmed.starts_with("```") {
-            let mut code = String::new();
-            i += 1;
-            while i < lines.len() && !lines[i].trim().starts_with("```") {
-                code.push_str(lines[i]);
-                code.push('\n');
-                i += 1;
-            }
-            i += 1;
-            out.push_str(&format!("<pre><code>{}</code></pre>\n", escape(&code)));
-        } else if let Some(level) = (1..=6).find(|&n| trimmed.starts_with(&format!("{} ", "#".repeat(n)))) {
-            let text = trimmed[level + 1..].trim();
-            out.push_str(&format!("<h{level} id=\"{}\">{}</h{level}>\n", escape(&slug(text)), inline(text)));
-            i += 1;
-        } else if trimmed.starts_with('|') {
-            let head = table_cells(trimmed);
-            i += 1;
-            if i < lines.len() && lines[i].trim().starts_with('|') && lines[i].contains("---") {
-                i += 1;
-            }
-            out.push_str("<div class=\"table-wrap\"><table><thead><tr>");
-            for c in &head {
-                out.push_str(&format!("<th>{}</th>", inline(c)));
-            }
-            out.push_str("</tr></thead><tbody>\n");
-            while i < lines.len() && lines[i].trim().starts_with('|') {
-                out.push_str("<tr>");
-                for c in table_cells(lines[i]) {
-                    out.push_str(&format!("<td>{}</td>", inline(&c)));
-                }
-                out.push_str("</tr>\n");
-                i += 1;
-            }
-            out.push_str("</tbody></table></div>\n");
-        } else if let Some((ordered, _)) = list_item(line) {
-            let tag = if ordered { "ol" } else { "ul" };
-            out.push_str(&format!("<{tag}>\n"));
-            // Items until a blank line followed by something that is not an item, or a
-            // heading; a line indented under an item continues it.
-            let mut item: Option<String> = None;
-            while i < lines.len() {
-                let l = lines[i];
-                if l.trim().is_empty() {
-                    if i + 1 < lines.len() && list_item(lines[i + 1]).is_some_and(|(o, _)| o == ordered) {
-                        i += 1;
-                        continue;
+    let events: Vec<Event<'_>> = Parser::new_ext(md, Options::ENABLE_TABLES).collect();
+    let mut out_events: Vec<Event<'_>> = Vec::with_capacity(events.len());
+    // Links to the source tree lose their link (their words stay): which link ends must go.
+    let mut dropped_links = Vec::new();
+    for (i, event) in events.iter().enumerate() {
+        match event {
+            // Raw HTML is text: a page cannot add markup (nor a script) to the site.
+            Event::Html(raw) | Event::InlineHtml(raw) => out_events.push(Event::Text(raw.clone())),
+            // A block of raw HTML becomes a paragraph of its text.
+            Event::Start(Tag::HtmlBlock) => out_events.push(Event::Start(Tag::Paragraph)),
+            Event::End(TagEnd::HtmlBlock) => out_events.push(Event::End(TagEnd::Paragraph)),
+            Event::Start(Tag::Heading { level, classes, attrs, .. }) => {
+                // The heading's words, to make its anchor as GitHub does.
+                let mut words = String::new();
+                for e in &events[i + 1..] {
+                    match e {
+                        Event::End(TagEnd::Heading(_)) => break,
+                        Event::Text(t) | Event::Code(t) => words.push_str(t),
+                        _ => {}
                     }
-                    break;
                 }
-                if let Some((kind, text)) = list_item(l).filter(|_| l.len() - l.trim_start().len() < 2) {
-                    if kind != ordered {
-                        break;
-                    }
-                    if let Some(done) = item.take() {
-                        out.push_str(&format!("<li>{}</li>\n", inline(&done)));
-                    }
-                    item = Some(text.to_string());
-                } else if l.starts_with(' ') || item.is_some() && !l.trim_start().starts_with('#') {
-                    let more = item.get_or_insert_with(String::new);
-                    more.push(' ');
-                    more.push_str(l.trim());
-                } else {
-                    break;
-                }
-                i += 1;
+                out_events.push(Event::Start(Tag::Heading {
+                    level: *level,
+                    id: Some(CowStr::from(slug(&words))),
+                    classes: classes.clone(),
+                    attrs: attrs.clone(),
+                }));
             }
-            if let Some(done) = item {
-                out.push_str(&format!("<li>{}</li>\n", inline(&done)));
-            }
-            out.push_str(&format!("</{tag}>\n"));
-        } else {
-            let mut para = String::new();
-            while i < lines.len() {
-                let l = lines[i].trim();
-                if l.is_empty() || l.starts_with('#') || l.starts_with('|') || l.starts_with("```") {
-                    break;
+            Event::Start(Tag::Link { link_type, dest_url, title, id }) => match href(dest_url) {
+                Some(h) => {
+                    dropped_links.push(false);
+                    out_events.push(Event::Start(Tag::Link {
+                        link_type: *link_type,
+                        dest_url: CowStr::from(h),
+                        title: title.clone(),
+                        id: id.clone(),
+                    }));
                 }
-                if !para.is_empty() {
-                    if list_item(lines[i]).is_some() {
-                        break;
-                    }
-                    para.push(' ');
+                None => dropped_links.push(true),
+            },
+            Event::End(TagEnd::Link) => {
+                if !dropped_links.pop().unwrap_or(false) {
+                    out_events.push(Event::End(TagEnd::Link));
                 }
-                para.push_str(l);
-                i += 1;
             }
-            out.push_str(&format!("<p>{}</p>\n", inline(&para)));
+            Event::Start(Tag::Table(_)) => {
+                out_events.push(Event::Html(CowStr::from("<div class=\"table-wrap\">")));
+                out_events.push(event.clone());
+            }
+            Event::End(TagEnd::Table) => {
+                out_events.push(event.clone());
+                out_events.push(Event::Html(CowStr::from("</div>\n")));
+            }
+            e => out_events.push(e.clone()),
         }
     }
-    out
+    let mut html = String::with_capacity(md.len() * 3 / 2);
+    pulldown_cmark::html::push_html(&mut html, out_events.into_iter());
+    html
 }
 
 #[cfg(test)]
@@ -293,14 +177,34 @@ mod tests {
         assert_eq!(
             html,
             "<h1 id=\"title-x\">Title <em>x</em></h1>\n\
-             <p>Some <strong>bold</strong> and <code>a&lt;b&gt;</code> text, going on \
+             <p>Some <strong>bold</strong> and <code>a&lt;b&gt;</code> text,\ngoing on \
              <a href=\"/rules/ivanhoe#winning\">a page</a> and code.</p>\n\
-             <ul>\n<li>one more</li>\n<li>two</li>\n</ul>\n\
+             <ul>\n<li>one\nmore</li>\n<li>two</li>\n</ul>\n\
              <ol>\n<li>first</li>\n<li>second</li>\n</ol>\n\
              <div class=\"table-wrap\"><table><thead><tr><th>a</th><th>b</th></tr></thead><tbody>\n\
-             <tr><td>1</td><td>&lt;2&gt;</td></tr>\n</tbody></table></div>\n\
+             <tr><td>1</td><td>&lt;2&gt;</td></tr>\n</tbody></table>\n</div>\n\
              <pre><code>x &lt; y\n</code></pre>\n"
         );
+    }
+
+    /// A page's raw HTML, inline or a block, is shown as text, never passed on as markup; a
+    /// quote is a quote (the hand-written renderer printed its `>`).
+    #[test]
+    fn raw_html_is_escaped_and_quotes_are_quotes() {
+        let md = "Some <b>bold?</b> and <script>alert(1)</script> here.\n\n<div onclick=\"x()\">block</div>\n\n\
+                  > **Status**: quoted,\n> still quoted.\n\nAfter a > b.\n";
+        let html = render(md);
+        for markup in ["<b>", "<script", "<div onclick", "</div>"] {
+            assert!(!html.contains(markup), "{markup} passed through: {html}");
+        }
+        assert!(html.contains("&lt;b&gt;bold?&lt;/b&gt;"), "{html}");
+        assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "{html}");
+        assert!(html.contains("<p>&lt;div onclick=\"x()\"&gt;block&lt;/div&gt;\n</p>"), "{html}");
+        assert!(
+            html.contains("<blockquote>\n<p><strong>Status</strong>: quoted,\nstill quoted.</p>\n</blockquote>"),
+            "{html}"
+        );
+        assert!(html.contains("<p>After a &gt; b.</p>"), "{html}");
     }
 
     /// A page added to `docs/rules` is served too (it needs its line in `PAGES`).
@@ -321,6 +225,11 @@ mod tests {
             let html = render(md);
             assert!(!html.contains("<script"), "{name}");
             assert!(html.starts_with("<h1"), "{name}: {}", &html[..80.min(html.len())]);
+            // No Markdown left over as text: a quote marker or a table row printed as words.
+            for (i, line) in html.lines().enumerate() {
+                let text = line.trim_start_matches("<p>").trim_start_matches("<li>");
+                assert!(!text.starts_with("&gt; ") && !text.starts_with("| "), "{name}, line {i}: {line}");
+            }
             for anchor in html.split("href=\"#").skip(1) {
                 let id = &anchor[..anchor.find('"').unwrap()];
                 assert!(html.contains(&format!("id=\"{id}\"")), "{name}: no heading for #{id}");

@@ -109,7 +109,16 @@ pub fn run(args: &[String]) -> anyhow::Result<ExitCode> {
         line
     });
     let seed = super::seed_or_clock(None);
-    let graphics = parse_args(args).is_ok_and(|a| a.graphics);
+    let parsed = parse_args(args);
+    if parsed.as_ref().is_ok_and(|a| a.options.bots.iter().all(Option::is_none)) {
+        // The spec's game is two people at one keyboard; say so (on standard error: standard
+        // output is the spec's), and how to play the computer instead.
+        eprintln!(
+            "Two players at one keyboard: you type for player 1, then player 2, turn about. To play \
+             against the computer instead, start with -bot2 medium (or -bot1)."
+        );
+    }
+    let graphics = parsed.is_ok_and(|a| a.graphics);
     let mut display = if graphics {
         match Display::start() {
             Ok(d) => {

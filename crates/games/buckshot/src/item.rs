@@ -50,6 +50,21 @@ impl Item {
         }
     }
 
+    /// The name people read in the narration: "Double Damage" (the terminal's command word is
+    /// [`Item::name`], `double-damage`).
+    pub const fn title(self) -> &'static str {
+        match self {
+            Item::Skip => "Skip",
+            Item::DoubleDamage => "Double Damage",
+            Item::ChamberCheck => "Chamber Check",
+            Item::Rebalancer => "Rebalancer",
+            Item::Quickshot => "Quickshot",
+            Item::Steal => "Steal",
+            Item::AddLife => "Add Life",
+            Item::ShootAir => "Shoot Air",
+        }
+    }
+
     pub fn from_name(s: &str) -> Option<Item> {
         let norm: String = s.chars().filter(|c| c.is_ascii_alphanumeric()).collect::<String>().to_ascii_lowercase();
         Item::ALL.into_iter().find(|i| i.name().replace('-', "") == norm)

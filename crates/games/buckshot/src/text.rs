@@ -172,7 +172,7 @@ pub fn describe_event(e: &Event, viewer: Viewer, names: &[String]) -> Option<Str
         Event::LifeAdded { by, lives } => format!("{} a life ({lives}).", w.does(*by, "gains")),
         Event::AirShot { by, shell } => format!("{} into the air: {}.", w.does(*by, "fires"), shell_name(*shell)),
         Event::Stole { by, from, item } => {
-            format!("{} {} from {}.", w.does(*by, "steals"), item.name(), w.obj(*from))
+            format!("{} {} from {}.", w.does(*by, "steals"), item.title(), w.obj(*from))
         }
         Event::Eliminated { seat, by: Some(k), items } if k != seat && items.total() > 0 => {
             let theirs = if w.you(*seat) { "your" } else { "their" };

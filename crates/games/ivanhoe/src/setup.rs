@@ -36,21 +36,9 @@
 use crate::action::{Action, Event};
 use crate::cards::{Card, Colour, Colours, KINDS};
 use crate::state::{Config, Hand, Ivanhoe, Phase, Player};
-use crate::text;
+use crate::text::{self, parse_seat, seat_name};
 use engine::testing::scenario;
 use engine::{BySeat, Game, MatchRng, Seat, Viewer};
-
-/// Parses `P1`..`P5` (case-insensitive) to a seat.
-pub fn parse_seat(s: &str) -> Option<Seat> {
-    let rest = s.strip_prefix('P').or_else(|| s.strip_prefix('p'))?;
-    let k: u8 = rest.parse().ok()?;
-    (1..=5).contains(&k).then(|| Seat(k - 1))
-}
-
-/// `P1` for seat 0.
-pub fn seat_name(s: Seat) -> String {
-    format!("P{}", s.0 + 1)
-}
 
 pub fn parse_cards(s: &str) -> Result<Vec<Card>, String> {
     if s == "-" || s.is_empty() {

@@ -8,11 +8,22 @@
 use crate::action::{Action, Event, Slot};
 use crate::bots;
 use crate::cards::{Card, Colour, Colours};
-use crate::setup::{parse_seat, seat_name};
 use crate::state::{Config, Ivanhoe};
 use crate::view::{PhaseView, View};
 use engine::{Bot, Game, MatchRng, Observation, Seat, Viewer};
 use std::fmt::Write;
+
+/// Parses `P1`..`P5` (case-insensitive) to a seat.
+pub fn parse_seat(s: &str) -> Option<Seat> {
+    let rest = s.strip_prefix('P').or_else(|| s.strip_prefix('p'))?;
+    let k: u8 = rest.parse().ok()?;
+    (1..=5).contains(&k).then(|| Seat(k - 1))
+}
+
+/// `P1` for seat 0.
+pub fn seat_name(s: Seat) -> String {
+    format!("P{}", s.0 + 1)
+}
 
 /// What a command line asks for.
 #[derive(Clone, Debug, PartialEq)]

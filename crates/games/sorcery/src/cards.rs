@@ -411,3 +411,19 @@ mod tests {
         }
     }
 }
+
+/// A card in a deck, hand or graveyard. Minions carry their own attack and defence, which they
+/// keep when they change zones (spec 2.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Card {
+    pub id: CardId,
+    pub attack: i32,
+    pub defence: i32,
+}
+
+impl Card {
+    pub fn new(id: CardId) -> Self {
+        let d = id.def();
+        Card { id, attack: d.attack, defence: d.defence }
+    }
+}

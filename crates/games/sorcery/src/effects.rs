@@ -13,40 +13,10 @@
 
 use crate::action::{Event, MinionRef};
 use crate::cards::{CardId, TriggerEffect, When};
+pub use crate::effect::{Effect, Source, Zone};
 use crate::state::{BOARD_SIZE, Card, Minion, Player, Sorcery, Status, other};
 use engine::Seat;
 use engine::flow::{Control, EffectQueue, Resolve};
-use serde::{Deserialize, Serialize};
-
-/// Where a minion goes when it leaves the board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Zone {
-    Graveyard,
-    Hand,
-}
-
-/// Who carries a trigger that fired.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Source {
-    Minion { uid: u32 },
-    Ritual { owner: Seat },
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Effect {
-    /// Reduce a minion's defence.
-    Damage { uid: u32, amount: i32 },
-    /// A player loses life to an attack.
-    HitPlayer { player: Seat, amount: i32 },
-    /// A minion starts leaving play: its leave-play triggers go on the queue, then `Remove`.
-    Leave { uid: u32, to: Zone },
-    /// The minion actually leaves: enchantments removed from the game, card moved.
-    Remove { uid: u32, to: Zone },
-    /// A minion is placed on the board (played, summoned, raised); enter-play triggers follow.
-    Enter { player: Seat, card: Card, created: bool },
-    /// A triggered ability resolves. `subject` is the minion entering or leaving play, if any.
-    Fire { source: Source, effect: TriggerEffect, subject: Option<u32> },
-}
 
 /// More effects than one action can cause: every chain of Sorcery effects settles (each
 /// trigger is set off by a minion entering or leaving a board of at most five a side), so

@@ -47,6 +47,7 @@ pub mod action;
 pub mod bots;
 pub mod cards;
 pub mod deck;
+pub mod effect;
 pub mod effects;
 mod refusal;
 mod rules;

@@ -1,8 +1,9 @@
 //! The match state: two players' zones, whose turn it is, and the effect queue (empty between
 //! actions).
 
+pub use crate::cards::Card;
 use crate::cards::{CardId, DEFAULT_DECK, Kind, Modifier};
-use crate::effects::Effect;
+use crate::effect::Effect;
 use engine::flow::EffectQueue;
 use engine::{MatchRng, Seat};
 use serde::{Deserialize, Serialize};
@@ -44,22 +45,6 @@ impl Config {
     /// The spec's game with no additions: no turn limit, no stalemate rule.
     pub fn terminal(decks: [Vec<CardId>; 2], testing: bool) -> Self {
         Config { decks, testing, turn_limit: None, draw_when_stuck: false }
-    }
-}
-
-/// A card in a deck, hand or graveyard. Minions carry their own attack and defence, which they
-/// keep when they change zones (spec 2.2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Card {
-    pub id: CardId,
-    pub attack: i32,
-    pub defence: i32,
-}
-
-impl Card {
-    pub fn new(id: CardId) -> Self {
-        let d = id.def();
-        Card { id, attack: d.attack, defence: d.defence }
     }
 }
 

@@ -401,7 +401,8 @@ Testing mode (-testing) only:
 Cards and minions are numbered from 1, left to right; target-player is 1 or 2; target-card is
 a minion number or r for the player's ritual.
 Options: -deck1 FILE, -deck2 FILE, -init FILE, -testing, -seed N, -unicode (fancy drawing),
-         -bot1 NAME, -bot2 NAME: the computer plays seat 1 or 2 (NAME: random or heuristic).";
+         -bot1 NAME, -bot2 NAME: the computer plays seat 1 or 2 (NAME: easy, medium, hard or
+         expert, or the game's own random or heuristic). Without them, two people share the keyboard.";
 
 /// One line about an event (as `viewer` received it: a card drawn by the other seat has no
 /// name), with `names` by seat; `None` for the routine events that need no line (a turn's

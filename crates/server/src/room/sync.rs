@@ -106,6 +106,10 @@ impl<A: GameAdapter> Room<A> {
             .put("joinTime", &m.join_time)
             .put("isBot", &m.bot.is_some())
             .put("connected", &(m.bot.is_some() || m.conn.is_some()));
+        // A bot's level (or the game's own bot it is), so every seat can say how it plays.
+        if let Some(kind) = &m.bot {
+            p.put("bot", kind);
+        }
         match self.seat_of(&m.username).and_then(|s| seats.get(s.index())) {
             Some(game) => p.extend(game),
             None => {
