@@ -321,3 +321,34 @@ async fn loopback_is_capped_per_address_like_any_client_and_a_forwarded_header_i
     assert_eq!(post("10.0.0.3").await, 429);
     s.stop().await;
 }
+
+#[tokio::test]
+async fn behind_a_trusted_proxy_the_forwarded_client_is_counted() {
+    let mut config = plain_config();
+    config.limits.rooms_per_addr = 2;
+    config.limits.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
+    let s = Server::start_with(config).await;
+    let post = |xff: &'static str| {
+        let addr = s.addr.clone();
+        async move {
+            use tokio::io::{AsyncReadExt, AsyncWriteExt};
+            let mut t = tokio::net::TcpStream::connect(&addr).await.unwrap();
+            let body = r#"{"game":"buckshot"}"#;
+            let req = format!(
+                "POST /api/rooms HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nX-Forwarded-For: {xff}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+            t.write_all(req.as_bytes()).await.unwrap();
+            let mut out = String::new();
+            t.read_to_string(&mut out).await.unwrap();
+            out[9..12].parse::<u16>().unwrap()
+        }
+    };
+    assert_eq!(post("10.0.0.1").await, 201);
+    assert_eq!(post("10.0.0.1").await, 201);
+    assert_eq!(post("10.0.0.1").await, 429, "the forwarded client is over its share");
+    // The client's own claims before the last hop are not believed.
+    assert_eq!(post("10.0.0.2, 10.0.0.1").await, 429);
+    assert_eq!(post("10.0.0.2").await, 201, "another client behind the same proxy is not");
+    s.stop().await;
+}
