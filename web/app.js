@@ -40,6 +40,8 @@ const connStatus = document.getElementById('conn-status');
 const alerts = document.getElementById('alerts');
 
 const NAME_KEY = 'cardtable.username';
+// The room's own packets; every other packet a game sends is an action.
+const ROOM_PACKETS = new Set(['JoinGame', 'LeaveGame', 'SetHost', 'GameDataRequest', 'StartGame', 'SendNewChatMessage', 'Reconnect', 'AddBot', 'RemoveBot']);
 const USERNAME_RE = /^[A-Za-z0-9_-]{1,16}$/;
 
 function store(kind) {
@@ -237,7 +239,8 @@ function renderRooms(list, rooms) {
       h('div', { class: 'room-item-main' },
         h('span', { class: 'room-game', text: gameTitle(r.game) }),
         h('span', { class: `room-state state-${r.state}`, text: r.state === 'playing' ? 'playing' : 'in lobby' }),
-        h('span', { class: 'room-code', text: r.id })),
+        h('span', { class: 'room-code', text: r.id }),
+        r.seeded ? h('span', { class: 'room-seeded', attrs: { title: 'Its creator chose the seed' }, text: 'seeded' }) : null),
       h('div', { class: 'room-who' },
         h('span', { text: `${r.players.length} player${r.players.length === 1 ? '' : 's'}: ${who}` }),
         r.spectators ? h('span', { text: ` · ${r.spectators} watching` }) : null),
@@ -342,7 +345,9 @@ class Room {
   async loadGame(name) {
     const ctx = {
       root: this.tableRoot,
-      send: (p) => this.send(p),
+      // Every action carries the serial of the table it was chosen from: a double click, or a
+      // click on a table that has just moved on, is refused (`stale_action`), never played twice.
+      send: (p) => this.send(ROOM_PACKETS.has(p.type) || this.data?.serial == null ? p : { ...p, serial: this.data.serial }),
       alert: (t, k) => showAlert(t, k),
       log: (t, opts) => this.log(t, opts),
       me: () => this.you,
@@ -486,6 +491,8 @@ class Room {
         // A game may name refusals that are races, not mistakes (Wolf Pack: a Continue pressed
         // just as the host's confirm delay ran out); the page already shows the new state.
         if (this.mod?.isRace?.(msg.code)) break;
+        // A second click on a move already made: the page shows the table that followed it.
+        if (msg.code === 'stale_action') break;
         showAlert(msg.reason, 'error');
         break;
       case 'ShowAlert':
@@ -545,7 +552,10 @@ class Room {
     this.chatInput.disabled = !this.you || !connected;
     this.chatSend.disabled = !this.you || !connected;
     this.chatInput.placeholder = this.you ? 'Say something…' : 'Join to chat';
-    const hostLine = d?.host ? h('span', { class: 'host-line' }, 'Host: ', h('strong', { text: d.host })) : null;
+    // A room whose creator chose the seed (a server started with --allow-seeded-rooms) says so:
+    // whoever knows the seed knows every hidden card.
+    const seeded = d?.seeded ? h('span', { class: 'seeded-mark', dataset: { testid: 'seeded' }, attrs: { title: 'Whoever chose the seed can know every hidden card.' }, text: ' Seeded room: its creator chose the deal.' }) : null;
+    const hostLine = d?.host || seeded ? h('span', { class: 'host-line' }, d?.host ? ['Host: ', h('strong', { text: d.host })] : null, seeded) : null;
     if (this.you) {
       const me = d?.players?.find((p) => p.username === this.you);
       const role = d?.host === this.you ? 'host' : me?.isSpectator ? 'spectator' : d?.gameStarted ? 'player' : 'in the lobby';
@@ -731,8 +741,9 @@ class Room {
     const author = m.player?.username ?? '?';
     const li = h('li', { class: `chat-item ${author === this.you ? 'chat-mine' : ''}` },
       h('time', { text: clock(m.timestamp) }), ' ',
-      h('strong', { class: 'chat-author', text: author }), ' ',
-      h('span', { class: 'chat-text', text: m.message }));
+      // Each in its own bidi isolate: nothing in a name or a message reorders the text around it.
+      h('bdi', { class: 'chat-author', text: author }), ' ',
+      h('bdi', { class: 'chat-text', text: m.message }));
     const stick = this.chatList.scrollHeight - this.chatList.scrollTop - this.chatList.clientHeight < 40;
     this.chatList.appendChild(li);
     while (this.chatList.children.length > 200) this.chatList.firstElementChild.remove();

@@ -30,7 +30,11 @@ export async function startServer({ addr = '127.0.0.1:0', dir = null } = {}) {
   const bin = serverBinary();
   if (!existsSync(bin)) throw new Error(`no server binary at ${bin}: run e2e/run.sh or set CARDTABLE_BIN`);
   dir ??= mkdtempSync(path.join(tmpdir(), 'cardtable-e2e-'));
-  const child = spawn(bin, ['serve', '--addr', addr, '--db', path.join(dir, 'e2e.db')], {
+  // Tests replay known deals (seeded rooms), and every browser of a test is 127.0.0.1: no
+  // per-address caps (the server's own tests cover those).
+  const args = ['serve', '--addr', addr, '--db', path.join(dir, 'e2e.db'), '--allow-seeded-rooms'];
+  for (const cap of ['--max-conns-per-addr', '--max-sockets-per-addr', '--max-rooms-per-addr', '--max-rooms-per-minute-per-addr', '--max-lookup-misses-per-minute-per-addr']) args.push(cap, '0');
+  const child = spawn(bin, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'warn' },
   });

@@ -78,8 +78,15 @@ fn start_server(pin: bool, db: &std::path::Path, program: Option<&std::path::Pat
         Command::new(&exe)
     };
     // Closed-loop clients send as fast as the server answers; the per-connection limit (20 a
-    // second for people) is raised so it measures the server, not the limiter.
-    cmd.args(["serve", "--addr", "127.0.0.1:0", "--rate-limit", "100000", "--db"]).arg(db);
+    // second for people) is raised so it measures the server, not the limiter. Every client
+    // is 127.0.0.1, so nothing is capped per address; the rooms are created with seeds.
+    cmd.args(["serve", "--addr", "127.0.0.1:0", "--rate-limit", "100000", "--allow-seeded-rooms"]);
+    for cap in
+        ["--max-conns-per-addr", "--max-sockets-per-addr", "--max-rooms-per-addr", "--max-rooms-per-minute-per-addr"]
+    {
+        cmd.args([cap, "0"]);
+    }
+    cmd.arg("--db").arg(db);
     cmd.env("RUST_LOG", "warn").stdout(Stdio::piped()).stderr(Stdio::null());
     let mut child = cmd.spawn().with_context(|| format!("starting the server {}", exe.display()))?;
     let mut out = BufReader::new(child.stdout.take().expect("piped"));

@@ -38,14 +38,29 @@ pub struct ServeArgs {
     /// Seconds a client has to send a request's body.
     #[arg(long, default_value_t = 10.0)]
     body_timeout: f64,
-    /// Open connections allowed from one address (0: no cap). Loopback clients are not
-    /// capped per address (a reverse proxy on this machine).
+    /// Open connections allowed from one address (0: no cap). Every address is capped,
+    /// loopback included, except a --trusted-proxy's.
     #[arg(long, default_value_t = server::limits::Limits::default().conns_per_addr)]
     max_conns_per_addr: usize,
-    /// Open connections allowed in all (0: no cap); never more than the process's
-    /// file descriptor limit allows.
+    /// Open connections allowed in all (0: as many as the descriptor limit allows); never
+    /// more than the process's file descriptor limit allows with a reserve kept back (for the
+    /// database, the listener and a health check): the limit and the cap are logged at start.
     #[arg(long, default_value_t = server::limits::Limits::default().conns)]
     max_conns: usize,
+    /// A reverse proxy (its IP address) whose X-Forwarded-For is believed: requests through
+    /// it count against the client address it forwards, and its own connections are not
+    /// capped per address. Repeat for several. From any other peer the header is ignored.
+    #[arg(long = "trusted-proxy", value_name = "ADDR")]
+    trusted_proxies: Vec<std::net::IpAddr>,
+    /// Let POST /api/rooms choose the seed (tests, tournaments). Whoever picks a seed can
+    /// replay the deal and see every hidden card: without this flag a seed is refused (400),
+    /// and with it such a room is marked seeded to its members and in the lobby.
+    #[arg(long)]
+    allow_seeded_rooms: bool,
+    /// Lookups of room ids that do not exist one address may make in any minute (0: no cap).
+    /// Past it every room lookup from the address gets HTTP 429 for a while.
+    #[arg(long, default_value_t = server::limits::Limits::default().lookup_misses_per_minute_per_addr)]
+    max_lookup_misses_per_minute_per_addr: usize,
     /// A page origin (`https://cards.example`) allowed, besides the server's own, to open
     /// rooms' WebSockets and create rooms; repeat for several.
     #[arg(long = "allow-origin", value_name = "ORIGIN")]
@@ -55,8 +70,7 @@ pub struct ServeArgs {
     /// abandoned (recorded with its log).
     #[arg(long, value_name = "SECS", default_value_t = 60.0)]
     empty_room_ttl: f64,
-    /// Rooms one address may create in any minute (0: no cap; loopback is not capped per
-    /// address). Past it: HTTP 429.
+    /// Rooms one address may create in any minute (0: no cap). Past it: HTTP 429.
     #[arg(long, default_value_t = server::limits::Limits::default().rooms_per_minute_per_addr)]
     max_rooms_per_minute_per_addr: usize,
     /// Live rooms one address may have created (0: no cap). Past it: HTTP 429.
@@ -132,12 +146,26 @@ fn seconds(s: f64) -> std::time::Duration {
 }
 
 async fn serve(args: ServeArgs, nofile: Option<u64>) -> anyhow::Result<ExitCode> {
-    // The global cap stays under the descriptor limit (with room for the database and the
-    // listener), so that the server refuses with a 503 rather than failing to accept.
+    // The global cap stays under the descriptor limit (with a reserve for the database, the
+    // listener, refusals and a health check), so that the server refuses with a 503 rather
+    // than failing to accept.
     let mut max_conns = args.max_conns;
-    if let Some(n) = nofile {
-        let room = usize::try_from(n.saturating_sub(64)).unwrap_or(usize::MAX).max(1);
-        max_conns = if max_conns == 0 { room } else { max_conns.min(room) };
+    match nofile {
+        Some(n) => {
+            let room = server::limits::conns_for_nofile(n);
+            max_conns = if max_conns == 0 { room } else { max_conns.min(room) };
+            tracing::info!(
+                "file descriptor limit {n}: at most {max_conns} connections ({} kept back)",
+                n.saturating_sub(room as u64)
+            );
+        }
+        None => tracing::warn!("the file descriptor limit could not be read: connections capped at {max_conns} only"),
+    }
+    if !args.trusted_proxies.is_empty() {
+        tracing::info!("trusted proxies (their X-Forwarded-For counts): {:?}", args.trusted_proxies);
+    }
+    if args.allow_seeded_rooms {
+        tracing::warn!("rooms may be created with a chosen seed (--allow-seeded-rooms): they are marked seeded");
     }
     let limits = server::limits::Limits {
         queue_bytes: args.queue_bytes.max(1),
@@ -145,6 +173,9 @@ async fn serve(args: ServeArgs, nofile: Option<u64>) -> anyhow::Result<ExitCode>
         body_timeout: seconds(args.body_timeout),
         conns_per_addr: args.max_conns_per_addr,
         conns: max_conns,
+        trusted_proxies: args.trusted_proxies,
+        allow_seeded_rooms: args.allow_seeded_rooms,
+        lookup_misses_per_minute_per_addr: args.max_lookup_misses_per_minute_per_addr,
         allow_origins: args.allow_origins,
         rooms_per_minute_per_addr: args.max_rooms_per_minute_per_addr,
         rooms_per_addr: args.max_rooms_per_addr,

@@ -21,7 +21,8 @@ fn drain(out: impl std::io::Read + Send + 'static) {
 
 fn start(db: &std::path::Path) -> Proc {
     let mut child = Command::new(env!("CARGO_BIN_EXE_cardtable"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
+        // The test plays a known deal (seed 77).
+        .args(["serve", "--addr", "127.0.0.1:0", "--allow-seeded-rooms", "--db"])
         .arg(db)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

@@ -47,9 +47,15 @@ pub enum ClientMsg {
     RemoveBot {
         username: String,
     },
-    /// A game action in the game's own JSON (games without dedicated packets).
+    /// A game action in the game's own JSON (games without dedicated packets). `serial` is
+    /// the `serial` of the `GameDataSync` the action was chosen from: an action for a table
+    /// that has moved on since (a double click, an old `legal` entry) is refused with
+    /// [`codes::STALE_ACTION`]. Without it the action is judged against the table as it is
+    /// now (older clients).
     Act {
         action: serde_json::Value,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        serial: Option<u64>,
     },
 }
 
@@ -175,18 +181,81 @@ pub mod codes {
     pub const UNKNOWN_TOKEN: &str = "unknown_token";
     /// The room has as many members as it takes.
     pub const ROOM_FULL: &str = "room_full";
+    // Refused actions and room packets (`ActionFailed`).
+    /// The action answers a table that has moved on since (its `serial` is not the room's
+    /// now, or this seat has moved since): it was not applied.
+    pub const STALE_ACTION: &str = "stale_action";
+    /// The packet needs a member of the room: join first.
+    pub const NOT_JOINED: &str = "not_joined";
+    /// The member has no seat in the running game (a watcher, or someone who left it).
+    pub const NOT_PLAYING: &str = "not_playing";
+    /// No game is running in the room.
+    pub const NO_GAME: &str = "no_game";
+    /// Only the host may send this packet.
+    pub const NOT_HOST: &str = "not_host";
+    /// Not while a game runs (bots are added and removed in the lobby).
+    pub const GAME_RUNNING: &str = "game_running";
+}
+
+/// Whether `c` is a directional formatting character that opens or closes a span:
+/// embeddings and overrides (U+202A-U+202E) and isolates (U+2066-U+2069).
+fn bidi_control(c: char) -> Option<Bidi> {
+    Some(match c {
+        '\u{202A}'..='\u{202E}' if c != '\u{202C}' => Bidi::OpenEmbedding,
+        '\u{202C}' => Bidi::CloseEmbedding,
+        '\u{2066}'..='\u{2068}' => Bidi::OpenIsolate,
+        '\u{2069}' => Bidi::CloseIsolate,
+        _ => return None,
+    })
+}
+
+enum Bidi {
+    OpenEmbedding,
+    CloseEmbedding,
+    OpenIsolate,
+    CloseIsolate,
+}
+
+/// Whether every directional embedding, override and isolate in `s` is closed in `s`, in
+/// order (a PDF closes the latest embedding, a PDI the latest isolate, neither across the
+/// other). An unbalanced one would reverse or reorder the text shown after the message.
+pub fn bidi_balanced(s: &str) -> bool {
+    let mut open: Vec<bool> = Vec::new(); // true: an isolate
+    for c in s.chars() {
+        match bidi_control(c) {
+            Some(Bidi::OpenEmbedding) => open.push(false),
+            Some(Bidi::OpenIsolate) => open.push(true),
+            Some(Bidi::CloseEmbedding) if open.last() == Some(&false) => {
+                open.pop();
+            }
+            Some(Bidi::CloseIsolate) if open.last() == Some(&true) => {
+                open.pop();
+            }
+            Some(_) => return false,
+            None => {}
+        }
+    }
+    open.is_empty()
 }
 
 /// Checks a chat message: 1 to 500 characters, no control characters (NUL, escapes, line
-/// breaks), and something to see — not only spaces and invisible marks (byte-order marks,
-/// zero-width spaces and joiners, direction marks).
+/// breaks, the line and paragraph separators U+2028 and U+2029), every directional
+/// embedding, override and isolate (U+202A-U+202E, U+2066-U+2069) closed within the message
+/// ([`bidi_balanced`]), and something to see — not only spaces and invisible marks
+/// (byte-order marks, zero-width spaces and joiners, direction marks). A message that fails
+/// is refused whole, never altered.
 pub fn check_chat(message: &str) -> Result<(), String> {
     let len = message.chars().count();
     if len == 0 || len > MAX_CHAT {
         return Err(format!("a chat message has 1 to {MAX_CHAT} characters"));
     }
-    if message.chars().any(char::is_control) {
-        return Err("a chat message may not contain control characters".into());
+    if message.chars().any(|c| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')) {
+        return Err("a chat message may not contain control characters or line breaks".into());
+    }
+    if !bidi_balanced(message) {
+        return Err(
+            "a chat message may not leave a direction override or isolate (U+202A-U+202E, U+2066-U+2069) open or close one it did not open".into(),
+        );
     }
     if message.chars().all(|c| c.is_whitespace() || is_invisible(c)) {
         return Err("a chat message needs something visible in it".into());
@@ -249,6 +318,36 @@ mod tests {
         {
             assert!(check_chat(bad).is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn chat_direction_controls_must_balance_and_separators_are_refused() {
+        for bad in [
+            "\u{202E}gnp.exe",
+            "a\u{202A}b",
+            "x\u{202C}",
+            "\u{2066}hi",
+            "hi\u{2069}",
+            "\u{2067}a\u{202C}",
+            "\u{202B}a\u{2069}",
+            "a\u{2028}b",
+            "a\u{2029}b",
+            "\u{2066}\u{202A}x\u{2069}\u{202C}",
+        ] {
+            assert!(check_chat(bad).is_err(), "{bad:?}");
+        }
+        for good in ["\u{2067}שלום\u{2069} ok", "\u{202B}a\u{2066}b\u{2069}\u{202C}", "x\u{200F}y"] {
+            assert!(check_chat(good).is_ok(), "{good:?}");
+        }
+    }
+
+    #[test]
+    fn acts_carry_an_optional_serial() {
+        let m: ClientMsg = serde_json::from_str(r#"{"type":"Act","action":{"type":"Pass"},"serial":7}"#).unwrap();
+        assert_eq!(m, ClientMsg::Act { action: serde_json::json!({"type":"Pass"}), serial: Some(7) });
+        let m: ClientMsg = serde_json::from_str(r#"{"type":"Act","action":1}"#).unwrap();
+        assert_eq!(m, ClientMsg::Act { action: serde_json::json!(1), serial: None });
+        assert!(serde_json::from_str::<ClientMsg>(r#"{"type":"Act","action":1,"serial":"x"}"#).is_err());
     }
 
     #[test]

@@ -7,15 +7,19 @@
 //! the socket ([`Counted`]), so a connection upgraded to a WebSocket keeps counting after
 //! hyper hands the socket over. A connection over a cap gets `503` with a JSON reason and is
 //! closed.
+//!
+//! Connections are counted by their peer address: the accept loop has no request to read a
+//! forwarded address from, so a configured trusted proxy's connections are capped in all
+//! only (the requests they carry count against their forwarded clients: [`Limits::client_addr`]).
 
-use crate::limits::Limits;
+use crate::limits::{Limits, address_key};
 use axum::Router;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use std::collections::HashMap;
 use std::future::Future;
 use std::io;
-use std::net::{IpAddr, Ipv6Addr};
+use std::net::IpAddr;
 use std::pin::{Pin, pin};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -25,11 +29,24 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 
+/// Headers on every HTTP answer: the page loads only its own files, no other site may frame
+/// it, answers are taken as the type they say, and no address leaks to other sites.
+pub const SECURITY_HEADERS: [(&str, &str); 4] = [
+    (
+        "content-security-policy",
+        "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    ),
+    ("x-frame-options", "DENY"),
+    ("x-content-type-options", "nosniff"),
+    ("referrer-policy", "no-referrer"),
+];
+
 /// How long a refused connection may take to receive its `503`.
 const REFUSAL: Duration = Duration::from_secs(1);
 /// Refusals in progress at once; past this a refused connection is closed without an answer
-/// (someone opening connections that fast is not reading answers).
-const REFUSALS: usize = 256;
+/// (someone opening connections that fast is not reading answers). Each holds a descriptor
+/// for up to [`REFUSAL`]: they come out of [`crate::limits::RESERVED_FDS`].
+const REFUSALS: usize = 32;
 
 /// Serves `app` on `listener` until `shutdown` resolves, then lets the HTTP requests in
 /// progress finish. (WebSockets are their rooms' business: a room closes its sockets when it
@@ -158,7 +175,7 @@ impl Refusal {
 async fn refuse(mut tcp: TcpStream, refusal: Refusal) {
     let body = serde_json::json!({ "error": refusal.reason() }).to_string();
     let mut head = String::from("HTTP/1.1 503 Service Unavailable\r\n");
-    for (name, value) in crate::SECURITY_HEADERS {
+    for (name, value) in SECURITY_HEADERS {
         head.push_str(&format!("{name}: {value}\r\n"));
     }
     let answer = format!(
@@ -179,7 +196,8 @@ async fn refuse(mut tcp: TcpStream, refusal: Refusal) {
 struct Counts {
     per_addr: usize,
     total: usize,
-    loopback_exempt: bool,
+    /// Peers not capped per address (trusted proxies).
+    uncapped: Vec<IpAddr>,
     open: Mutex<(usize, HashMap<IpAddr, usize>)>,
 }
 
@@ -195,14 +213,14 @@ impl Counts {
         Counts {
             per_addr: limits.conns_per_addr,
             total: limits.conns,
-            loopback_exempt: limits.loopback_exempt,
+            uncapped: limits.trusted_proxies.iter().map(|p| p.to_canonical()).collect(),
             open: Mutex::new((0, HashMap::new())),
         }
     }
 
     fn admit(self: &Arc<Self>, ip: IpAddr) -> Result<Slot, Refusal> {
         let key = address_key(ip);
-        let capped = self.per_addr != 0 && !(self.loopback_exempt && key.is_loopback());
+        let capped = self.per_addr != 0 && !self.uncapped.contains(&ip.to_canonical());
         let mut open = self.open.lock().expect("counts lock");
         if self.total != 0 && open.0 >= self.total {
             return Err(Refusal::Full);
@@ -231,18 +249,6 @@ impl Drop for Slot {
                 open.1.remove(&key);
             }
         }
-    }
-}
-
-/// What a per-address cap counts against: the IPv4 address (an IPv4-mapped IPv6 address is
-/// its IPv4 address), or an IPv6 address's /64 (one host commonly has a whole /64).
-pub(crate) fn address_key(ip: IpAddr) -> IpAddr {
-    match ip.to_canonical() {
-        IpAddr::V6(v6) => {
-            let s = v6.segments();
-            IpAddr::V6(Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
-        }
-        v4 => v4,
     }
 }
 
@@ -289,7 +295,12 @@ mod tests {
     use super::*;
 
     fn counts(per_addr: usize, total: usize) -> Arc<Counts> {
-        let limits = Limits { conns_per_addr: per_addr, conns: total, loopback_exempt: true, ..Limits::default() };
+        let limits = Limits {
+            conns_per_addr: per_addr,
+            conns: total,
+            trusted_proxies: vec!["10.0.0.100".parse().unwrap()],
+            ..Limits::default()
+        };
         Arc::new(Counts::new(&limits))
     }
 
@@ -305,11 +316,15 @@ mod tests {
         assert_eq!(c.admit(b).err(), Some(Refusal::Full));
         drop(s1);
         let _s4 = c.admit(a).unwrap();
-        // Loopback is exempt from the per-address cap, not from the total.
+        // Loopback is one address like any other; a trusted proxy is exempt from the
+        // per-address cap, not from the total.
         let c = counts(1, 3);
         let lo: IpAddr = "127.0.0.1".parse().unwrap();
-        let _l: Vec<Slot> = (0..3).map(|_| c.admit(lo).unwrap()).collect();
-        assert_eq!(c.admit(lo).err(), Some(Refusal::Full));
+        let _l = c.admit(lo).unwrap();
+        assert_eq!(c.admit(lo).err(), Some(Refusal::TooManyFromAddress));
+        let proxy: IpAddr = "10.0.0.100".parse().unwrap();
+        let _p: Vec<Slot> = (0..2).map(|_| c.admit(proxy).unwrap()).collect();
+        assert_eq!(c.admit(proxy).err(), Some(Refusal::Full));
     }
 
     #[test]

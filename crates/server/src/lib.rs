@@ -11,7 +11,10 @@
 //!   listed rooms by id, at most 100 a page (a `Link: <…>; rel="next"` header when there are
 //!   more); `GET /api/rooms/{id}` → one room's summary, listed or not;
 //! - `POST /api/rooms` `{"game": NAME, "seed": N?, ...options}` → `{"id": ...}` (or `429`/`503`
-//!   with `{"error"}` over a limit: [`limits`]);
+//!   with `{"error"}` over a limit: [`limits`]; a `seed` only where the server allows seeded
+//!   rooms, else `400`);
+//! - looking up a room id that does not exist (`GET /api/rooms/{id}`, its WebSocket, a
+//!   replay's `room`) costs the client's address one of its lookups: past them, `429`;
 //! - `GET /api/rooms/{id}/ws`: the room's WebSocket (see `docs/protocol.md`);
 //! - `GET /api/matches/{id}?seat=N&steps=all|last`: a finished match rebuilt, the table after
 //!   every move as one seat (or a spectator) saw it ([`replay`]);
@@ -40,6 +43,7 @@ pub mod room;
 pub mod rules;
 pub mod watch;
 
+pub use accept::SECURITY_HEADERS;
 pub use error::Error;
 
 use axum::Json;
@@ -92,18 +96,6 @@ pub async fn run(
     accept::serve(listener, app(state), limits, shutdown).await
 }
 
-/// Headers on every HTTP answer: the page loads only its own files, no other site may frame
-/// it, answers are taken as the type they say, and no address leaks to other sites.
-pub const SECURITY_HEADERS: [(&str, &str); 4] = [
-    (
-        "content-security-policy",
-        "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
-    ),
-    ("x-frame-options", "DENY"),
-    ("x-content-type-options", "nosniff"),
-    ("referrer-policy", "no-referrer"),
-];
-
 /// `{"status":"ok","rooms":N,"dormantRooms":D}`: rooms in the lobby, and how many of them are
 /// dormant (out of memory until someone comes back).
 async fn health(State(state): State<AppState>) -> Json<serde_json::Value> {
@@ -155,16 +147,27 @@ fn asset(path: &str) -> Response {
     }
 }
 
-/// The client's address, as the accept loop recorded it (`None` if the router is served some
-/// other way).
-struct Peer(Option<IpAddr>);
+/// The client's address: the peer the accept loop recorded, or, for a trusted proxy, the
+/// client it forwards ([`Limits::client_addr`]). `None` if the router is served some other way.
+pub struct Peer(pub Option<IpAddr>);
 
-impl<S: Send + Sync> FromRequestParts<S> for Peer {
+impl FromRequestParts<AppState> for Peer {
     type Rejection = std::convert::Infallible;
 
-    async fn from_request_parts(parts: &mut axum::http::request::Parts, _: &S) -> Result<Self, Self::Rejection> {
-        Ok(Peer(parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip())))
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
+        let forwarded = parts.headers.get_all("x-forwarded-for").iter().filter_map(|v| v.to_str().ok());
+        Ok(Peer(peer.map(|p| state.limits.client_addr(p, forwarded))))
     }
+}
+
+/// `429` if `peer` has looked up too many room ids that do not exist (whether or not this one
+/// does: the answer must not tell).
+pub(crate) fn refuse_lookup(state: &AppState, peer: Option<IpAddr>) -> Option<Response> {
+    state.lobby.usage().may_look_up(peer).err().map(refused)
 }
 
 #[derive(Deserialize)]
@@ -193,14 +196,20 @@ async fn game_cards(Path(game): Path<String>) -> Response {
     }
 }
 
-async fn room_summary(State(state): State<AppState>, Path(id): Path<String>) -> Response {
+async fn room_summary(State(state): State<AppState>, Peer(peer): Peer, Path(id): Path<String>) -> Response {
+    if let Some(refused) = refuse_lookup(&state, peer) {
+        return refused;
+    }
     match state.lobby.summary(&id) {
         Some(s) => Json(s).into_response(),
-        None => error(StatusCode::NOT_FOUND, format!("no room {id}")),
+        None => {
+            state.lobby.usage().missed(peer);
+            error(StatusCode::NOT_FOUND, format!("no room {id}"))
+        }
     }
 }
 
-fn refused(r: limits::Refused) -> Response {
+pub(crate) fn refused(r: limits::Refused) -> Response {
     let status = StatusCode::from_u16(r.status).unwrap_or(StatusCode::SERVICE_UNAVAILABLE);
     let mut response = error(status, r.reason);
     response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("10"));
@@ -282,14 +291,22 @@ async fn room_socket(
     Path(id): Path<String>,
     Peer(peer): Peer,
     headers: HeaderMap,
-    ws: WebSocketUpgrade,
+    ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Response {
     if let Some(refused) = refuse_origin(&state.limits, &headers) {
         return refused;
     }
+    if let Some(refused) = refuse_lookup(&state, peer) {
+        return refused;
+    }
     if !state.lobby.contains(&id) {
+        state.lobby.usage().missed(peer);
         return (StatusCode::NOT_FOUND, Json(serde_json::json!({ "error": format!("no room {id}") }))).into_response();
     }
+    let ws = match ws {
+        Ok(ws) => ws,
+        Err(e) => return e.into_response(),
+    };
     // Over a limit the socket is opened and closed at once with the reason: a page cannot read
     // the HTTP answer to a refused WebSocket, but it can read a close frame's reason.
     let ticket = state.lobby.usage().admit_socket(peer);

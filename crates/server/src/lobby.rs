@@ -19,12 +19,7 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
-/// How long a room with nobody connected and no match stays in memory before it goes dormant
-/// by default ([`Limits::dormant_after`]; at most the server's empty-room time). Short: waking
-/// costs one read of the room from the store (about a millisecond, unseen by a page reloading),
-/// while an empty room kept awake holds ~10 KB, and a server where tables are made and left all
-/// the time has hundreds of them (at 145 rooms a second, 2 s kept ~290 awake: ~2.5 MB).
-pub const DORMANT_AFTER: Duration = Duration::from_millis(500);
+pub use crate::limits::DORMANT_AFTER;
 /// How often dormant rooms past their time are looked for.
 const SWEEP_EVERY: Duration = Duration::from_secs(1);
 
@@ -70,6 +65,7 @@ enum Slot {
 struct Dormant {
     kind: GameKind,
     private: bool,
+    seeded: bool,
     spectators: u32,
     /// The players' names, one per line (a username has no line break: `protocol::check_username`).
     players: Box<str>,
@@ -84,6 +80,7 @@ impl Dormant {
         Dormant {
             kind,
             private: summary.private,
+            seeded: summary.seeded,
             spectators: u32::try_from(summary.spectators).unwrap_or(u32::MAX),
             players: summary.players.join("\n").into_boxed_str(),
             since,
@@ -100,6 +97,7 @@ impl Dormant {
             state: "lobby",
             spectators: self.spectators as usize,
             private: self.private,
+            seeded: self.seeded,
         }
     }
 }
@@ -131,6 +129,37 @@ pub struct Lobby {
 pub enum CreateError {
     Bad(Error),
     Refused(Refused),
+}
+
+/// The characters of a room id: lower-case letters and digits, none that reads as another.
+const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
+/// Characters in a room id: 16 from [`ALPHABET`] are 79 bits. The id is all a person needs
+/// to reach a private room (its link), so it is as hard to guess as a token; and ids drawn
+/// this large do not come round again (two in a billion rooms share one with a chance of
+/// about one in a million), so a closed room's id, which its finished matches' replays are
+/// keyed on, is never another room's.
+pub const ID_LEN: usize = 16;
+
+/// A room id from `fill` (random bytes) that `taken` does not know: each character is one
+/// random byte below 248 (= 8 × 31, so every character is equally likely), others are drawn
+/// again.
+fn new_id_with(fill: &mut dyn FnMut(&mut [u8]), taken: impl Fn(&str) -> bool) -> String {
+    let limit = (256 / ALPHABET.len() * ALPHABET.len()) as u8;
+    loop {
+        let mut id = String::with_capacity(ID_LEN);
+        let mut bytes = [0u8; 32];
+        while id.len() < ID_LEN {
+            fill(&mut bytes);
+            for &b in bytes.iter().filter(|&&b| b < limit) {
+                if id.len() < ID_LEN {
+                    id.push(ALPHABET[usize::from(b) % ALPHABET.len()] as char);
+                }
+            }
+        }
+        if !taken(&id) {
+            return id;
+        }
+    }
 }
 
 /// The most rooms one page of `GET /api/rooms` lists.
@@ -263,17 +292,12 @@ impl Lobby {
         room.set_dormant_after(self.usage.limits().dormant_after.min(ttl));
     }
 
+    /// A new room's id: [`ID_LEN`] characters from the operating system's random source
+    /// ([`random_id`]), none a room in the lobby has.
     fn new_id(&self) -> String {
-        const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
-        loop {
-            // From the operating system, so nobody can list the rooms' ids from the clock.
-            let mut bytes = [0u8; 6];
-            getrandom::fill(&mut bytes).expect("the operating system's random source works");
-            let id: String = bytes.iter().map(|&b| ALPHABET[usize::from(b) % ALPHABET.len()] as char).collect();
-            if !self.rooms.lock().expect("lobby lock").contains_key(&id) {
-                return id;
-            }
-        }
+        new_id_with(&mut |bytes| getrandom::fill(bytes).expect("the operating system's random source works"), |id| {
+            self.rooms.lock().expect("lobby lock").contains_key(id)
+        })
     }
 
     /// Creates a room for `game`, stores it, starts its task, and returns its id. Not counted
@@ -293,6 +317,13 @@ impl Lobby {
         from: Option<IpAddr>,
     ) -> Result<String, CreateError> {
         options.check().map_err(CreateError::Bad)?;
+        if options.seed.is_some() && !self.usage.limits().allow_seeded_rooms {
+            return Err(CreateError::Bad(Error::BadOptions(
+                "a room's seed cannot be chosen on this server (whoever picks it can replay the deal and see every hidden card); \
+                 leave `seed` out, or start the server with `cardtable serve --allow-seeded-rooms` (tests, tournaments)"
+                    .into(),
+            )));
+        }
         let kind = game.parse::<GameKind>().map_err(|e| CreateError::Bad(e.into()))?;
         let ticket = self.usage.admit_room(from).map_err(CreateError::Refused)?;
         let id = self.new_id();
@@ -506,5 +537,28 @@ mod tests {
             assert_eq!(name, kind.name());
             assert_eq!((min, max), (usize::from(*kind.seats().start()), usize::from(*kind.seats().end())), "{kind}");
         }
+    }
+
+    #[test]
+    fn ids_hold_64_bits_or_more_and_are_drawn_again_when_taken() {
+        assert!(ID_LEN as f64 * (ALPHABET.len() as f64).log2() >= 64.0);
+        // Bytes 248 and over would favour the first letters: they are skipped.
+        let mut calls = 0;
+        let mut fill = |b: &mut [u8]| {
+            calls += 1;
+            b.fill(if calls == 1 { 250 } else { 0 });
+        };
+        let id = new_id_with(&mut fill, |_| false);
+        assert_eq!(id, "a".repeat(ID_LEN));
+        // A taken id is drawn again: the same bytes twice give a new draw, not the old id.
+        let mut n = 0u8;
+        let mut fill = |b: &mut [u8]| {
+            b.fill(n / 2);
+            n += 1;
+        };
+        let first = "a".repeat(ID_LEN);
+        let id = new_id_with(&mut fill, |id| id == first);
+        assert_ne!(id, first);
+        assert_eq!(id.len(), ID_LEN);
     }
 }

@@ -40,9 +40,15 @@ fn error(status: StatusCode, message: String) -> Response {
 /// `GET /api/matches/{id}`.
 pub async fn get_match(
     State(state): State<crate::AppState>,
+    crate::Peer(peer): crate::Peer,
     Path(id): Path<i64>,
     Query(q): Query<ReplayQuery>,
 ) -> Response {
+    // A match of another room is a room id guessed wrong: throttled as a lookup of an unknown
+    // room is (see `Limits::lookup_misses_per_minute_per_addr`).
+    if let Some(refused) = crate::refuse_lookup(&state, peer) {
+        return refused;
+    }
     let only_last = match q.steps.as_deref() {
         None | Some("all") => false,
         Some("last") => true,
@@ -58,7 +64,10 @@ pub async fn get_match(
     // are matches of which rooms.
     let record = match state.lobby.store().get_match(id).await {
         Ok(Some(m)) if m.room_id == room => m,
-        Ok(_) => return error(StatusCode::NOT_FOUND, format!("no finished match {id} in room {room}")),
+        Ok(_) => {
+            state.lobby.usage().missed(peer);
+            return error(StatusCode::NOT_FOUND, format!("no finished match {id} in room {room}"));
+        }
         Err(e) => return error(StatusCode::INTERNAL_SERVER_ERROR, format!("reading match {id} failed: {e}")),
     };
     // Rebuilding runs the game's rules over every move: off the async workers.

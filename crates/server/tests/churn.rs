@@ -51,7 +51,7 @@ async fn memory_returns_after_ten_thousand_rooms_are_created_played_and_left() {
     let path = dir.join("t.db");
     let _ = std::fs::remove_file(&path);
     let store = store::Store::open(&path).unwrap();
-    let mut config = server::ServerConfig { rate_limit: 10_000.0, ..server::ServerConfig::new(store.clone()) };
+    let mut config = server::ServerConfig { rate_limit: 10_000.0, ..common::test_config(store.clone()) };
     config.limits.empty_room_ttl = Duration::from_secs(1);
     let s = Server::start_with(config).await;
     let t0 = Instant::now();

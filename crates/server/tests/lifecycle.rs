@@ -16,7 +16,7 @@ use tokio_tungstenite::tungstenite::Message;
 const TTL: Duration = Duration::from_millis(300);
 
 fn config(store: store::Store, f: impl FnOnce(&mut Limits)) -> server::ServerConfig {
-    let mut c = server::ServerConfig { rate_limit: 10_000.0, ..server::ServerConfig::new(store) };
+    let mut c = server::ServerConfig { rate_limit: 10_000.0, ..common::test_config(store) };
     c.limits.empty_room_ttl = TTL;
     f(&mut c.limits);
     c
@@ -244,7 +244,6 @@ async fn the_list_pages_past_a_hundred_and_never_shows_a_private_room() {
 #[tokio::test]
 async fn room_creation_limits_answer_429_and_503_with_a_reason() {
     let s = Server::start_with(config(store::Store::memory().unwrap(), |l| {
-        l.loopback_exempt = false;
         l.rooms_per_minute_per_addr = 3;
         l.rooms_per_addr = 2;
         l.empty_room_ttl = Duration::from_secs(60);
@@ -258,7 +257,6 @@ async fn room_creation_limits_answer_429_and_503_with_a_reason() {
     s.stop().await;
 
     let s = Server::start_with(config(store::Store::memory().unwrap(), |l| {
-        l.loopback_exempt = false;
         l.rooms_per_minute_per_addr = 2;
         l.empty_room_ttl = Duration::from_millis(50);
     }))
@@ -299,7 +297,6 @@ async fn refused_socket(addr: &str, room: &str) -> (u16, String) {
 #[tokio::test]
 async fn socket_limits_close_the_websocket_with_1013_and_a_reason() {
     let s = Server::start_with(config(store::Store::memory().unwrap(), |l| {
-        l.loopback_exempt = false;
         l.sockets_per_addr = 2;
     }))
     .await;

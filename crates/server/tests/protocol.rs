@@ -87,9 +87,12 @@ async fn lobby_host_rules_and_a_full_game() {
     }
     b.join("bob").await;
     c.join("carol").await;
-    // Non-hosts cannot start (silently ignored).
+    // Non-hosts cannot start: refused with a code, nothing starts.
     b.send(json!({"type": "StartGame"})).await;
-    assert!(b.drain(150).await.iter().all(|p| p["type"] != "GameStarted"));
+    let got = b.drain(150).await;
+    assert!(got.iter().all(|p| p["type"] != "GameStarted"));
+    let codes: Vec<_> = got.iter().filter(|p| p["type"] == "ActionFailed").map(|p| p["code"].clone()).collect();
+    assert_eq!(codes, [json!("not_host")]);
     // Hand the host over and back.
     a.send(json!({"type": "SetHost", "username": "bob"})).await;
     assert_eq!(c.expect("HostSet").await["username"], "bob");
@@ -126,9 +129,12 @@ async fn lobby_host_rules_and_a_full_game() {
         let text = data.to_string();
         assert!(!text.contains("\"chamber\"") && !text.contains("\"shells\""), "the chamber order must never be sent");
         if !spectator_tried {
-            // A spectator shooting is silently ignored.
+            // A spectator shooting is refused (to them alone), and nothing is fired.
             d.send(json!({"type": "ShootPlayer", "username": "dave"})).await;
-            assert!(d.drain(100).await.iter().all(|p| p["type"] != "ShootPlayer" && p["type"] != "ActionFailed"));
+            let got = d.drain(100).await;
+            assert!(got.iter().all(|p| p["type"] != "ShootPlayer"));
+            let codes: Vec<_> = got.iter().filter(|p| p["type"] == "ActionFailed").map(|p| p["code"].clone()).collect();
+            assert_eq!(codes, [json!("not_playing")]);
             spectator_tried = true;
         }
         let cl = &mut clients.iter_mut().find(|(n, _)| *n == turn).unwrap().1;
@@ -224,9 +230,12 @@ async fn bad_input_never_disturbs_anyone() {
         let r = evil.expect("ActionFailed").await;
         assert_eq!(r["code"], code, "{frame}");
     }
-    // A spectator's action packet is unauthorized: silently ignored, even malformed.
+    // A spectator's action packet is unauthorized: refused as such (before it is even read),
+    // to the sender alone.
     evil.send(json!({"type": "ShootPlayer"})).await;
-    assert!(evil.drain(100).await.is_empty());
+    let got = evil.drain(100).await;
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0]["code"], "not_playing");
     evil.send_raw(Message::Binary(vec![1, 2, 3].into())).await;
     assert_eq!(evil.expect("ActionFailed").await["code"], "binary_frame");
     // Allowed but failed: to the sender only.
@@ -241,9 +250,13 @@ async fn bad_input_never_disturbs_anyone() {
     let f = mover.expect("ActionFailed").await;
     assert!(f["code"] == "no_such_item" || f["code"] == "cannot_target_self", "{f}");
     assert!(other.drain(100).await.iter().all(|p| p["type"] != "ActionFailed"));
-    // Out of turn: silently ignored.
+    // Out of turn: refused with a code, to the sender alone; nothing is fired.
     other.send(json!({"type": "ShootPlayer", "username": turn})).await;
-    assert!(other.drain(100).await.iter().all(|p| p["type"] != "ActionFailed" && p["type"] != "ShootPlayer"));
+    let got = other.drain(100).await;
+    assert!(got.iter().all(|p| p["type"] != "ShootPlayer"));
+    let codes: Vec<_> = got.iter().filter(|p| p["type"] == "ActionFailed").map(|p| p["code"].clone()).collect();
+    assert_eq!(codes, [json!("not_your_turn")]);
+    assert!(mover.drain(100).await.iter().all(|p| p["type"] != "ActionFailed"));
     // A frame over 64 KiB closes only that connection.
     let big = json!({"type": "SendNewChatMessage", "message": "y".repeat(70_000)}).to_string();
     let _ = evil.ws.send(Message::Text(big.into())).await;

@@ -12,7 +12,7 @@ mod common;
 use common::Server;
 
 fn config() -> server::ServerConfig {
-    server::ServerConfig { rate_limit: 10_000.0, ..server::ServerConfig::new(store::Store::memory().unwrap()) }
+    server::ServerConfig { rate_limit: 10_000.0, ..common::test_config(store::Store::memory().unwrap()) }
 }
 
 /// A WebSocket client whose socket has a small receive buffer, so that not reading fills it
@@ -212,7 +212,6 @@ async fn a_request_head_over_64_kib_gets_431() {
 async fn connections_over_the_per_address_cap_get_503() {
     let mut config = config();
     config.limits.conns_per_addr = 4;
-    config.limits.loopback_exempt = false;
     let s = Server::start_with(config).await;
     let mut held = Vec::new();
     for _ in 0..4 {
@@ -259,7 +258,6 @@ async fn connections_over_the_global_cap_get_503() {
 async fn a_websocket_counts_against_the_cap_for_as_long_as_it_is_open() {
     let mut config = config();
     config.limits.conns_per_addr = 1;
-    config.limits.loopback_exempt = false;
     let s = Server::start_with(config).await;
     let room = s.room(json!({"game": "buckshot"})).await;
     // The room's POST has just let go of its place.
@@ -403,7 +401,6 @@ async fn creating_a_room_needs_json_and_the_pages_origin() {
 async fn every_http_answer_carries_the_security_headers() {
     let mut config = config();
     config.limits.conns_per_addr = 1;
-    config.limits.loopback_exempt = false;
     let s = Server::start_with(config).await;
     let mut answers = Vec::new();
     for path in ["/", "/r/abc", "/app.js", "/style.css", "/api/health", "/api/rooms", "/nope", "/api/rooms/nope/ws"] {

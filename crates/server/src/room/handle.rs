@@ -23,6 +23,9 @@ pub struct RoomSummary {
     /// Not listed (the room's `private` option).
     #[serde(skip)]
     pub private: bool,
+    /// Its creator chose the seed (see `Limits::allow_seeded_rooms`): whoever knows the seed
+    /// can work out every hidden card.
+    pub seeded: bool,
 }
 
 /// What a room's task is asked to do (through a [`RoomHandle`]'s methods).
@@ -84,7 +87,12 @@ pub struct RoomHandle {
 }
 
 impl RoomHandle {
-    pub(super) fn new(id: String, game: &'static str, private: bool) -> (Self, Inbox, Arc<Mutex<RoomSummary>>) {
+    pub(super) fn new(
+        id: String,
+        game: &'static str,
+        private: bool,
+        seeded: bool,
+    ) -> (Self, Inbox, Arc<Mutex<RoomSummary>>) {
         let (tx, rx) = mpsc::channel(1024);
         let summary = Arc::new(Mutex::new(RoomSummary {
             id: id.clone(),
@@ -93,6 +101,7 @@ impl RoomHandle {
             state: "lobby",
             spectators: 0,
             private,
+            seeded,
         }));
         (RoomHandle { id, game, tx, summary: summary.clone() }, Inbox(rx), summary)
     }

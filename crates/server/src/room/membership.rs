@@ -105,6 +105,12 @@ impl<A: GameAdapter> Room<A> {
         }
         self.members[i].dropped_at = None;
         let username = self.members[i].username.clone();
+        // Back: the seat is theirs again, nobody plays it for them.
+        if let Some(seat) = self.seat_of(&username)
+            && let Some(cur) = self.current.as_mut()
+        {
+            cur.stand_in.remove(seat);
+        }
         if let Some(c) = self.conns.get_mut(&conn) {
             c.member = Some(username.clone());
         }
@@ -164,6 +170,7 @@ impl<A: GameAdapter> Room<A> {
             played = true;
             cur.game.leave(seat, &mut events);
             cur.moves.push(Move::Leave { seat });
+            cur.note_move();
             let entry = serde_json::to_string(cur.moves.last().expect("pushed")).expect("moves serialize");
             let index = (cur.moves.len() - 1) as u64;
             if let Err(e) = self.store.append_move(&self.id, index, entry).await {

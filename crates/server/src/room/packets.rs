@@ -30,15 +30,51 @@ impl<A: GameAdapter> Room<A> {
         };
         if ClientMsg::TYPES.contains(&kind.as_ref()) {
             match serde_json::from_str::<ClientMsg>(text) {
-                Ok(ClientMsg::Act { action }) => self.on_action_packet(conn, ActionPacket::Act(action)).await,
+                Ok(ClientMsg::Act { action, serial }) => {
+                    self.on_action_packet(conn, ActionPacket::Act(action), serial).await
+                }
                 Ok(msg) => self.on_room_packet(conn, msg).await,
                 Err(e) => self.fail(conn, codes::BAD_PACKET, &format!("bad {kind} packet: {e}")),
             }
         } else if A::is_action_packet(&kind) {
-            self.on_action_packet(conn, ActionPacket::Own(text)).await;
+            self.on_own_action_packet(conn, text).await;
         } else {
             let kind = clip(&kind, MAX_QUOTED_TYPE);
             self.fail(conn, codes::BAD_PACKET, &format!("unknown packet type `{kind}`"));
+        }
+    }
+
+    /// Why a host's lobby packet (`AddBot`, `RemoveBot`) is refused, if it is.
+    fn lobby_host_only(&self, is_host: bool) -> Option<(&'static str, &'static str)> {
+        if !is_host {
+            Some((codes::NOT_HOST, "only the host may add or remove bots"))
+        } else if self.current.is_some() {
+            Some((codes::GAME_RUNNING, "bots are added and removed in the lobby, between games"))
+        } else {
+            None
+        }
+    }
+
+    /// One of the game's own action packets (Buckshot's), with the optional `serial` every
+    /// action packet may carry (as `Act` does): read here and taken out, since the game's
+    /// packets refuse fields they do not know.
+    async fn on_own_action_packet(&mut self, conn: ConnId, text: &str) {
+        #[derive(Deserialize)]
+        struct Serial {
+            #[serde(default)]
+            serial: Option<u64>,
+        }
+        match serde_json::from_str::<Serial>(text) {
+            Err(e) => self.fail(conn, codes::BAD_PACKET, &format!("bad action packet: {e}")),
+            Ok(Serial { serial: None }) => self.on_action_packet(conn, ActionPacket::Own(text), None).await,
+            Ok(Serial { serial: Some(serial) }) => {
+                let Ok(mut fields) = serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(text) else {
+                    return self.fail(conn, codes::BAD_PACKET, "an action packet is a JSON object");
+                };
+                fields.remove("serial");
+                let text = serde_json::Value::Object(fields).to_string();
+                self.on_action_packet(conn, ActionPacket::Own(&text), Some(serial)).await;
+            }
         }
     }
 
@@ -50,18 +86,17 @@ impl<A: GameAdapter> Room<A> {
             ClientMsg::Reconnect { token } => self.reconnect(conn, &token).await,
             ClientMsg::GameDataRequest => self.sync(conn),
             ClientMsg::LeaveGame => {
-                if let Some(i) = me {
-                    if let Some(c) = self.conns.get_mut(&conn) {
-                        c.member = None;
-                    }
-                    self.members[i].conn = None;
-                    self.leave(i).await;
-                    self.sync(conn);
+                let Some(i) = me else { return self.fail(conn, codes::NOT_JOINED, "you are not in this room") };
+                if let Some(c) = self.conns.get_mut(&conn) {
+                    c.member = None;
                 }
+                self.members[i].conn = None;
+                self.leave(i).await;
+                self.sync(conn);
             }
             ClientMsg::SetHost { username } => {
                 if !is_host {
-                    return;
+                    return self.fail(conn, codes::NOT_HOST, "only the host may hand the host role on");
                 }
                 match self.member_index(&username) {
                     Some(j) if self.members[j].bot.is_none() => {
@@ -74,12 +109,16 @@ impl<A: GameAdapter> Room<A> {
                 }
             }
             ClientMsg::StartGame => {
-                if is_host && self.current.is_none() {
-                    self.start(conn).await;
+                if !is_host {
+                    return self.fail(conn, codes::NOT_HOST, "only the host may start the game");
                 }
+                if self.current.is_some() {
+                    return self.fail(conn, codes::GAME_RUNNING, "the game has started already");
+                }
+                self.start(conn).await;
             }
             ClientMsg::SendNewChatMessage { message } => {
-                let Some(i) = me else { return };
+                let Some(i) = me else { return self.fail(conn, codes::NOT_JOINED, "join the room to chat") };
                 if let Err(reason) = protocol::check_chat(&message) {
                     return self.fail(conn, codes::BAD_MESSAGE, &reason);
                 }
@@ -102,8 +141,8 @@ impl<A: GameAdapter> Room<A> {
                 });
             }
             ClientMsg::AddBot { bot } => {
-                if !is_host || self.current.is_some() {
-                    return;
+                if let Some((code, reason)) = self.lobby_host_only(is_host) {
+                    return self.fail(conn, code, reason);
                 }
                 let kind = bot.unwrap_or_else(|| crate::adapter::STAND_IN_LEVEL.to_string());
                 if A::bot(&kind).is_none() {
@@ -140,8 +179,8 @@ impl<A: GameAdapter> Room<A> {
                 self.sync_all();
             }
             ClientMsg::RemoveBot { username } => {
-                if !is_host || self.current.is_some() {
-                    return;
+                if let Some((code, reason)) = self.lobby_host_only(is_host) {
+                    return self.fail(conn, code, reason);
                 }
                 match self.member_index(&username) {
                     Some(j) if self.members[j].bot.is_some() => self.leave(j).await,

@@ -100,6 +100,8 @@ impl<A: GameAdapter> Room<A> {
                 serde_json::from_value(ms.config).map_err(|e| Error::restore(id, format!("config: {e}")))?;
             let mut game = A::G::new(&config, ms.seed).map_err(|e| Error::restore(id, e))?;
             let mut moves = Vec::with_capacity(stored.moves.len());
+            let mut serials = Vec::with_capacity(stored.moves.len() + 1);
+            serials.push(game.decision().serial);
             let mut scratch = Vec::new();
             for (i, entry) in stored.moves.iter().enumerate() {
                 let m: Move<<A::G as Game>::Action> =
@@ -112,6 +114,7 @@ impl<A: GameAdapter> Room<A> {
                 }
                 scratch.clear();
                 moves.push(m);
+                serials.push(game.decision().serial);
             }
             let bots = ms.bots.iter().map(|b| b.as_deref().and_then(A::bot)).collect();
             room.current = Some(Match {
@@ -122,6 +125,7 @@ impl<A: GameAdapter> Room<A> {
                 bot_kinds: ms.bots,
                 bots,
                 moves,
+                serials,
                 started_at: ms.started_at,
                 stand_in: SeatSet::EMPTY,
             });

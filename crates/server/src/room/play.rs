@@ -86,8 +86,10 @@ impl<A: GameAdapter> Room<A> {
         }
         let bots = bot_kinds.iter().map(|b| b.as_deref().and_then(A::bot)).collect();
         let start_events = game.start_events();
+        let serials = vec![game.decision().serial];
         self.current = Some(Match {
             game,
+            serials,
             seed,
             config,
             seats,
@@ -108,12 +110,24 @@ impl<A: GameAdapter> Room<A> {
     }
 
     /// An action from `conn`: the `action` of an `Act` packet, or one of the game's own
-    /// packets (its text).
-    pub(super) async fn on_action_packet(&mut self, conn: ConnId, packet: ActionPacket<'_>) {
-        // Unauthorized (not a seated player of a running game): silently ignored.
-        let Some(i) = self.conn_member(conn) else { return };
-        let Some(seat) = self.seat_of(&self.members[i].username) else { return };
-        let Some(cur) = self.current.as_ref() else { return };
+    /// packets (its text), with the `serial` of the table it was chosen from if the client
+    /// sent it. Every refusal is answered with an `ActionFailed` and changes nothing.
+    pub(super) async fn on_action_packet(&mut self, conn: ConnId, packet: ActionPacket<'_>, serial: Option<u64>) {
+        let Some(i) = self.conn_member(conn) else {
+            return self.fail(conn, codes::NOT_JOINED, "join the room first: watchers cannot act");
+        };
+        let Some(cur) = self.current.as_ref() else {
+            return self.fail(conn, codes::NO_GAME, "no game is running");
+        };
+        let Some(seat) = self.seat_of(&self.members[i].username) else {
+            return self.fail(conn, codes::NOT_PLAYING, "you have no seat in the game being played");
+        };
+        // Checked before the action is read: a stale packet is refused as stale whatever it says.
+        if let Some(serial) = serial
+            && let Err(reason) = cur.check_serial(seat, serial)
+        {
+            return self.fail(conn, codes::STALE_ACTION, &reason);
+        }
         let parsed = match packet {
             ActionPacket::Act(action) => A::parse_act(action, seat, &cur.seats),
             ActionPacket::Own(text) => A::parse_action(text, seat, &cur.seats),
@@ -122,10 +136,8 @@ impl<A: GameAdapter> Room<A> {
             Ok(a) => a,
             Err(PacketError { code, reason }) => return self.fail(conn, code, &reason),
         };
-        match self.act(seat, action).await {
-            Ok(()) => {}
-            Err(e) if matches!(e.code, "not_your_turn" | "not_playing" | "game_over") => {}
-            Err(e) => self.fail(conn, e.code, &e.message),
+        if let Err(e) = self.act(seat, action).await {
+            self.fail(conn, e.code, &e.message);
         }
     }
 
@@ -137,9 +149,7 @@ impl<A: GameAdapter> Room<A> {
         let mut events = Vec::new();
         cur.game.apply_into(seat, action.clone(), &mut events)?;
         cur.moves.push(Move::Act { seat, action });
-        if !cur.game.to_act().contains(seat) {
-            cur.stand_in.remove(seat);
-        }
+        cur.note_move();
         let entry = serde_json::to_string(cur.moves.last().expect("pushed")).expect("moves serialize");
         let index = (cur.moves.len() - 1) as u64;
         if let Err(e) = self.store.append_move(&self.id, index, entry).await {

@@ -2,7 +2,7 @@
 //! Plain data; the room's behaviour (in the sibling modules) works on them.
 
 use super::handle::{ConnId, Outbound};
-use engine::{Bot, Game, Move, SeatSet, Viewer};
+use engine::{Bot, Game, Move, Seat, SeatSet, Viewer};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
@@ -36,9 +36,39 @@ pub(super) struct Match<G: Game> {
     pub(super) bot_kinds: Vec<Option<String>>,
     pub(super) bots: Vec<Option<Box<dyn Bot<G>>>>,
     pub(super) moves: Vec<Move<G::Action>>,
+    /// The engine's decision serial after each number of moves: `serials[i]` is the one the
+    /// table showed with `i` moves played (so `serials.len() == moves.len() + 1`). Rebuilt by
+    /// replaying the log, like the game. It tells whether an action sent with an older table's
+    /// `serial` still answers the decision open now ([`Match::check_serial`]).
+    pub(super) serials: Vec<u32>,
     pub(super) started_at: u64,
-    /// Seats a stand-in bot plays until their turn ends (their owner's turn timer ran out).
+    /// Seats a stand-in bot plays until their person comes back (their turn timer ran out
+    /// while they were disconnected, or they left the room).
     pub(super) stand_in: SeatSet,
+}
+
+impl<G: Game> Match<G> {
+    /// Notes the decision open after a move was added to `moves`.
+    pub(super) fn note_move(&mut self) {
+        self.serials.push(self.game.decision().serial);
+    }
+
+    /// Whether an action of `seat` chosen from the table with `serial` moves played may still
+    /// be applied: `Err(reason)` if the table has moved on for it — the decision then open is
+    /// over, or `seat` has acted since (the same move sent twice).
+    pub(super) fn check_serial(&self, seat: Seat, serial: u64) -> Result<(), String> {
+        let now = self.moves.len();
+        let Some(then) = usize::try_from(serial).ok().filter(|&s| s <= now) else {
+            return Err(format!("serial {serial} is not a table of this game (it is at {now})"));
+        };
+        if self.serials.get(then) != self.serials.get(now) {
+            return Err(format!("the decision of serial {serial} is over (the table is at {now}): look again"));
+        }
+        if self.moves[then..].iter().any(|m| matches!(m, Move::Act { seat: s, .. } if *s == seat)) {
+            return Err(format!("you have already acted since serial {serial} (the table is at {now})"));
+        }
+        Ok(())
+    }
 }
 
 /// 128 bits from the operating system's cryptographic random source, as 32 hex digits: a

@@ -167,7 +167,7 @@ impl<A: GameAdapter> Room<A> {
                         .map(|(t, _)| t.saturating_duration_since(now).as_millis() as u64),
                 })
                 .collect();
-            t.put("waitingOn", &waiting);
+            t.put("waitingOn", &waiting).put("serial", &(cur.moves.len() as u64));
         }
         t.extend(&game_top);
         t
@@ -189,7 +189,8 @@ impl<A: GameAdapter> Room<A> {
             .put("lastMatch", &self.last_match)
             .put("minPlayers", &A::MIN_PLAYERS)
             .put("maxPlayers", &A::MAX_PLAYERS)
-            .put("options", &self.options.public());
+            .put("options", &self.options.public())
+            .put("seeded", &self.options.seed.is_some());
         t
     }
 

@@ -1,5 +1,10 @@
 //! The room's clocks: bots' moves after their delay, a disconnected player's turn timer, a
 //! decision's own timeout (keyed on the engine's decision serial), and seat holds.
+//!
+//! An absent player (disconnected, or gone from the room) is waited for once: when their turn
+//! timer runs out a stand-in bot (`adapter::STAND_IN_LEVEL`) takes the seat, with a
+//! `ShowAlert` to everyone, and plays every decision of it at the bots' pace until the person
+//! comes back (`Reconnect`), in every game alike.
 
 use super::Room;
 use super::clock::later;
@@ -16,33 +21,46 @@ use tokio::time::Instant;
 /// (seeded by the OS, not by the match seed), so the moment cannot be predicted either.
 pub(super) const QUIET_PASS_MS: (u32, u32) = (1_000, 4_000);
 
+/// Who plays a seat when its deadline comes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Due {
+    /// Its bot, or the stand-in of an absent person.
+    Bot,
+    /// A connected person's decision clock ran out: the game's default answer.
+    Clock,
+    /// An absent person's turn timer ran out: a stand-in takes the seat.
+    Absent,
+}
+
 impl<A: GameAdapter> Room<A> {
-    /// When `seat` (one of those to act, waiting since `since`) should be played for: after
-    /// the bot delay for a bot or a stand-in; after the turn timer for a disconnected person
-    /// (counted from their turn or their drop, whichever is later); never for a connected one.
+    /// When `seat` (one of those to act, waiting since `since`) should be played for, and by
+    /// whom: after the bot delay for a bot or a stand-in; after the decision's own clock for a
+    /// connected person (if it has one); after the turn timer for an absent person (counted
+    /// from their turn or their drop, whichever is later).
     pub(super) fn seat_deadline(
         &self,
         cur: &Match<A::G>,
         seat: Seat,
         kind: DecisionKind,
         since: Instant,
-    ) -> Option<(Instant, bool)> {
+    ) -> Option<(Instant, Due)> {
         if cur.bots[seat.index()].is_some() || cur.stand_in.contains(seat) {
             let from = since.max(self.last_move_at);
-            return Some((later(from, Duration::from_millis(self.options.bot_delay_ms)), true));
+            return Some((later(from, Duration::from_millis(self.options.bot_delay_ms)), Due::Bot));
         }
         let name = &cur.seats[seat.index()];
         let member = self.members.iter().find(|m| &m.username == name);
+        let turn = Duration::from_secs(self.options.turn_seconds);
         match member {
             Some(m) if m.conn.is_some() => A::decision_timeout(&cur.game, seat, kind, &self.options.game_options)
                 .filter(|_| cur.game.timeout_action(seat).is_some())
-                .map(|d| (later(since, d), false)),
+                .map(|d| (later(since, d), Due::Clock)),
             Some(m) => {
                 let from = m.dropped_at.map_or(since, |d| d.max(since));
-                Some((later(from, Duration::from_secs(self.options.turn_seconds)), false))
+                Some((later(from, turn), Due::Absent))
             }
-            // Left the room: the game has eliminated or replaced them; nothing to wait for.
-            None => Some((later(since, Duration::from_secs(self.options.turn_seconds)), false)),
+            // Left the room and still seated (the game did not eliminate them).
+            None => Some((later(since, turn), Due::Absent)),
         }
     }
 
@@ -56,14 +74,14 @@ impl<A: GameAdapter> Room<A> {
         seat: Seat,
         kind: DecisionKind,
         since: Instant,
-    ) -> Option<(Instant, bool)> {
+    ) -> Option<(Instant, Due)> {
         let shown = self.seat_deadline(cur, seat, kind, since)?;
         let name = &cur.seats[seat.index()];
         let connected = self.members.iter().any(|m| &m.username == name && m.conn.is_some());
-        if shown.1 || !connected || !A::only_passes(&cur.game, seat) {
+        if shown.1 != Due::Clock || !connected || !A::only_passes(&cur.game, seat) {
             return Some(shown);
         }
-        Some((shown.0.min(later(since, self.quiet_pass)), false))
+        Some((shown.0.min(later(since, self.quiet_pass)), Due::Clock))
     }
 
     /// The earliest of: a bot's move, a disconnected player's turn timer, a hold expiring.
@@ -108,20 +126,30 @@ impl<A: GameAdapter> Room<A> {
         let Some((_, since)) = self.waiting_since else { return };
         let decision = cur.game.decision();
         let due = decision.seats.iter().find_map(|seat| {
-            self.act_deadline(cur, seat, decision.kind, since).filter(|(t, _)| *t <= now).map(|(_, b)| (seat, b))
+            self.act_deadline(cur, seat, decision.kind, since).filter(|(t, _)| *t <= now).map(|(_, d)| (seat, d))
         });
-        let Some((seat, is_bot)) = due else { return };
+        let Some((seat, due)) = due else { return };
         let cur = self.current.as_mut().expect("checked");
-        if !is_bot {
-            // The turn timer ran out: a default answer if the game has one, else a stand-in
-            // bot plays the rest of this turn.
-            if let Some(a) = cur.game.timeout_action(seat) {
-                let _ = self.act(seat, a).await;
+        match due {
+            Due::Bot => {}
+            // A connected person let the decision's clock run out: the game's default answer.
+            Due::Clock => {
+                if let Some(a) = cur.game.timeout_action(seat) {
+                    let _ = self.act(seat, a).await;
+                }
                 return;
             }
-            cur.stand_in.insert(seat);
-            let text = format!("{} is offline: a bot plays this turn for them", cur.seats[seat.index()]);
-            self.broadcast(&ServerMsg::ShowAlert { text });
+            // An absent person's turn timer ran out: a stand-in plays the seat from now on,
+            // until they come back.
+            Due::Absent => {
+                cur.stand_in.insert(seat);
+                let text = format!(
+                    "{} is offline: a {} bot plays for them until they come back",
+                    cur.seats[seat.index()],
+                    crate::adapter::STAND_IN_LEVEL
+                );
+                self.broadcast(&ServerMsg::ShowAlert { text });
+            }
         }
         let cur = self.current.as_mut().expect("checked");
         let legal = cur.game.legal_actions(seat);

@@ -15,14 +15,29 @@ pub struct Server {
     task: tokio::task::JoinHandle<()>,
 }
 
+/// The server the tests start: as `cardtable serve` would, except that rooms may be created
+/// with a seed (`--allow-seeded-rooms`: tests replay known deals) and nothing is capped per
+/// address (every test client is 127.0.0.1, as every client of a server behind a local
+/// proxy once was). The tests of those limits set them.
+pub fn test_config(store: store::Store) -> server::ServerConfig {
+    let mut c = server::ServerConfig::new(store);
+    c.limits.allow_seeded_rooms = true;
+    c.limits.conns_per_addr = 0;
+    c.limits.rooms_per_minute_per_addr = 0;
+    c.limits.rooms_per_addr = 0;
+    c.limits.sockets_per_addr = 0;
+    c.limits.lookup_misses_per_minute_per_addr = 0;
+    c
+}
+
 impl Server {
     pub async fn start(store: store::Store) -> Server {
-        Server::start_with(server::ServerConfig::new(store)).await
+        Server::start_with(test_config(store)).await
     }
 
     /// A server with a rate limit that clients answering at machine speed stay under.
     pub async fn fast(store: store::Store) -> Server {
-        Server::start_with(server::ServerConfig { rate_limit: 10_000.0, ..server::ServerConfig::new(store) }).await
+        Server::start_with(server::ServerConfig { rate_limit: 10_000.0, ..test_config(store) }).await
     }
 
     pub async fn start_with(config: server::ServerConfig) -> Server {
