@@ -186,3 +186,46 @@ async fn the_host_confirm_step_proceeds_after_the_rooms_delay() {
     // The default (2 s) has not run out after 700 ms.
     assert_eq!(host_proceeds_after(json!({}), 700).await, None, "the default delay is longer than 700 ms");
 }
+
+/// Issue 26 item 11, the issue's repro (room seed 9): h0 and h1 fly, the room's host is handed
+/// to h1. The rules' host, who hands the turn over, is the lead pilot, the lowest seat still
+/// flying (docs/rules/wolfpack.md, "who the host is"), not the room's host: only h0 (seat 0)
+/// is offered `Proceed`, and h1's is refused `not_host` with a reason that says who may.
+#[tokio::test]
+async fn the_lead_pilot_not_the_rooms_host_hands_the_turn_over() {
+    let s = Server::fast(store::Store::memory().unwrap()).await;
+    let room =
+        s.room(json!({"game": "wolfpack", "seed": 9, "botDelayMs": 0, "gameOptions": {"confirmDelayMs": 60000}})).await;
+    let mut h0 = s.client(&room).await;
+    h0.join("h0").await;
+    let mut h1 = s.client(&room).await;
+    h1.join("h1").await;
+    h0.send(json!({"type": "SetHost", "username": "h1"})).await;
+    h1.send(json!({"type": "StartGame"})).await;
+    h1.expect("GameStarted").await;
+    for c in [&mut h0, &mut h1] {
+        let d = c.sync().await;
+        assert_eq!(d["host"], "h1", "the room's host");
+        let pick = legal(&d).into_iter().find(|x| x["confirm"] == true).expect("a card to lock in");
+        c.send(json!({"type": "Act", "action": pick})).await;
+    }
+    // Both confirmed: the pilots' Confirm step waits for the lead pilot (seat 0, h0).
+    let mut d0 = h0.sync().await;
+    for _ in 0..50 {
+        if d0["view"]["phase"] == "Confirm" {
+            break;
+        }
+        d0 = h0.sync().await;
+    }
+    assert_eq!(d0["view"]["phase"], "Confirm", "{d0}");
+    assert_eq!(d0["view"]["host"], 0, "the lead pilot");
+    assert!(legal(&d0).iter().any(|a| a["type"] == "Proceed"), "h0 leads: {:?}", legal(&d0));
+    let d1 = h1.sync().await;
+    assert!(legal(&d1).is_empty(), "h1, the room's host, is not offered Proceed: {:?}", legal(&d1));
+    h1.seen.clear();
+    h1.send(json!({"type": "Act", "action": {"type": "Proceed"}})).await;
+    let refused = h1.expect("ActionFailed").await;
+    assert_eq!(refused["code"], "not_host", "{refused}");
+    assert!(refused["reason"].as_str().unwrap().contains("lead pilot"), "{refused}");
+    s.stop().await;
+}

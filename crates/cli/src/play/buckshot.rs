@@ -23,7 +23,10 @@ pub fn game(args: &PlayArgs, table: &Table, mut input: Lines, out: &mut dyn Writ
     let players = table.players;
     let config = Config::players(players);
     let seed = super::seed_or_clock(args.seed);
-    let mut game = Buckshot::new(&config, seed).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut game = match super::setup_game(args, |t| Buckshot::from_setup(&super::setup::clauses(t)))? {
+        Some(g) => g,
+        None => Buckshot::new(&config, seed).map_err(|e| anyhow::anyhow!("{e}"))?,
+    };
     let me = Seat(args.seat);
     let mut bot_names = table.bots.iter();
     let mut names = Vec::new();

@@ -22,9 +22,11 @@ pub fn game(args: &PlayArgs, table: &Table, mut input: Lines, out: &mut dyn Writ
     let players = table.players;
     let seed = super::seed_or_clock(args.seed);
     let me = Seat(args.seat);
-    let (mut session, opening) =
-        Session::new_with_bots(players, seed, me, &table.bots, |n| registry::bot::<ivanhoe::Ivanhoe>(n).ok())
-            .map_err(anyhow::Error::msg)?;
+    let (mut session, opening) = match super::setup_game(args, ivanhoe::setup::position)? {
+        Some(g) => (Session::with_game(g, me, &table.bots, seed).map_err(anyhow::Error::msg)?, String::new()),
+        None => Session::new_with_bots(players, seed, me, &table.bots, |n| registry::bot::<ivanhoe::Ivanhoe>(n).ok())
+            .map_err(anyhow::Error::msg)?,
+    };
     writeln!(
         out,
         "Ivanhoe, {players} players, seed {seed}. You are P{} (seat {}). Type `help` for commands.",
@@ -101,6 +103,7 @@ mod tests {
             init: None,
             general: None,
             ace: None,
+            setup: None,
         };
         let check = |a: &PlayArgs| GameKind::Ivanhoe.visit(super::super::Check(a)).map_err(|e| e.to_string());
         assert_eq!(check(&args(6, 0, &[])).unwrap_err(), "Ivanhoe is for 2 to 5 players, not 6");

@@ -4,6 +4,7 @@
 
 mod buckshot;
 mod ivanhoe;
+pub mod setup;
 pub mod sorcery;
 mod three_kingdoms;
 mod wolfpack;
@@ -40,6 +41,13 @@ pub struct PlayArgs {
     /// The general you want, taken when it is offered (three-kingdoms).
     #[arg(long)]
     pub general: Option<String>,
+    /// Start from a position written in the game's setup notation instead of a fresh deal (a
+    /// practice puzzle, a bug report's position); the player count is the position's. One
+    /// example per game in docs/setups/ (docs/setups/README.md): wolfpack.txt
+    /// (`pilots 2`, `p0 health 20 hand OpenFire,DodgeRoll`, `ace health 30 hand ...`),
+    /// buckshot.txt, three-kingdoms.txt, ivanhoe.txt, sorcery.txt.
+    #[arg(long, value_name = "FILE")]
+    pub setup: Option<PathBuf>,
     /// Wolf Pack: the Ace's tier (rookie, veteran, ace).
     #[arg(long)]
     pub ace: Option<String>,
@@ -86,6 +94,14 @@ impl Echo {
         }
         Ok(Some(line))
     }
+}
+
+/// The position of `--setup`, parsed by `parse`, or `None` for a fresh deal. `run` has read
+/// and checked the file already; a driver started otherwise (tests) gets the same errors.
+fn setup_game<G>(args: &PlayArgs, parse: impl FnOnce(&str) -> Result<G, String>) -> anyhow::Result<Option<G>> {
+    let Some(path) = &args.setup else { return Ok(None) };
+    let text = setup::read(path)?;
+    setup::guarded(|| parse(&text)).map(Some).map_err(|e| setup::error(&path.display().to_string(), &text, &e))
 }
 
 /// The lines a driver reads: the `--init` file's, then standard input's.
@@ -138,7 +154,15 @@ impl GameVisitor for Check<'_> {
     }
 }
 
-pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
+pub fn run(mut args: PlayArgs) -> anyhow::Result<ExitCode> {
+    if let Some(path) = &args.setup {
+        let text = setup::read(path)?;
+        let n = setup::players(args.game, &text).map_err(|e| setup::error(&path.display().to_string(), &text, &e))?;
+        match args.players {
+            Some(p) if p != n => bail!("--players {p}, but the setup file {} has {n}", path.display()),
+            _ => args.players = Some(n),
+        }
+    }
     let table = args.game.visit(Check(&args))?;
     let Some(play) = driver(args.game) else {
         bail!("{} has no terminal game yet: play it in the browser (`cardtable serve`)", args.game.title());
@@ -171,6 +195,7 @@ fn run_script(
         init: None,
         general: None,
         ace: None,
+        setup: None,
     };
     let table = game.visit(Check(&args)).expect("valid options");
     let input = Lines::new(None, Box::new(std::io::Cursor::new(script.to_string()))).expect("in memory");

@@ -77,6 +77,12 @@ pub fn parse_args(args: &[String]) -> Result<Args, String> {
 
 /// `cardtable play sorcery`: the same game, its options translated into the spec's.
 pub fn play(args: &super::PlayArgs, table: &super::Table, _out: &mut dyn Write) -> anyhow::Result<ExitCode> {
+    if args.setup.is_some() {
+        // `run` has read and checked the position; the spec's session starts from decks only.
+        anyhow::bail!(
+            "the setup file is a valid Sorcery position, but Sorcery's terminal game cannot start from one yet (its `-init FILE` runs commands from a fresh deal)"
+        );
+    }
     let mut spec_args = Vec::new();
     if let Some(seed) = args.seed {
         spec_args.extend(["-seed".to_string(), seed.to_string()]);

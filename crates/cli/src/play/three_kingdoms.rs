@@ -49,8 +49,11 @@ pub fn game(args: &PlayArgs, table: &Table, mut input: Lines, out: &mut dyn Writ
     let players = table.players;
     let seed = super::seed_or_clock(args.seed);
     let me = Seat(args.seat);
-    let (mut g, start) = ThreeKingdoms::new_with_events(&Config::players(players), seed)
-        .map_err(|e| anyhow::anyhow!("cannot start: {e}"))?;
+    let (mut g, start) = match super::setup_game(args, |t| three_kingdoms::setup::Scenario::parse(t)?.build())? {
+        Some(g) => (g, Vec::new()),
+        None => ThreeKingdoms::new_with_events(&Config::players(players), seed)
+            .map_err(|e| anyhow::anyhow!("cannot start: {e}"))?,
+    };
     // One bot per other seat, in seat order.
     let mut names_iter = table.bots.iter();
     let mut bots: Vec<Option<Box<dyn Bot<ThreeKingdoms>>>> = Vec::new();

@@ -27,7 +27,15 @@ pub fn game(args: &PlayArgs, table: &Table, mut input: Lines, out: &mut dyn Writ
     if let Some(tier) = &args.ace {
         WolfPack::set_option(&mut config, "ace", tier).map_err(anyhow::Error::msg)?;
     }
-    let mut g = WolfPack::new(&config, seed).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut g = match super::setup_game(args, WolfPack::from_setup)? {
+        // A position: the Ace's tier is still `--ace`'s (it picks the Ace's bot).
+        Some(mut g) => {
+            g.set_ace_tier(config.ace_tier);
+            config = *g.config();
+            g
+        }
+        None => WolfPack::new(&config, seed).map_err(|e| anyhow::anyhow!("{e}"))?,
+    };
     let n = g.num_seats();
     // One bot per seat other than yours: the named pilot bots in order, the house's Ace last.
     let mut others = table.bots.iter();
@@ -48,6 +56,11 @@ pub fn game(args: &PlayArgs, table: &Table, mut input: Lines, out: &mut dyn Writ
         })
         .collect();
     let mut rng = MatchRng::new(seed ^ 0xB07);
+    // A position's fight is replayed from its file (and the bots' seed); a dealt one from its seed.
+    let replay = match &args.setup {
+        Some(path) => format!("replay: --setup {} --seed {seed}", path.display()),
+        None => format!("replay: seed {seed}"),
+    };
     writeln!(
         out,
         "Wolf Pack, {} pilot{} against the {} Ace, seed {seed}. You are pilot {} (seat {}). Type `help` for commands.",
@@ -59,7 +72,9 @@ pub fn game(args: &PlayArgs, table: &Table, mut input: Lines, out: &mut dyn Writ
     )?;
     let viewer = Viewer::seat(me);
     let mut before = g.view(viewer);
-    for e in g.start_events() {
+    // A fresh deal's opening draws; a position has none (`start_events` would deal afresh).
+    let opening = if args.setup.is_some() { Vec::new() } else { g.start_events() };
+    for e in opening {
         if let Some(seen) = g.view_event(&e, viewer)
             && let Some(line) = describe_event(&seen, &before, &names)
         {
@@ -109,7 +124,7 @@ pub fn game(args: &PlayArgs, table: &Table, mut input: Lines, out: &mut dyn Writ
             Ok(Command::Help) => writeln!(out, "{HELP}")?,
             Ok(Command::Look) => write!(out, "{}", render_view(&view, &names))?,
             Ok(Command::Quit) => {
-                writeln!(out, "You leave the fight. (replay: seed {seed})")?;
+                writeln!(out, "You leave the fight. ({replay})")?;
                 return Ok(ExitCode::SUCCESS);
             }
             Ok(Command::Act(action)) => {
@@ -132,7 +147,7 @@ pub fn game(args: &PlayArgs, table: &Table, mut input: Lines, out: &mut dyn Writ
         }
     }
     write!(out, "{}", render_view(&g.view(viewer), &names))?;
-    writeln!(out, "Game over after {} turns. (replay: seed {seed})", g.turn())?;
+    writeln!(out, "Game over after {} turns. ({replay})", g.turn())?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -21,7 +21,11 @@ fn cards(list: &str) -> Result<Vec<Card>, String> {
     let mut out = Vec::new();
     for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
         let (name, n) = match item.split_once('*') {
-            Some((name, n)) => (name, n.trim().parse::<usize>().map_err(|_| format!("bad count in `{item}`"))?),
+            Some((name, n)) => match n.trim().parse::<usize>() {
+                // A deck holds a few dozen cards: a count past 255 is a typo, not a position.
+                Ok(n) if n <= 255 => (name, n),
+                _ => return Err(format!("bad count in `{item}` (1 to 255)")),
+            },
             None => (item, 1),
         };
         let c = Card::parse(name).ok_or_else(|| format!("unknown card `{name}`"))?;
@@ -53,11 +57,19 @@ fn who(words: &[&str]) -> Result<Who, String> {
 }
 
 impl WolfPack {
+    /// Which Ace policy plays this fight's Ace ([`crate::ace_bot`]); the rules do not depend
+    /// on it, so a position from the notation can be flown against any tier.
+    pub fn set_ace_tier(&mut self, tier: crate::AceTier) {
+        self.config.ace_tier = tier;
+    }
+
     /// A position from the notation above (see the module docs).
     pub fn from_setup(text: &str) -> Result<WolfPack, String> {
+        // Comments first (to the end of their line, `;` in them included), then clauses.
         let clauses: Vec<Vec<&str>> = text
-            .split(['\n', ';'])
-            .map(|l| l.split('#').next().unwrap_or("").split_whitespace().collect::<Vec<_>>())
+            .lines()
+            .flat_map(|l| l.split('#').next().unwrap_or("").split(';'))
+            .map(|c| c.split_whitespace().collect::<Vec<_>>())
             .filter(|w| !w.is_empty())
             .collect();
         let Some(["pilots", n]) = clauses.first().map(Vec::as_slice) else {
@@ -74,6 +86,9 @@ impl WolfPack {
                 ["ace", "deck", list @ ..] => ace_deck = cards(&list.concat())?,
                 ["ace", "plays", p, rest @ ..] => {
                     config.ace_plays = p.parse().map_err(|_| format!("bad plays `{p}`"))?;
+                    if config.ace_plays == 0 || config.ace_plays > config.ace_hand {
+                        return Err(format!("bad plays `{p}`: the Ace plays 1 to {} cards a turn", config.ace_hand));
+                    }
                     if let ["max", m] = rest {
                         config.ace_health = m.parse().map_err(|_| format!("bad max `{m}`"))?;
                     }

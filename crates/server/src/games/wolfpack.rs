@@ -4,7 +4,8 @@
 //! players (people and bots) are the pilots, 1 to 5; the Ace is one more seat, last, named
 //! [`ACE_NAME`] (not a valid username, so nobody can take it) and always played by the house's
 //! Ace policy at the room's `ace` option tier (`rookie` by default). The host's confirm steps
-//! (the rules' `Proceed`) answer themselves after the room's `confirmDelayMs` option
+//! (the rules' `Proceed`; the rules' host is the lead pilot, the lowest seat still flying, not
+//! the room's host) answer themselves after the room's `confirmDelayMs` option
 //! ([`DEFAULT_CONFIRM_DELAY`] when not given; 0 proceeds at once). Everything a client learns
 //! of the fight comes from `view(viewer)` (`GameDataSync.gameData.view`) and redacted events:
 //! a pilot's unconfirmed selection reaches nobody else.
