@@ -352,3 +352,38 @@ async fn behind_a_trusted_proxy_the_forwarded_client_is_counted() {
     assert_eq!(post("10.0.0.2").await, 201, "another client behind the same proxy is not");
     s.stop().await;
 }
+
+/// The serial is the log's: a room rebuilt from the store (a restart here; another node taking
+/// the room over in a cluster) refuses a move resent with the serial it was first sent with.
+#[tokio::test]
+async fn a_move_resent_after_the_room_is_restored_is_stale() {
+    let store = store::Store::memory().unwrap();
+    let s = Server::fast(store.clone()).await;
+    let room = s.room(json!({"game": "ivanhoe", "seed": 9, "botDelayMs": 60_000})).await;
+    let mut a = s.client(&room).await;
+    let ta = a.join("alice").await;
+    let mut b = s.client(&room).await;
+    let tb = b.join("bob").await;
+    a.send(json!({"type": "StartGame"})).await;
+    a.expect("GameStarted").await;
+    let (da, db) = (a.sync().await, b.sync().await);
+    let alice_moves = !da["legal"].as_array().unwrap().is_empty();
+    let (token, d) = if alice_moves { (ta, da) } else { (tb, db) };
+    let act = json!({"type": "Act", "action": d["legal"][0], "serial": d["serial"]});
+    let mover = if alice_moves { &mut a } else { &mut b };
+    mover.send(act.clone()).await;
+    assert!(failures(&mover.drain(300).await).is_empty());
+    drop((a, b));
+    s.stop().await;
+    // The same store, a new server: the room comes back by replaying its log.
+    let s = Server::fast(store).await;
+    let mut c = s.client(&room).await;
+    c.send(json!({"type": "Reconnect", "token": token})).await;
+    c.expect("Joined").await;
+    let now = c.sync().await;
+    assert_eq!(now["serial"], d["serial"].as_u64().unwrap() + 1, "the restored table counts the move");
+    c.send(act).await;
+    assert_eq!(failures(&c.drain(300).await), ["stale_action"], "the resent move is refused");
+    assert_eq!(c.sync().await["serial"], now["serial"], "and not played again");
+    s.stop().await;
+}
