@@ -17,7 +17,11 @@ run_pg() {
 pg_dir=$(mktemp -d /tmp/cardtable-pg.XXXXXX)
 chmod 755 "$pg_dir"
 [ "$(id -u)" = 0 ] && chown postgres: "$pg_dir"
-pg_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+# A free port: one nothing answers on (bash's /dev/tcp), picked at random.
+while :; do
+    pg_port=$((20000 + RANDOM % 40000))
+    (exec 3<>"/dev/tcp/127.0.0.1/$pg_port") 2>/dev/null || break
+done
 run_pg "$pg_bin/initdb" -D "$pg_dir/data" -U postgres -A trust -E UTF8 >"$pg_dir/initdb.log" 2>&1 || {
     cat "$pg_dir/initdb.log" >&2; exit 1; }
 # Test settings: a small server; fsync stays on (the tests measure nothing of durability, but

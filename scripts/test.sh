@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Every test cardtable has: formatting, lints, the Rust test suites (rules, invariants,
-# server protocol, kill -9 restart) and the browser tests in headless Chromium.
-# Installs what is missing (Chromium from Debian, the npm packages of e2e/).
+# server protocol, the store on SQLite and PostgreSQL, kill -9 restart) and the browser tests
+# in headless Chromium. Installs what is missing (Chromium and PostgreSQL 15 from Debian, the
+# npm packages of e2e/). The PostgreSQL tests get a server of their own (scripts/pg.sh: a
+# temporary directory, a free loopback port, stopped and removed at exit, also on failure);
+# set CARDTABLE_TEST_PG to use yours instead, or CARDTABLE_SKIP_PG=1 to skip them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,6 +15,12 @@ cargo fmt --all --check
 
 step "cargo clippy --all-targets -- -D warnings"
 cargo clippy --workspace --all-targets --locked -- -D warnings
+
+if [ -z "${CARDTABLE_TEST_PG:-}" ] && [ "${CARDTABLE_SKIP_PG:-}" != 1 ]; then
+    step "PostgreSQL 15 for the store tests (scripts/pg.sh)"
+    # shellcheck source=scripts/pg.sh
+    source scripts/pg.sh
+fi
 
 step "cargo test"
 cargo test --workspace --locked

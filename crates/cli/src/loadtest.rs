@@ -50,6 +50,10 @@ pub struct LoadtestArgs {
     /// prints `http://ADDR/` on its first line), e.g. `target/release/examples/protocol_floor`.
     #[arg(long, value_name = "PROGRAM")]
     server: Option<std::path::PathBuf>,
+    /// The server's `--db` (default: a fresh SQLite file in a temporary directory), e.g. a
+    /// `postgres://user@host/dbname` of an empty database to measure PostgreSQL.
+    #[arg(long, value_name = "DB")]
+    db: Option<String>,
 }
 
 struct ServerProc {
@@ -65,7 +69,7 @@ impl Drop for ServerProc {
     }
 }
 
-fn start_server(pin: bool, db: &std::path::Path, program: Option<&std::path::Path>) -> anyhow::Result<ServerProc> {
+fn start_server(pin: bool, db: &std::ffi::OsStr, program: Option<&std::path::Path>) -> anyhow::Result<ServerProc> {
     let exe = match program {
         Some(p) => p.to_path_buf(),
         None => std::env::current_exe()?,
@@ -233,7 +237,8 @@ pub fn run(args: LoadtestArgs) -> anyhow::Result<ExitCode> {
     let dir = std::env::temp_dir().join(format!("cardtable-loadtest-{}", std::process::id()));
     std::fs::create_dir_all(&dir)?;
     let pin = args.pin && Command::new("taskset").arg("-V").output().is_ok();
-    let server = start_server(pin, &dir.join("load.db"), args.server.as_deref())?;
+    let db = args.db.as_ref().map_or_else(|| dir.join("load.db").into_os_string(), Into::into);
+    let server = start_server(pin, &db, args.server.as_deref())?;
     if pin {
         // This process (the driver) goes to the other core.
         let _ = Command::new("taskset").args(["-cp", "1", &std::process::id().to_string()]).output();

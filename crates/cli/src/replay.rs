@@ -10,7 +10,8 @@ use registry::{Entry, GameKind, GameVisitor};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+#[cfg(test)]
+use std::path::PathBuf;
 use std::process::ExitCode;
 use store::MatchRecord;
 
@@ -19,9 +20,9 @@ pub struct ReplayArgs {
     /// The match number (the server logs it when a match ends; `cardtable matches` lists them).
     #[arg(required_unless_present = "list")]
     match_id: Option<i64>,
-    /// The server's database file.
+    /// The server's database: its SQLite file, or its PostgreSQL URL (`postgres://...`).
     #[arg(long, default_value = "cardtable.db")]
-    db: PathBuf,
+    db: store::Location,
     /// Print the match as one JSON object (config, players, moves and result as JSON values,
     /// plus the narration) instead of the narrated log.
     #[arg(long)]
@@ -33,9 +34,9 @@ pub struct ReplayArgs {
 
 #[derive(Args)]
 pub struct MatchesArgs {
-    /// The server's database file.
+    /// The server's database: its SQLite file, or its PostgreSQL URL (`postgres://...`).
     #[arg(long, default_value = "cardtable.db")]
-    db: PathBuf,
+    db: store::Location,
     /// How many matches to list, the newest first.
     #[arg(long, default_value_t = 50)]
     limit: u32,
@@ -44,9 +45,11 @@ pub struct MatchesArgs {
     json: bool,
 }
 
-fn check_db(db: &Path) -> anyhow::Result<()> {
-    if !db.exists() {
-        bail!("no database at {} (use --db)", db.display());
+fn check_db(db: &store::Location) -> anyhow::Result<()> {
+    if let store::Location::Sqlite(path) = db
+        && !path.exists()
+    {
+        bail!("no database at {} (use --db)", path.display());
     }
     Ok(())
 }
@@ -57,8 +60,12 @@ pub fn run(args: ReplayArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     }
     let id = args.match_id.expect("clap requires an id without --list");
     check_db(&args.db)?;
-    let Some(m) = store::read_match(&args.db, id).map_err(|e| anyhow::anyhow!("{e}"))? else {
-        bail!("no match {id} in {} (`cardtable matches` lists them)", args.db.display());
+    let m = match &args.db {
+        store::Location::Sqlite(path) => store::read_match(path, id).map_err(|e| anyhow::anyhow!("{e}"))?,
+        db => with_store(db, |s| async move { s.get_match(id).await })?,
+    };
+    let Some(m) = m else {
+        bail!("no match {id} in {} (`cardtable matches` lists them)", args.db);
     };
     if args.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&to_json(&m))?)?;
@@ -81,10 +88,19 @@ pub fn matches(args: MatchesArgs, out: &mut dyn Write) -> anyhow::Result<ExitCod
 }
 
 /// The newest `limit` matches, through the store's own reader.
-fn read_matches(db: &Path, limit: u32) -> anyhow::Result<Vec<MatchRecord>> {
+fn read_matches(db: &store::Location, limit: u32) -> anyhow::Result<Vec<MatchRecord>> {
+    with_store(db, |s| async move { s.list_matches(limit).await })
+}
+
+/// Opens the store at `db` (not exclusively: a SQLite file a server holds is refused, and
+/// said so) and runs `read` on it.
+fn with_store<T, F: std::future::Future<Output = Result<T, store::StoreError>>>(
+    db: &store::Location,
+    read: impl FnOnce(store::Store) -> F,
+) -> anyhow::Result<T> {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     runtime.block_on(async {
-        let store = store::Store::open(db).map_err(|e| match e {
+        let store = store::Store::open_location(db, false).await.map_err(|e| match e {
             store::StoreError::InUse(_) => anyhow::anyhow!(
                 "{e}: open a finished match on it in the browser (/replay/ID?room=ROOM, linked from the \
                  match's end screen) or as JSON (/api/matches/ID?room=ROOM), or stop the server to read \
@@ -92,7 +108,7 @@ fn read_matches(db: &Path, limit: u32) -> anyhow::Result<Vec<MatchRecord>> {
             ),
             e => anyhow::anyhow!("{e}"),
         })?;
-        store.list_matches(limit).await.map_err(anyhow::Error::msg)
+        read(store).await.map_err(anyhow::Error::msg)
     })
 }
 
@@ -427,7 +443,8 @@ mod tests {
     fn json_is_plain_json_and_matches_lists_them() {
         let (db, ids) = stored("json");
         let mut out = Vec::new();
-        let args = ReplayArgs { match_id: Some(ids[1].1), db: db.path(), json: true, list: false };
+        let args =
+            ReplayArgs { match_id: Some(ids[1].1), db: store::Location::Sqlite(db.path()), json: true, list: false };
         run(args, &mut out).unwrap();
         let v: Value = serde_json::from_slice(&out).unwrap();
         assert!(v["config"].is_object(), "config is JSON, not a string: {v}");
@@ -435,16 +452,20 @@ mod tests {
         assert!(v["narration"].as_array().is_some_and(|l| l.len() > 5), "{v}");
 
         let mut out = Vec::new();
-        run(ReplayArgs { match_id: None, db: db.path(), json: false, list: true }, &mut out).unwrap();
+        run(ReplayArgs { match_id: None, db: store::Location::Sqlite(db.path()), json: false, list: true }, &mut out)
+            .unwrap();
         insta::assert_snapshot!("matches_table", String::from_utf8(out).unwrap());
 
         let mut out = Vec::new();
-        matches(MatchesArgs { db: db.path(), limit: 2, json: true }, &mut out).unwrap();
+        matches(MatchesArgs { db: store::Location::Sqlite(db.path()), limit: 2, json: true }, &mut out).unwrap();
         let v: Value = serde_json::from_slice(&out).unwrap();
         assert_eq!(v.as_array().map(Vec::len), Some(2), "{v}");
         assert!(v[0]["players"].is_array(), "{v}");
 
-        let missing = run(ReplayArgs { match_id: Some(99), db: db.path(), json: false, list: false }, &mut Vec::new());
+        let missing = run(
+            ReplayArgs { match_id: Some(99), db: store::Location::Sqlite(db.path()), json: false, list: false },
+            &mut Vec::new(),
+        );
         assert!(missing.unwrap_err().to_string().contains("no match 99"));
     }
 
@@ -463,10 +484,14 @@ mod tests {
     #[test]
     fn a_closed_pipe_is_an_error_main_keeps_quiet_about() {
         let (db, ids) = stored("pipe");
-        let e = run(ReplayArgs { match_id: Some(ids[0].1), db: db.path(), json: false, list: false }, &mut ClosedPipe)
-            .unwrap_err();
+        let e = run(
+            ReplayArgs { match_id: Some(ids[0].1), db: store::Location::Sqlite(db.path()), json: false, list: false },
+            &mut ClosedPipe,
+        )
+        .unwrap_err();
         assert!(crate::is_closed_pipe(&e), "{e:#}");
-        let e = matches(MatchesArgs { db: db.path(), limit: 5, json: false }, &mut ClosedPipe).unwrap_err();
+        let e = matches(MatchesArgs { db: store::Location::Sqlite(db.path()), limit: 5, json: false }, &mut ClosedPipe)
+            .unwrap_err();
         assert!(crate::is_closed_pipe(&e), "{e:#}");
         assert!(!crate::is_closed_pipe(&anyhow::anyhow!("no database")));
     }

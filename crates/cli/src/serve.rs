@@ -3,7 +3,6 @@
 use clap::Args;
 use std::io::Write;
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Args)]
@@ -12,10 +11,10 @@ pub struct ServeArgs {
     /// looked up); port 0 picks a free port.
     #[arg(long, default_value = "127.0.0.1:7878", value_parser = parse_addr)]
     addr: SocketAddr,
-    /// SQLite database file for rooms and finished matches (created if missing;
-    /// `:memory:` keeps nothing).
+    /// Where rooms and finished matches live: a SQLite file (created if missing; `:memory:`
+    /// keeps nothing), or a PostgreSQL URL (`postgres://user@host/dbname`).
     #[arg(long, default_value = "cardtable.db")]
-    db: PathBuf,
+    db: store::Location,
     /// Listen on every network interface (port from --addr) and print the addresses friends
     /// on the local network can open.
     #[arg(long)]
@@ -188,9 +187,9 @@ async fn serve(args: ServeArgs, nofile: Option<u64>) -> anyhow::Result<ExitCode>
     let addr = if args.lan { SocketAddr::from(([0, 0, 0, 0], args.addr.port())) } else { args.addr };
     // The server keeps its database to itself (no file locks per commit; a second server on
     // the same file is refused rather than running the same rooms twice).
-    let store = store::Store::open_exclusive(&args.db).map_err(|e| match e {
+    let store = store::Store::open_location(&args.db, true).await.map_err(|e| match e {
         store::StoreError::InUse(_) => anyhow::anyhow!("{e}: stop that server first, or give this one its own --db"),
-        e => anyhow::anyhow!("cannot open {}: {e}", args.db.display()),
+        e => anyhow::anyhow!("cannot open {}: {e}", args.db),
     })?;
     let listener =
         tokio::net::TcpListener::bind(addr).await.map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
@@ -199,7 +198,7 @@ async fn serve(args: ServeArgs, nofile: Option<u64>) -> anyhow::Result<ExitCode>
     // Tests and scripts read the first line to find the port. Output errors (a closed pipe)
     // must not stop the server.
     let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "cardtable serving on http://{shown}/  (database: {})", args.db.display());
+    let _ = writeln!(out, "cardtable serving on http://{shown}/  (database: {})", args.db);
     if args.lan {
         for iface in if_addrs::get_if_addrs().unwrap_or_default() {
             if !iface.is_loopback() && iface.ip().is_ipv4() {

@@ -1,5 +1,12 @@
 //! The server is killed with SIGKILL mid-game and restarted on the same database: the game
-//! continues where it was, and players reclaim their seats with their tokens.
+//! continues where it was, and players reclaim their seats with their tokens. On both stores:
+//! a SQLite file, and PostgreSQL (`CARDTABLE_TEST_PG`, see `scripts/pg.sh`; opt out with
+//! `CARDTABLE_SKIP_PG=1`). And PostgreSQL stopped and started while a room plays: the moves
+//! made meanwhile are refused with `store_unavailable`, the server reconnects by itself, play
+//! goes on, and nothing acknowledged is lost.
+
+#[path = "../../store/tests/pg_env/mod.rs"]
+mod pg_env;
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
@@ -19,7 +26,7 @@ fn drain(out: impl std::io::Read + Send + 'static) {
     std::thread::spawn(move || std::io::copy(&mut BufReader::new(out), &mut std::io::sink()));
 }
 
-fn start(db: &std::path::Path) -> Proc {
+fn start(db: &str) -> Proc {
     let mut child = Command::new(env!("CARGO_BIN_EXE_cardtable"))
         // The test plays a known deal (seed 77).
         .args(["serve", "--addr", "127.0.0.1:0", "--allow-seeded-rooms", "--db"])
@@ -77,12 +84,26 @@ async fn create_room(addr: &str) -> String {
     v["id"].as_str().unwrap().to_string()
 }
 
+/// The PostgreSQL tests of this file one at a time (one restarts the server under the other).
+static PG: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 #[tokio::test]
 async fn kill_9_mid_game_and_restart() {
     let dir = std::env::temp_dir().join(format!("cardtable-kill9-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let db = dir.join("k.db");
-    let mut p = start(&db);
+    kill_9_mid_game_and_restart_on(dir.join("k.db").to_str().unwrap()).await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn kill_9_mid_game_and_restart_on_postgres() {
+    let Some(url) = pg_env::pg_url() else { return };
+    let _one = PG.lock().await;
+    kill_9_mid_game_and_restart_on(&pg_env::fresh_schema(&url, "kill9").await).await;
+}
+
+async fn kill_9_mid_game_and_restart_on(db: &str) {
+    let mut p = start(db);
     let room = create_room(&p.addr).await;
     let url = |addr: &str| format!("ws://{addr}/api/rooms/{room}/ws");
     let (mut a, _) = connect_async(url(&p.addr)).await.unwrap();
@@ -108,7 +129,7 @@ async fn kill_9_mid_game_and_restart() {
     p.child.wait().unwrap();
     drop((a, b));
 
-    let mut p = start(&db);
+    let mut p = start(db);
     let (mut a, _) = connect_async(url(&p.addr)).await.unwrap();
     send(&mut a, json!({"type": "Reconnect", "token": ta})).await;
     expect(&mut a, "Joined").await;
@@ -129,5 +150,115 @@ async fn kill_9_mid_game_and_restart() {
     assert_eq!(shot["by"], turn.as_str());
     let _ = p.child.kill();
     let _ = p.child.wait();
-    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Runs the tests' PostgreSQL control script (`scripts/pg.sh` exports it): `stop` or `start`.
+fn pg_ctl(what: &str) {
+    let ctl = std::env::var("CARDTABLE_PG_CTL")
+        .expect("CARDTABLE_PG_CTL: the script that stops and starts the tests' PostgreSQL (scripts/pg.sh exports it)");
+    let ok = Command::new(&ctl).arg(what).stdout(Stdio::null()).status().expect("run CARDTABLE_PG_CTL").success();
+    assert!(ok, "{ctl} {what} failed");
+}
+
+/// The next packet of type `ty` or `ActionFailed`, whichever comes first.
+async fn expect_or_failed(ws: &mut Ws, ty: &str) -> Value {
+    loop {
+        let m = tokio::time::timeout(Duration::from_secs(10), ws.next()).await.expect("a packet in time");
+        if let Some(Ok(Message::Text(t))) = m {
+            let v: Value = serde_json::from_str(&t).unwrap();
+            if v["type"] == ty || v["type"] == "ActionFailed" {
+                return v;
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn postgres_restarted_mid_game() {
+    let Some(url) = pg_env::pg_url() else { return };
+    let _one = PG.lock().await;
+    let db = pg_env::fresh_schema(&url, "outage").await;
+    let mut p = start(&db);
+    let room = create_room(&p.addr).await;
+    let url = |addr: &str| format!("ws://{addr}/api/rooms/{room}/ws");
+    let (mut a, _) = connect_async(url(&p.addr)).await.unwrap();
+    let (mut b, _) = connect_async(url(&p.addr)).await.unwrap();
+    send(&mut a, json!({"type": "JoinGame", "username": "alice"})).await;
+    let ta = expect(&mut a, "Joined").await["token"].as_str().unwrap().to_string();
+    send(&mut b, json!({"type": "JoinGame", "username": "bob"})).await;
+    expect(&mut b, "Joined").await;
+    send(&mut a, json!({"type": "StartGame"})).await;
+    expect(&mut a, "GameStarted").await;
+    // Moves made before the outage: acknowledged (everyone heard of them).
+    let mut acknowledged = 0;
+    for _ in 0..2 {
+        let data = sync(&mut a).await;
+        let turn = data["currentTurn"].as_str().unwrap().to_string();
+        let ws = if turn == "alice" { &mut a } else { &mut b };
+        send(ws, json!({"type": "ShootPlayer", "username": turn})).await;
+        expect(ws, "ShootPlayer").await;
+        acknowledged += 1;
+    }
+    let before = sync(&mut a).await;
+    // Both players have read every packet so far (a shot is told to both).
+    sync(&mut b).await;
+
+    pg_ctl("stop");
+    // During the outage a move is refused, with the code and a message, and not made.
+    let turn = before["currentTurn"].as_str().unwrap().to_string();
+    for _ in 0..2 {
+        let ws = if turn == "alice" { &mut a } else { &mut b };
+        send(ws, json!({"type": "ShootPlayer", "username": turn})).await;
+        let answer = expect_or_failed(ws, "ShootPlayer").await;
+        assert_eq!(answer["type"], "ActionFailed", "a move was made while the database was down: {answer}");
+        assert_eq!(answer["code"], "store_unavailable");
+        assert!(answer["reason"].as_str().unwrap().contains("database"), "{answer}");
+    }
+    let during = sync(&mut a).await;
+    sync(&mut b).await;
+    for key in ["currentTurn", "turnCount", "round", "liveLeft", "blankLeft"] {
+        assert_eq!(before[key], during[key], "{key}: the refused move changed the game");
+    }
+    pg_ctl("start");
+
+    // The server reconnects by itself: the same move goes through (after a retry or two while
+    // the pool finds the database again).
+    let mut made = false;
+    for _ in 0..50 {
+        let ws = if turn == "alice" { &mut a } else { &mut b };
+        send(ws, json!({"type": "ShootPlayer", "username": turn})).await;
+        let answer = expect_or_failed(ws, "ShootPlayer").await;
+        if answer["type"] == "ShootPlayer" {
+            made = true;
+            break;
+        }
+        assert_eq!(answer["code"], "store_unavailable", "{answer}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert!(made, "play did not resume after PostgreSQL came back");
+    acknowledged += 1;
+    let data = sync(&mut a).await;
+    if data["gameStarted"] == true {
+        let turn = data["currentTurn"].as_str().unwrap().to_string();
+        let ws = if turn == "alice" { &mut a } else { &mut b };
+        send(ws, json!({"type": "ShootPlayer", "username": turn})).await;
+        expect(ws, "ShootPlayer").await;
+        acknowledged += 1;
+    }
+    let last = sync(&mut a).await;
+
+    // Nothing acknowledged is lost: killed and restarted, the server has every one of them.
+    p.child.kill().unwrap();
+    p.child.wait().unwrap();
+    drop((a, b));
+    let mut p = start(&db);
+    let (mut a, _) = connect_async(url(&p.addr)).await.unwrap();
+    send(&mut a, json!({"type": "Reconnect", "token": ta})).await;
+    expect(&mut a, "Joined").await;
+    let after = expect(&mut a, "GameDataSync").await["gameData"].clone();
+    for key in ["currentTurn", "turnCount", "round", "liveLeft", "blankLeft", "gameStarted"] {
+        assert_eq!(last[key], after[key], "{key} after the restart ({acknowledged} moves acknowledged)");
+    }
+    let _ = p.child.kill();
+    let _ = p.child.wait();
 }

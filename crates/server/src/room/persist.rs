@@ -182,3 +182,33 @@ impl<A: GameAdapter> Room<A> {
         self.publish_summary();
     }
 }
+
+impl<A: GameAdapter> Room<A> {
+    /// Undoes the last move of the current match (its write was refused): the game is rebuilt
+    /// from its seed and the moves before it, as a restart would (the hot path keeps no copy).
+    pub(super) fn take_back_last_move(&mut self, stand_in: SeatSet) {
+        let Some(cur) = self.current.as_mut() else { return };
+        cur.moves.pop();
+        let mut game = A::G::new(&cur.config, cur.seed).expect("the match was made from this config and seed");
+        let mut scratch = Vec::new();
+        for m in &cur.moves {
+            match m {
+                Move::Act { seat, action } => {
+                    game.apply_into(*seat, action.clone(), &mut scratch).expect("a move it took replays")
+                }
+                Move::Leave { seat } => game.leave(*seat, &mut scratch),
+            }
+            scratch.clear();
+        }
+        cur.game = game;
+        cur.stand_in = stand_in;
+    }
+}
+
+/// What a player hears when their move could not be stored.
+pub(super) fn store_refusal(e: &store::StoreError) -> String {
+    match e {
+        store::StoreError::Lost(_) => "this room has moved to another server: reconnect to play on".into(),
+        _ => "the move was not made: the server cannot reach its database right now; try again in a moment".into(),
+    }
+}

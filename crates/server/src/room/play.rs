@@ -2,6 +2,7 @@
 //! recording its end.
 
 use super::handle::ConnId;
+use super::persist::store_refusal;
 use super::state::{Match, Member};
 use super::{Room, now_ms};
 use crate::adapter::{GameAdapter, PacketError, Table};
@@ -145,6 +146,7 @@ impl<A: GameAdapter> Room<A> {
     pub(super) async fn act(&mut self, seat: Seat, action: <A::G as Game>::Action) -> Result<(), RuleError> {
         let cur = self.current.as_mut().ok_or_else(RuleError::game_over)?;
         let before = cur.game.to_act();
+        let stand_in = cur.stand_in;
         self.last_move_at = Instant::now();
         let mut events = Vec::new();
         cur.game.apply_into(seat, action.clone(), &mut events)?;
@@ -153,7 +155,10 @@ impl<A: GameAdapter> Room<A> {
         let entry = serde_json::to_string(cur.moves.last().expect("pushed")).expect("moves serialize");
         let index = (cur.moves.len() - 1) as u64;
         if let Err(e) = self.store.append_move(&self.id, index, entry).await {
-            tracing::error!(room = %self.id, "saving a move failed: {e}");
+            // Not stored, so not made: nobody hears of it, and the game is as before it.
+            tracing::error!(room = %self.id, "saving a move failed, the move is refused: {e}");
+            self.take_back_last_move(stand_in);
+            return Err(RuleError::new(e.code(), store_refusal(&e)));
         }
         self.send_events(&events);
         if !A::TURN_PACKETS_FROM_EVENTS {

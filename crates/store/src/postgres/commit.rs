@@ -44,6 +44,8 @@ struct Item {
 enum Outcome {
     Done(Option<i64>),
     Lost,
+    /// The batch's moves statement: the (room, index) of each move stored.
+    Moves(std::collections::HashSet<(String, i64)>),
 }
 
 impl Ack {
@@ -96,10 +98,16 @@ impl Stmts {
                  ON CONFLICT (id) DO UPDATE SET snapshot = excluded.snapshot, updated_at = now()
                  WHERE rooms.epoch = excluded.epoch AND rooms.owner IS NOT DISTINCT FROM excluded.owner"
             ),
+            // Every move of the batch in one statement (arrays, one row a move): a request
+            // costs both sides more than a row does.
             c.prepare_cached(
                 "INSERT INTO moves (room_id, idx, entry)
-                 SELECT id, $2::bigint, $3::text FROM rooms WHERE id = $1 AND epoch = $4 FOR SHARE
-                 ON CONFLICT (room_id, idx) DO UPDATE SET entry = excluded.entry"
+                 SELECT m.room_id, m.idx, m.entry
+                 FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bigint[]) AS m (room_id, idx, entry, epoch)
+                 JOIN rooms r ON r.id = m.room_id AND r.epoch = m.epoch
+                 FOR SHARE OF r
+                 ON CONFLICT (room_id, idx) DO UPDATE SET entry = excluded.entry
+                 RETURNING room_id, idx"
             ),
             c.prepare_cached(
                 "WITH r AS (UPDATE rooms SET snapshot = $2, updated_at = now() WHERE id = $1 AND epoch = $3 RETURNING id),
@@ -201,7 +209,7 @@ fn step<'a>(c: &'a Client, s: &'a Stmts, node: &'a str, op: &'a Op) -> Step<'a> 
             Op::Save { id, game, snapshot, epoch } => {
                 affected(c.execute(&s.save, &[id, game, snapshot, &node, epoch]).await?)
             }
-            Op::Move { id, index, entry, epoch } => affected(c.execute(&s.append, &[id, index, entry, epoch]).await?),
+            Op::Move { .. } => unreachable!("moves go in one statement a batch (`moves_step`)"),
             Op::Reset { id, snapshot, epoch } => {
                 let n: i64 = c.query_one(&s.reset, &[id, snapshot, epoch]).await?.get(0);
                 affected(n as u64)
@@ -241,14 +249,32 @@ fn step<'a>(c: &'a Client, s: &'a Stmts, node: &'a str, op: &'a Op) -> Step<'a> 
     })
 }
 
-/// Runs `items` as one transaction, pipelined: `BEGIN`, each write, `COMMIT`, all sent before
+/// Runs `items` as one transaction, pipelined: `BEGIN`, every move of the batch in one
+/// statement, each other write, `COMMIT`, all sent before
 /// the first answer is read (tokio-postgres sends a request when its future is first polled,
 /// and `join_all` polls them in order). A failed statement aborts the transaction, and its
 /// `COMMIT` then rolls back: any error means nothing of `items` was stored.
 async fn transaction(c: &Client, s: &Stmts, node: &str, items: &[Item]) -> Result<Vec<Outcome>, tokio_postgres::Error> {
-    let mut steps: Vec<Step<'_>> = Vec::with_capacity(items.len() + 2);
+    let mut steps: Vec<Step<'_>> = Vec::with_capacity(items.len() + 3);
     steps.push(Box::pin(async { c.batch_execute("BEGIN").await.map(|()| Outcome::Done(None)) }));
+    let (mut rooms, mut indexes, mut entries, mut epochs) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for item in items {
+        if let Op::Move { id, index, entry, epoch } = &item.op {
+            rooms.push(id.as_str());
+            indexes.push(*index);
+            entries.push(entry.as_str());
+            epochs.push(*epoch);
+        }
+    }
+    let batched = !rooms.is_empty();
+    if batched {
+        steps.push(Box::pin(async move {
+            let params: [&(dyn tokio_postgres::types::ToSql + Sync); 4] = [&rooms, &indexes, &entries, &epochs];
+            let rows = c.query(&s.append, &params).await?;
+            Ok(Outcome::Moves(rows.iter().map(|r| (r.get::<_, String>(0), r.get::<_, i64>(1))).collect()))
+        }));
+    }
+    for item in items.iter().filter(|i| !matches!(i.op, Op::Move { .. })) {
         steps.push(step(c, s, node, &item.op));
     }
     steps.push(Box::pin(async { c.batch_execute("COMMIT").await.map(|()| Outcome::Done(None)) }));
@@ -270,10 +296,28 @@ async fn transaction(c: &Client, s: &Stmts, node: &str, items: &[Item]) -> Resul
             }
         }
     }
-    match first_error {
-        Some(e) => Err(e),
-        None => Ok(outcomes),
+    if let Some(e) = first_error {
+        return Err(e);
     }
+    // Back in the order of `items`: each move by whether it was stored.
+    let mut others = outcomes.into_iter();
+    let stored = match batched.then(|| others.next()).flatten() {
+        Some(Outcome::Moves(stored)) => stored,
+        _ => Default::default(),
+    };
+    Ok(items
+        .iter()
+        .map(|item| match &item.op {
+            Op::Move { id, index, .. } => {
+                if stored.contains(&(id.clone(), *index)) {
+                    Outcome::Done(None)
+                } else {
+                    Outcome::Lost
+                }
+            }
+            _ => others.next().expect("one outcome a statement"),
+        })
+        .collect())
 }
 
 /// Commits `items` and answers each. A statement that fails (not the connection) fails the
@@ -344,6 +388,7 @@ fn answer(epochs: &Epochs, items: Vec<Item>, outcomes: Vec<Outcome>) {
                 item.ack.send(Ok(id));
             }
             Outcome::Lost => item.ack.send(Err(StoreError::Lost(item.room))),
+            Outcome::Moves(_) => unreachable!("answered per move"),
         }
     }
 }

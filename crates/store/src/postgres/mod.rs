@@ -1,8 +1,9 @@
 //! The PostgreSQL backend: a pool of connections ([`deadpool_postgres`], which replaces a
 //! broken connection by itself: after an outage the next batch simply connects again), a
 //! committer task that runs each gathered batch as one transaction with its statements
-//! pipelined (`BEGIN`, every write of the batch, `COMMIT` sent back to back: one round trip a
-//! batch, not one a move), and the ownership fencing every write carries (see the crate docs).
+//! pipelined (`BEGIN`, the batch's moves as one statement of arrays, its other writes,
+//! `COMMIT`, sent back to back: one round trip a batch, not one a move), and the ownership
+//! fencing every write carries (see the crate docs).
 //!
 //! A room's moves are keyed by (room, index): a move written again (a write whose commit was
 //! refused, then made again) replaces the first. A new match deletes the room's moves in the

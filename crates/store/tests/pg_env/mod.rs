@@ -38,6 +38,7 @@ pub async fn fresh_schema(url: &str, schema: &str) -> String {
 }
 
 /// Runs `sql` on `url` (outside any store: what another node, or an operator, would do).
+#[allow(dead_code)] // not every test file that includes this module uses it
 pub async fn exec(url: &str, sql: &str) {
     let (client, conn) = tokio_postgres::connect(url, tokio_postgres::NoTls).await.expect("connect");
     tokio::spawn(conn);
