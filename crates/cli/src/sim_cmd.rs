@@ -238,7 +238,8 @@ fn json_log(args: &SimArgs) -> anyhow::Result<String> {
     let mut out = String::new();
     let event_line = |out: &mut String, game: &ThreeKingdoms, e: &three_kingdoms::Event| -> anyhow::Result<()> {
         let mut v = serde_json::to_value(e)?;
-        let text = three_kingdoms::describe_event(e, Viewer::Spectator, &three_kingdoms::text::names(game));
+        // The narrative log's wording (`--log`), so both tell the game in the same lines.
+        let text = three_kingdoms::text::seed_line(e, Viewer::Spectator, &three_kingdoms::text::names(game));
         v["text"] = json!(text.unwrap_or_default());
         writeln!(out, "{}", json!({ "event": v }))?;
         Ok(())
