@@ -157,7 +157,9 @@ impl Node {
         self.draining.load(Ordering::SeqCst)
     }
 
-    pub(crate) fn start_draining(&self) {
+    /// Marks the node draining: health answers 503, new rooms are refused (the drain sets it
+    /// first; tests set it alone).
+    pub fn start_draining(&self) {
         self.draining.store(true, Ordering::SeqCst);
     }
 
