@@ -394,3 +394,102 @@ async fn a_node_claims_nothing_before_it_has_been_connected_for_a_ttl() {
     assert!(at >= TTL, "not before a TTL of connection: {at:?}");
     drop(n3);
 }
+
+/// A TCP forwarder between a node and PostgreSQL that can cut the node off (every connection
+/// dropped, new ones refused) and heal: the node still serves its clients meanwhile.
+struct Link {
+    port: u16,
+    cut: Arc<std::sync::atomic::AtomicBool>,
+    conns: Arc<std::sync::Mutex<Vec<tokio::task::JoinHandle<()>>>>,
+}
+
+impl Link {
+    async fn to(url: &str) -> Link {
+        let target = url.split('@').nth(1).unwrap().split('/').next().unwrap().to_string();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let cut = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let conns: Arc<std::sync::Mutex<Vec<tokio::task::JoinHandle<()>>>> = Arc::default();
+        let (c, cs) = (cut.clone(), conns.clone());
+        tokio::spawn(async move {
+            while let Ok((mut inbound, _)) = listener.accept().await {
+                if c.load(std::sync::atomic::Ordering::SeqCst) {
+                    continue; // dropped: refused
+                }
+                let target = target.clone();
+                cs.lock().unwrap().push(tokio::spawn(async move {
+                    if let Ok(mut out) = tokio::net::TcpStream::connect(&target).await {
+                        let _ = tokio::io::copy_bidirectional(&mut inbound, &mut out).await;
+                    }
+                }));
+            }
+        });
+        Link { port, cut, conns }
+    }
+
+    /// `url` with its host and port replaced by this forwarder's.
+    fn url(&self, url: &str) -> String {
+        let (head, rest) = url.split_once('@').unwrap();
+        let (_, path) = rest.split_once('/').unwrap();
+        format!("{head}@127.0.0.1:{}/{path}", self.port)
+    }
+
+    fn cut(&self) {
+        self.cut.store(true, std::sync::atomic::Ordering::SeqCst);
+        for c in self.conns.lock().unwrap().drain(..) {
+            c.abort();
+        }
+    }
+
+    fn heal(&self) {
+        self.cut.store(false, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_cut_off_from_the_database_lets_its_rooms_go_and_a_peer_takes_them() {
+    let Some(url) = cluster("cluster_cutoff").await else { return };
+    let link = Link::to(&url).await;
+    let n1 = TestNode::start(&link.url(&url), "n1");
+    let n2 = TestNode::start(&url, "n2");
+    let (room, mut a, mut b, ta, tb) = table(&n1).await;
+    let (who, token, d) = mover(&mut a, &mut b, &ta, &tb).await;
+    let before = stored_moves(&url, &room).await;
+    tokio::time::sleep(TTL).await;
+    let cut = Instant::now();
+    link.cut();
+    // n1 can write nothing: the move is refused (store_unavailable or, once let go, its socket
+    // closes 4001); within a TTL and a few heartbeats its sockets close "moved".
+    let act = json!({"type": "Act", "action": d["legal"][0], "serial": d["serial"]});
+    who.send(act.clone()).await;
+    let got = who.drain(TTL.as_millis() as u64 * 4).await;
+    assert!(!got.iter().any(|p| p["type"] == "GameDataSync"), "nobody heard of an unstored move: {got:?}");
+    assert!(closed_moved(who), "the cut-off node lets its rooms go: {:?} ({got:?})", who.closed);
+    eprintln!("cut off to sockets closed: {:?}", cut.elapsed());
+    let (st, v) = http(&n1.addr, "GET", "/api/health", None).await;
+    assert_eq!((st, v["state"].as_str()), (503, Some("disconnected")), "{v}");
+    // n2 takes the room once n1's heartbeat is a TTL old; the player moves there.
+    let v = resolve_to(&n2, &room, "n2", Duration::from_secs(5)).await;
+    assert_eq!(v["path"], "/n/n2");
+    assert_eq!(stored_moves(&url, &room).await, before, "the refused move was not stored");
+    let mut c = n2.client(&room).await;
+    c.send(json!({"type": "Reconnect", "token": token})).await;
+    c.expect("Joined").await;
+    c.send(act).await;
+    assert!(failures(&c.drain(300).await).is_empty());
+    // Healed, n1 serves again but does not take the room back: n2 is alive and owns it.
+    link.heal();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let (st, _) = http(&n1.addr, "GET", "/api/health", None).await;
+        if st == 200 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "n1 reconnects by itself");
+        tokio::time::sleep(HEARTBEAT).await;
+    }
+    tokio::time::sleep(TTL * 2).await;
+    assert_eq!(owner(&url, &room).await.as_deref(), Some("n2"));
+    assert_eq!(resolve(&n1, &room, TTL).await["node"], "n2");
+    assert_eq!(stored_moves(&url, &room).await.len(), before.len() + 1, "the move once");
+}
