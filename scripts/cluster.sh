@@ -30,6 +30,7 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 state="${CARDTABLE_CLUSTER_DIR:-/tmp/cardtable-cluster}"
 pg_bin=/usr/lib/postgresql/15/bin
 proxy_src=127.0.0.2
+haproxy=$(command -v haproxy || echo /usr/sbin/haproxy)
 
 die() { echo "cluster.sh: $*" >&2; exit 1; }
 say() { echo "cluster.sh: $*" >&2; }
@@ -182,12 +183,12 @@ write_proxy_cfg() {
         { para[++np] = $0 }
         END { flush() }
     ' "$repo/deploy/haproxy.cfg" >"$state/haproxy.cfg"
-    haproxy -c -q -f "$state/haproxy.cfg" >&2 || die "haproxy rejects its configuration"
+    "$haproxy" -c -q -f "$state/haproxy.cfg" >&2 || die "haproxy rejects its configuration"
 }
 
 start_proxy() {
     # -D: daemon, the pid in haproxy.pid.
-    haproxy -D -p "$state/haproxy.pid" -f "$state/haproxy.cfg" >>"$state/haproxy.log" 2>&1 ||
+    "$haproxy" -D -p "$state/haproxy.pid" -f "$state/haproxy.cfg" >>"$state/haproxy.log" 2>&1 ||
         { cat "$state/haproxy.log" >&2; die "haproxy did not start"; }
 }
 
@@ -205,7 +206,7 @@ cmd_up() {
     if [ -f "$state/env" ]; then
         die "a cluster is already in $state (scripts/cluster.sh down, or set CARDTABLE_CLUSTER_DIR)"
     fi
-    command -v haproxy >/dev/null || die "haproxy is missing (apt-get install -y haproxy)"
+    [ -x "$haproxy" ] || die "haproxy is missing (apt-get install -y haproxy)"
     if [ ! -x "$pg_bin/initdb" ]; then
         say "installing Debian's postgresql"
         export DEBIAN_FRONTEND=noninteractive
