@@ -14,8 +14,8 @@
 #   scripts/cluster.sh pg stop|start|restart       the cluster's PostgreSQL
 #   scripts/cluster.sh log K | log proxy | log pg  print a log's path
 #
-# State (pids, ports, logs, the database's files) lives in $CARDTABLE_CLUSTER_DIR (default
-# /tmp/cardtable-cluster); several clusters can run at once with different directories.
+# State (pids, ports, logs) lives in $CARDTABLE_CLUSTER_DIR (default /tmp/cardtable-cluster),
+# the database's files in a temporary directory /tmp/cardtable-cluster-pg.*; several clusters can run at once with different directories.
 # SERVE-ARGS are passed to every node (e.g. `-- --allow-seeded-rooms --heartbeat-ms 500`) and
 # kept for `start`/`restart`. The server binary is $CARDTABLE_BIN, default
 # target/debug/cardtable ($CARGO_TARGET_DIR honoured), built if missing.
@@ -195,7 +195,7 @@ start_proxy() {
 proxy_alive() { ours "$(cat "$state/haproxy.pid" 2>/dev/null || true)" "$state/haproxy.cfg"; }
 
 pg_ctl() { # start|stop
-    run_pg "$pg_bin/pg_ctl" -D "$PG_DIR/data" -l "$state/pg.log" -w -t 30 "$1" -m fast >/dev/null
+    run_pg "$pg_bin/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/log" -w -t 30 "$1" -m fast >/dev/null
 }
 
 cmd_up() {
@@ -221,8 +221,11 @@ cmd_up() {
     [ $# -gt 0 ] || : >"$state/serve-args"
 
     N=$n
-    PG_DIR="$state/pg"
-    mkdir -p "$PG_DIR"
+    # The database in a directory of its own under /tmp: the postgres user (when root) must
+    # reach it, whatever the state directory's parents allow.
+    PG_DIR=$(mktemp -d /tmp/cardtable-cluster-pg.XXXXXX)
+    printf 'N=0\nPG_DIR=%s\n' "$PG_DIR" >"$state/env"   # enough for down, should the rest fail
+    chmod 755 "$PG_DIR"
     [ "$(id -u)" = 0 ] && chown postgres: "$PG_DIR"
     local port
     free_port
@@ -236,8 +239,6 @@ unix_socket_directories = '$PG_DIR'
 max_connections = 200
 shared_buffers = 64MB
 CONF
-    touch "$state/pg.log"
-    [ "$(id -u)" = 0 ] && chown postgres: "$state/pg.log"
     PG_URL="postgres://postgres@127.0.0.1:$PG_PORT/cardtable"
     free_port
     PROXY_PORT=$port
@@ -286,6 +287,7 @@ cmd_down() {
         wait_exit "$pid" 5 || kill -KILL "$pid" 2>/dev/null || true
     fi
     if [ -f "$PG_DIR/data/postmaster.pid" ]; then pg_ctl stop 2>/dev/null || true; fi
+    case "$PG_DIR" in /tmp/cardtable-cluster-pg.*) rm -rf "$PG_DIR" ;; esac
     rm -rf "$state"
     say "stopped; removed $state"
 }
@@ -365,7 +367,7 @@ case "$cmd" in
         load_state
         case "${1:-}" in
             proxy) echo "$state/haproxy.log" ;;
-            pg) echo "$state/pg.log" ;;
+            pg) echo "$PG_DIR/log" ;;
             *) check_k "${1:-}" && echo "$state/n$1.log" ;;
         esac
         ;;

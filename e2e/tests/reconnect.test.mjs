@@ -14,7 +14,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -131,10 +131,14 @@ function clusterReady() {
   return null;
 }
 const skipCluster = clusterReady();
-const clusterEnv = { ...process.env, CARDTABLE_BIN: serverBinary(), CARDTABLE_CLUSTER_DIR: path.join(mkdtempSync(path.join(tmpdir(), 'cardtable-e2e-cluster-')), 'c') };
+const clusterTmp = mkdtempSync(path.join(tmpdir(), 'cardtable-e2e-cluster-'));
+const clusterEnv = { ...process.env, CARDTABLE_BIN: serverBinary(), CARDTABLE_CLUSTER_DIR: path.join(clusterTmp, 'c') };
 const cluster = (...args) => execFileSync(clusterScript, args, { env: clusterEnv, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 120000 }).trim();
 let clusterUp = false;
-after(() => { if (clusterUp) cluster('down'); });
+after(() => {
+  if (clusterUp) cluster('down');
+  rmSync(clusterTmp, { recursive: true, force: true });
+});
 
 async function where(base, roomId) {
   for (let i = 0; i < 100; i++) {
