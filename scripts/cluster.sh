@@ -13,9 +13,12 @@
 #                                                  same port, same arguments
 #   scripts/cluster.sh pg stop|start|restart       the cluster's PostgreSQL
 #   scripts/cluster.sh log K | log proxy | log pg  print a log's path
+#   scripts/cluster.sh proxy-cfg PORT n1=IP:PORT ...  only print the loopback HAProxy config
+#                                                  (HAProxy connecting from 127.0.0.2)
 #
 # State (pids, ports, logs) lives in $CARDTABLE_CLUSTER_DIR (default /tmp/cardtable-cluster),
-# the database's files in a temporary directory /tmp/cardtable-cluster-pg.*; several clusters can run at once with different directories.
+# the database's files in a temporary directory /tmp/cardtable-cluster-pg.*; several clusters
+# can run at once with different state directories.
 # SERVE-ARGS are passed to every node (e.g. `-- --allow-seeded-rooms --heartbeat-ms 500`) and
 # kept for `start`/`restart`. The server binary is $CARDTABLE_BIN, default
 # target/debug/cardtable ($CARGO_TARGET_DIR honoured), built if missing.
@@ -137,10 +140,8 @@ wait_exit() { # pid seconds -> 0 once gone
 # binds 127.0.0.1:PORT, "cluster: replace LINE" puts LINE instead, the paragraph `backend node_n1` and the line `server n1 ...` are
 # repeated for every node (n2, n3 of the example dropped), servers get their loopback address
 # and `source 127.0.0.2`.
-write_proxy_cfg() {
-    local nodes="" k
-    for ((k = 1; k <= N; k++)); do nodes="$nodes n$k=127.0.0.1:$(cat "$state/n$k.port")"; done
-    awk -v port="$PROXY_PORT" -v src="$proxy_src" -v nodes="$nodes" '
+render_proxy_cfg() { # port "n1=ADDR n2=ADDR ..." -> the config on stdout
+    awk -v port="$1" -v src="$proxy_src" -v nodes="$2" '
         function node_line(line, id, addr,   l) {
             l = line
             gsub(/node_n1/, "node_" id, l)
@@ -182,7 +183,13 @@ write_proxy_cfg() {
         /^[ \t]*$/ { flush(); next }
         { para[++np] = $0 }
         END { flush() }
-    ' "$repo/deploy/haproxy.cfg" >"$state/haproxy.cfg"
+    ' "$repo/deploy/haproxy.cfg"
+}
+
+write_proxy_cfg() {
+    local nodes="" k
+    for ((k = 1; k <= N; k++)); do nodes="$nodes n$k=127.0.0.1:$(cat "$state/n$k.port")"; done
+    render_proxy_cfg "$PROXY_PORT" "$nodes" >"$state/haproxy.cfg"
     "$haproxy" -c -q -f "$state/haproxy.cfg" >&2 || die "haproxy rejects its configuration"
 }
 
@@ -332,6 +339,17 @@ case "$cmd" in
     down) cmd_down ;;
     status) cmd_status ;;
     env) cmd_env ;;
+    proxy-cfg)
+        # Only print the loopback config (no state, no process): for harnesses that run the
+        # nodes themselves.
+        [[ "${1:-}" =~ ^[0-9]+$ ]] && [ $# -ge 2 ] || die "usage: proxy-cfg LISTEN_PORT n1=127.0.0.1:PORT ..."
+        port=$1
+        shift
+        for kv in "$@"; do
+            [[ "$kv" =~ ^[A-Za-z0-9_-]+=[0-9.]+:[0-9]+$ ]] || die "proxy-cfg: '$kv' is not ID=IP:PORT"
+        done
+        render_proxy_cfg "$port" "$*"
+        ;;
     kill | stop | cont)
         load_state
         check_k "${1:-}"
@@ -372,7 +390,7 @@ case "$cmd" in
         esac
         ;;
     *)
-        sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
         [ -z "$cmd" ] || [ "$cmd" = help ] || [ "$cmd" = -h ] || exit 2
         ;;
 esac
