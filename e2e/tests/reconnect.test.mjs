@@ -13,7 +13,8 @@
 
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -133,10 +134,15 @@ function clusterReady() {
 const skipCluster = clusterReady();
 const clusterTmp = mkdtempSync(path.join(tmpdir(), 'cardtable-e2e-cluster-'));
 const clusterEnv = { ...process.env, CARDTABLE_BIN: serverBinary(), CARDTABLE_CLUSTER_DIR: path.join(clusterTmp, 'c') };
-const cluster = (...args) => execFileSync(clusterScript, args, { env: clusterEnv, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 120000 }).trim();
+// scripts/cluster.sh, without blocking the test's event loop (the pages' events keep coming).
+const cluster = async (...args) => {
+  const { stdout, stderr } = await promisify(execFile)(clusterScript, args, { env: clusterEnv, encoding: 'utf8', timeout: 120000 });
+  if (stderr.trim()) console.log(stderr.trim().replace(/^/gm, '# '));
+  return stdout.trim();
+};
 let clusterUp = false;
-after(() => {
-  if (clusterUp) cluster('down');
+after(async () => {
+  if (clusterUp) await cluster('down');
   rmSync(clusterTmp, { recursive: true, force: true });
 });
 
@@ -151,8 +157,8 @@ async function where(base, roomId) {
 
 test('through HAProxy and two nodes: a drain and a kill -9, the pages follow the room', { skip: skipCluster ?? false }, async () => {
   // Every page is 127.0.0.1 (through the proxy, which the nodes trust): no per-address caps.
-  const base = cluster('up', '2', '--', '--allow-seeded-rooms', '--max-conns-per-addr', '0', '--max-sockets-per-addr', '0',
-    '--max-rooms-per-addr', '0', '--max-rooms-per-minute-per-addr', '0', '--max-lookup-misses-per-minute-per-addr', '0').replace(/\/$/, '');
+  const base = (await cluster('up', '2', '--', '--allow-seeded-rooms', '--max-conns-per-addr', '0', '--max-sockets-per-addr', '0',
+    '--max-rooms-per-addr', '0', '--max-rooms-per-minute-per-addr', '0', '--max-lookup-misses-per-minute-per-addr', '0')).replace(/\/$/, '');
   clusterUp = true;
   const { roomId, ann, ben } = await tableForTwo(base, env.browser);
   const first = await where(base, roomId);
@@ -166,7 +172,7 @@ test('through HAProxy and two nodes: a drain and a kill -9, the pages follow the
   for (const p of [ann, ben]) await watchNote(p);
   let table = await tableOf(ann);
   const t0 = Date.now();
-  cluster('term', String(k));
+  await cluster('term', String(k));
   await backInSeats({ ann, ben }, table);
   console.log(`# drain of n${k}: the pages were back in ${Date.now() - t0} ms`);
   assert.equal(await where(base, roomId), `/n/n${other}`);
@@ -178,11 +184,11 @@ test('through HAProxy and two nodes: a drain and a kill -9, the pages follow the
 
   // Bring n<k> back, then kill the room's new node outright: after the TTL n<k> claims the
   // room, and the pages follow.
-  cluster('start', String(k));
+  await cluster('start', String(k));
   await sleep(3500); // n<k> claims only once connected for a TTL (3 s by default)
   table = await tableOf(ann);
   const t1 = Date.now();
-  cluster('kill', String(other));
+  await cluster('kill', String(other));
   for (const p of [ann, ben]) await note(p).waitFor({ state: 'visible', timeout: 5000 });
   await backInSeats({ ann, ben }, table);
   console.log(`# kill -9 of n${other}: the pages were back in ${Date.now() - t1} ms`);
