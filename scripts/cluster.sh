@@ -42,12 +42,16 @@ run_pg() {
     if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
 }
 
-# A port nothing answers on (bash's /dev/tcp), picked at random, not one handed out already.
+# A port nothing answers on (bash's /dev/tcp), picked at random below the kernel's ephemeral
+# range (outgoing connections, say a node's to PostgreSQL, take ports from that range and
+# could hold the one picked before its listener binds it), not one handed out already.
 # Sets $port.
 taken=" "
+read -r ephemeral_lo _ </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || ephemeral_lo=32768
+[ "$ephemeral_lo" -gt 11024 ] || ephemeral_lo=32768
 free_port() {
     while :; do
-        port=$((20000 + RANDOM % 40000))
+        port=$((10000 + RANDOM % (ephemeral_lo - 10000)))
         case "$taken" in *" $port "*) continue ;; esac
         (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && continue
         taken="$taken$port "
