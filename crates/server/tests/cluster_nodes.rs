@@ -1,0 +1,396 @@
+//! Several servers on one PostgreSQL, in one test process: each node runs on its own thread
+//! with its own single-threaded runtime, so a node can be killed (its runtime dropped: no
+//! drain, no last write, its heartbeat simply stops, as after `kill -9`), paused (its thread
+//! blocked: no heartbeat, no room, no socket runs, as under SIGSTOP) and resumed, or drained
+//! (its shutdown, as SIGTERM). Heartbeat 100 ms, TTL 300 ms, so the tests are quick.
+//!
+//! PostgreSQL from `CARDTABLE_TEST_PG` (`source scripts/pg.sh`); without it the tests fail
+//! saying how to run them, unless `CARDTABLE_SKIP_PG=1` (as the store's PostgreSQL tests).
+//! The multi-process harness (HAProxy, kill -9, SIGSTOP of real processes) is elsewhere.
+
+#[path = "../../store/tests/pg_env/mod.rs"]
+mod pg_env;
+
+mod common;
+
+use common::{Client, http, http_full, test_config};
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::time::Instant;
+use tokio_tungstenite::connect_async;
+
+const HEARTBEAT: Duration = Duration::from_millis(100);
+const TTL: Duration = Duration::from_millis(300);
+
+/// One node on its own thread and runtime.
+struct TestNode {
+    id: String,
+    addr: String,
+    node: Arc<server::node::Node>,
+    rt: tokio::runtime::Handle,
+    drain: Option<tokio::sync::oneshot::Sender<()>>,
+    kill: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<Result<(), String>>>,
+}
+
+impl TestNode {
+    fn start(url: &str, id: &str) -> TestNode {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let (url, id_) = (url.to_string(), id.to_string());
+        let thread = std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+            let handle = rt.handle().clone();
+            let result = rt.block_on(async move {
+                let store = store::Store::connect_node(&url, &id_).await.unwrap();
+                let mut cfg = server::node::NodeConfig::new(&id_, &format!("/n/{id_}"));
+                cfg.heartbeat = HEARTBEAT;
+                cfg.ttl = TTL;
+                let node = server::node::Node::register(&store, cfg).await.unwrap();
+                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+                let addr = listener.local_addr().unwrap().to_string();
+                let (drain_tx, drain_rx) = tokio::sync::oneshot::channel::<()>();
+                let (kill_tx, kill_rx) = tokio::sync::oneshot::channel::<()>();
+                tx.send((addr, handle, node.clone(), drain_tx, kill_tx)).unwrap();
+                let mut config = test_config(store);
+                config.rate_limit = 10_000.0;
+                config.node = Some(node);
+                tokio::select! {
+                    r = server::run(listener, config, async { let _ = drain_rx.await; }) => r.map_err(|e| e.to_string()),
+                    _ = kill_rx => Ok(()),
+                }
+            });
+            // The runtime goes here, and every task of the node with it.
+            drop(rt);
+            result
+        });
+        let (addr, rt, node, drain, kill) = rx.recv().expect("the node starts");
+        TestNode { id: id.to_string(), addr, node, rt, drain: Some(drain), kill: Some(kill), thread: Some(thread) }
+    }
+
+    /// As `kill -9`: everything of the node stops at once, nothing is handed over.
+    fn kill(&mut self) {
+        let _ = self.kill.take().unwrap().send(());
+        self.thread.take().unwrap().join().unwrap().unwrap();
+    }
+
+    /// As SIGSTOP for `d`, then SIGCONT: the node's thread is blocked (nothing of it runs).
+    fn pause(&self, d: Duration) {
+        self.rt.spawn(async move { std::thread::sleep(d) });
+    }
+
+    /// As SIGTERM: the node drains and stops; answers what `run` answered.
+    fn drain(&mut self) -> Result<(), String> {
+        let _ = self.drain.take().unwrap().send(());
+        self.thread.take().unwrap().join().unwrap()
+    }
+
+    async fn client(&self, room: &str) -> Client {
+        let (ws, _) = connect_async(format!("ws://{}/api/rooms/{room}/ws", self.addr)).await.unwrap();
+        Client { ws, seen: Vec::new(), closed: None }
+    }
+
+    async fn room(&self, body: Value) -> String {
+        let (status, v) = http(&self.addr, "POST", "/api/rooms", Some(body)).await;
+        assert_eq!(status, 201, "{v}");
+        v["id"].as_str().unwrap().to_string()
+    }
+}
+
+impl Drop for TestNode {
+    fn drop(&mut self) {
+        if let Some(kill) = self.kill.take() {
+            let _ = kill.send(());
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+async fn cluster(name: &str) -> Option<String> {
+    let url = pg_env::pg_url()?;
+    Some(pg_env::fresh_schema(&url, name).await)
+}
+
+/// Asks `node` where room `id` lives until it answers 200 (retrying 503 "moving" as a client
+/// does), within `within`.
+async fn resolve(node: &TestNode, id: &str, within: Duration) -> Value {
+    let deadline = Instant::now() + within;
+    loop {
+        let (status, head, v) = http_full(&node.addr, "GET", &format!("/api/rooms/{id}"), None).await;
+        match status {
+            200 => return v,
+            503 => {
+                assert_eq!(v["error"], "moving", "{v}");
+                assert!(head.contains("retry-after: 1"), "{head}");
+            }
+            s => panic!("GET /api/rooms/{id} on {}: {s} {v}", node.id),
+        }
+        assert!(Instant::now() < deadline, "room {id} not live again within {within:?}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// Asks `node` where room `id` lives until it names node `on`, within `within`.
+async fn resolve_to(node: &TestNode, id: &str, on: &str, within: Duration) -> Value {
+    let deadline = Instant::now() + within;
+    loop {
+        let v = resolve(node, id, within).await;
+        if v["node"] == on {
+            return v;
+        }
+        assert!(Instant::now() < deadline, "room {id} not on {on} within {within:?}: {v}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// The moves the database holds for room `id`.
+async fn stored_moves(url: &str, id: &str) -> Vec<String> {
+    let (client, conn) = tokio_postgres::connect(url, tokio_postgres::NoTls).await.unwrap();
+    tokio::spawn(conn);
+    client
+        .query("SELECT entry FROM moves WHERE room_id = $1 ORDER BY idx", &[&id])
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect()
+}
+
+async fn owner(url: &str, id: &str) -> Option<String> {
+    let (client, conn) = tokio_postgres::connect(url, tokio_postgres::NoTls).await.unwrap();
+    tokio::spawn(conn);
+    client.query_one("SELECT owner FROM rooms WHERE id = $1", &[&id]).await.unwrap().get(0)
+}
+
+fn failures(packets: &[Value]) -> Vec<String> {
+    packets.iter().filter(|p| p["type"] == "ActionFailed").map(|p| p["code"].as_str().unwrap().to_string()).collect()
+}
+
+/// An Ivanhoe table for alice and bob on `node`, started: (alice, bob, their tokens).
+async fn table(node: &TestNode) -> (String, Client, Client, String, String) {
+    let room = node.room(json!({"game": "ivanhoe", "seed": 9, "botDelayMs": 60_000})).await;
+    let mut a = node.client(&room).await;
+    let ta = a.join("alice").await;
+    let mut b = node.client(&room).await;
+    let tb = b.join("bob").await;
+    a.send(json!({"type": "StartGame"})).await;
+    a.expect("GameStarted").await;
+    (room, a, b, ta, tb)
+}
+
+/// Whichever of the two is to move: (their client, their token, their table).
+async fn mover<'a>(a: &'a mut Client, b: &'a mut Client, ta: &str, tb: &str) -> (&'a mut Client, String, Value) {
+    let da = a.sync().await;
+    if !da["legal"].as_array().unwrap().is_empty() {
+        return (a, ta.to_string(), da);
+    }
+    let db = b.sync().await;
+    assert!(!db["legal"].as_array().unwrap().is_empty(), "somebody is to move: {da} {db}");
+    (b, tb.to_string(), db)
+}
+
+fn closed_moved(c: &Client) -> bool {
+    c.closed.as_deref().is_some_and(|why| why.contains("4001") && why.contains("moved"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_nodes_room_is_claimed_and_a_resent_move_applies_once() {
+    let Some(url) = cluster("cluster_kill").await else { return };
+    let mut n1 = TestNode::start(&url, "n1");
+    let n2 = TestNode::start(&url, "n2");
+    let (room, mut a, mut b, ta, tb) = table(&n1).await;
+    let v = resolve(&n2, &room, TTL).await;
+    assert_eq!((v["node"].as_str(), v["path"].as_str()), (Some("n1"), Some("/n/n1")), "{v}");
+    // A move, acknowledged by n1 (stored before anyone hears of it).
+    let (who, token, d) = mover(&mut a, &mut b, &ta, &tb).await;
+    let act = json!({"type": "Act", "action": d["legal"][0], "serial": d["serial"]});
+    who.send(act.clone()).await;
+    assert!(failures(&who.drain(300).await).is_empty());
+    let serial = d["serial"].as_u64().unwrap();
+    assert_eq!(stored_moves(&url, &room).await.len() as u64, serial + 1);
+    // n1 dies; n2 takes the room over once n1's heartbeat is a TTL old.
+    tokio::time::sleep(TTL).await; // n2 has been connected for a TTL: it may claim
+    let killed = Instant::now();
+    n1.kill();
+    drop((a, b));
+    let v = resolve_to(&n2, &room, "n2", Duration::from_secs(5)).await;
+    let took = killed.elapsed();
+    assert_eq!((v["node"].as_str(), v["path"].as_str()), (Some("n2"), Some("/n/n2")), "{v}");
+    assert_eq!(owner(&url, &room).await.as_deref(), Some("n2"));
+    eprintln!("kill to claimed: {took:?} (TTL {TTL:?}, heartbeat {HEARTBEAT:?})");
+    assert!(took < TTL + 10 * HEARTBEAT, "claimed within the TTL and a few heartbeats: {took:?}");
+    // The player comes back on n2 with their token: same seat, same table, the move counted.
+    let mut c = n2.client(&room).await;
+    c.send(json!({"type": "Reconnect", "token": token})).await;
+    c.expect("Joined").await;
+    let now = c.sync().await;
+    assert_eq!(now["serial"], serial + 1, "restored from snapshot + log: {now}");
+    // The move resent with its serial after the failover (its answer was lost with n1) is
+    // refused as stale, and not played twice.
+    c.send(act).await;
+    assert_eq!(failures(&c.drain(300).await), ["stale_action"]);
+    assert_eq!(stored_moves(&url, &room).await.len() as u64, serial + 1, "no move twice");
+    // A move the new owner has not seen applies once; sent again, it is stale.
+    if let Some(next) = now["legal"].as_array().and_then(|l| l.first()).cloned() {
+        let act = json!({"type": "Act", "action": next, "serial": now["serial"]});
+        c.send(act.clone()).await;
+        c.send(act).await;
+        assert_eq!(failures(&c.drain(300).await), ["stale_action"]);
+        assert_eq!(stored_moves(&url, &room).await.len() as u64, serial + 2, "applied once");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_paused_node_writes_nothing_for_the_room_it_lost_and_its_sockets_close_moved() {
+    let Some(url) = cluster("cluster_pause").await else { return };
+    let n1 = TestNode::start(&url, "n1");
+    let n2 = TestNode::start(&url, "n2");
+    let (room, mut a, mut b, ta, tb) = table(&n1).await;
+    let (who, token, d) = mover(&mut a, &mut b, &ta, &tb).await;
+    let before = stored_moves(&url, &room).await;
+    tokio::time::sleep(TTL).await;
+    // n1 is paused for ten TTLs; n2 claims the room (a lookup triggers the claim at once).
+    n1.pause(10 * TTL);
+    let v = resolve_to(&n2, &room, "n2", Duration::from_secs(5)).await;
+    assert_eq!(v["path"], "/n/n2", "{v}");
+    // A move sent to the paused n1 waits in its socket; when n1 resumes it cannot store it.
+    let act = json!({"type": "Act", "action": d["legal"][0], "serial": d["serial"]});
+    who.send(act.clone()).await;
+    let got = who.drain(10 * TTL.as_millis() as u64 + 2_000).await;
+    assert!(!got.iter().any(|p| p["type"] == "GameDataSync"), "n1 told nobody of a move: {got:?}");
+    assert!(closed_moved(who), "the socket closes 4001 moved: {:?}", who.closed);
+    assert_eq!(stored_moves(&url, &room).await, before, "nothing of n1's was written after it lost the room");
+    assert_eq!(owner(&url, &room).await.as_deref(), Some("n2"));
+    // n1 still serves (it did not lose the database, only the room), and points at n2.
+    let v = resolve(&n1, &room, Duration::from_secs(2)).await;
+    assert_eq!(v["node"], "n2", "{v}");
+    let mut other = n1.client(&room).await;
+    other.drain(500).await;
+    assert!(closed_moved(&other), "a socket to a room another node owns closes 4001: {:?}", other.closed);
+    // The player moves to n2 and plays the move there, once.
+    let mut c = n2.client(&room).await;
+    c.send(json!({"type": "Reconnect", "token": token})).await;
+    c.expect("Joined").await;
+    c.send(act).await;
+    assert!(failures(&c.drain(300).await).is_empty());
+    assert_eq!(stored_moves(&url, &room).await.len(), before.len() + 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_draining_node_hands_every_room_over_and_peers_claim_them_at_once() {
+    let Some(url) = cluster("cluster_drain").await else { return };
+    let mut n1 = TestNode::start(&url, "n1");
+    let n2 = TestNode::start(&url, "n2");
+    let (room, mut a, mut b, ta, tb) = table(&n1).await;
+    let quiet = n1.room(json!({"game": "buckshot"})).await;
+    let (_, _, d) = mover(&mut a, &mut b, &ta, &tb).await;
+    let moves = stored_moves(&url, &room).await;
+    tokio::time::sleep(TTL).await;
+    let drained = Instant::now();
+    let n1_addr = n1.addr.clone();
+    assert_eq!(n1.drain(), Ok(()), "a drained node exits cleanly");
+    let took_drain = drained.elapsed();
+    a.drain(500).await;
+    b.drain(500).await;
+    assert!(closed_moved(&a) && closed_moved(&b), "sockets close 4001 moved: {:?} {:?}", a.closed, b.closed);
+    assert!(tokio::net::TcpStream::connect(&n1_addr).await.is_err(), "n1 has stopped listening");
+    // The peers claim within a second (n2's next heartbeat, or at the first lookup).
+    for id in [&room, &quiet] {
+        let v = resolve_to(&n2, id, "n2", Duration::from_secs(1)).await;
+        assert_eq!(v["path"], "/n/n2", "{v}");
+    }
+    let took = drained.elapsed();
+    eprintln!("drain took {took_drain:?}; both rooms live on n2 {took:?} after SIGTERM");
+    assert!(took < Duration::from_secs(2), "{took:?}");
+    // No game cut short: the table is as it was, log intact.
+    assert_eq!(stored_moves(&url, &room).await, moves);
+    let mut c = n2.client(&room).await;
+    c.send(json!({"type": "Reconnect", "token": ta})).await;
+    c.expect("Joined").await;
+    assert_eq!(c.sync().await["serial"], d["serial"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_draining_node_is_unhealthy_and_refuses_new_rooms() {
+    let Some(url) = cluster("cluster_unhealthy").await else { return };
+    let n1 = TestNode::start(&url, "n1");
+    let (st, v) = http(&n1.addr, "GET", "/api/health", None).await;
+    assert_eq!((st, v["node"].as_str(), v["state"].as_str()), (200, Some("n1"), Some("serving")), "{v}");
+    n1.node.start_draining();
+    let (st, v) = http(&n1.addr, "GET", "/api/health", None).await;
+    assert_eq!((st, v["error"].as_str(), v["state"].as_str()), (503, Some("draining"), Some("draining")), "{v}");
+    let (st, v) = http(&n1.addr, "POST", "/api/rooms", Some(json!({"game": "buckshot"}))).await;
+    assert_eq!(st, 503, "{v}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_node_lists_every_nodes_rooms_and_ids_are_the_clusters() {
+    let Some(url) = cluster("cluster_lobby").await else { return };
+    let n1 = TestNode::start(&url, "n1");
+    let n2 = TestNode::start(&url, "n2");
+    let r1 = n1.room(json!({"game": "buckshot"})).await;
+    let r2 = n2.room(json!({"game": "ivanhoe"})).await;
+    let hidden = n2.room(json!({"game": "buckshot", "private": true})).await;
+    let mut alice = n2.client(&r2).await;
+    alice.join("alice").await;
+    // Within the cache's second, each node lists both public rooms, with where they live.
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    for n in [&n1, &n2] {
+        let (st, list) = http(&n.addr, "GET", "/api/rooms", None).await;
+        assert_eq!(st, 200);
+        let list = list.as_array().unwrap();
+        let ids: Vec<&str> = list.iter().map(|r| r["id"].as_str().unwrap()).collect();
+        let mut want = vec![r1.as_str(), r2.as_str()];
+        want.sort();
+        assert_eq!(ids, want, "on {}: {list:?}", n.id);
+        let e2 = list.iter().find(|r| r["id"] == r2.as_str()).unwrap();
+        assert_eq!(
+            (e2["node"].as_str(), e2["path"].as_str(), e2["game"].as_str()),
+            (Some("n2"), Some("/n/n2"), Some("ivanhoe"))
+        );
+        assert_eq!(e2["players"], json!(["alice"]), "{e2}");
+        assert!(!ids.contains(&hidden.as_str()), "a private room is not listed");
+    }
+    // Any node answers where a room lives, private ones too (the link is the key).
+    let v = resolve(&n1, &hidden, TTL).await;
+    assert_eq!((v["node"].as_str(), v["path"].as_str()), (Some("n2"), Some("/n/n2")));
+    let (st, _) = http(&n1.addr, "GET", "/api/rooms/nosuchroom", None).await;
+    assert_eq!(st, 404);
+    // A room that closes retires its id for the whole cluster.
+    let pg = store::Store::connect_node(&url, "probe").await.unwrap();
+    pg.delete_room(&r1).await.ok();
+    assert!(pg.id_taken(&r1).await.unwrap() && pg.id_taken(&r2).await.unwrap());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_claims_nothing_before_it_has_been_connected_for_a_ttl() {
+    let Some(url) = cluster("cluster_outage").await else { return };
+    let n1 = TestNode::start(&url, "n1");
+    let room = n1.room(json!({"game": "buckshot"})).await;
+    // As after an outage: n1's heartbeat is stale (it is paused), and n3 has only just
+    // (re)connected. n3 must not take the room until it has been connected for a TTL.
+    n1.pause(20 * TTL);
+    tokio::time::sleep(TTL + HEARTBEAT).await;
+    let started = Instant::now();
+    let n3 = TestNode::start(&url, "n3");
+    let mut claimed_at = None;
+    while started.elapsed() < 10 * TTL {
+        // A lookup may trigger a claim too; it waits the same.
+        let (st, v) = http(&n3.addr, "GET", &format!("/api/rooms/{room}"), None).await;
+        let owner = owner(&url, &room).await;
+        if owner.as_deref() == Some("n3") {
+            claimed_at = Some(started.elapsed());
+            assert_eq!((st, v["node"].as_str()), (200, Some("n3")));
+            break;
+        }
+        assert_eq!(owner.as_deref(), Some("n1"));
+        assert_eq!((st, v["error"].as_str()), (503, Some("moving")), "{v}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let at = claimed_at.expect("n3 claims the room once connected for a TTL");
+    eprintln!("n3 claimed {at:?} after it started (TTL {TTL:?})");
+    assert!(at >= TTL, "not before a TTL of connection: {at:?}");
+    drop(n3);
+}
