@@ -74,7 +74,8 @@ ours() {
 }
 
 node_pid() { cat "$state/n$1.pid" 2>/dev/null || true; }
-node_mark() { echo "--node-id n$1 "; }
+# A node's command line holds its cluster's database URL (a port of its own) and its id.
+node_mark() { echo "$PG_URL --node-id n$1 "; }
 node_alive() { ours "$(node_pid "$1")" "$(node_mark "$1")"; }
 
 check_k() {
