@@ -122,6 +122,9 @@ pub struct Lobby {
     usage: Arc<Usage>,
     /// This server as a node (the lone server is node `local`).
     node: Arc<Node>,
+    /// Rooms read from the store that could not be run (damaged, an unknown game, a failed
+    /// rebuild): left in the database, and not claimed again and again by the heartbeat.
+    unrunnable: Mutex<std::collections::HashSet<String>>,
     /// A cluster's list of every node's rooms, read from PostgreSQL at most once a second.
     listed: tokio::sync::Mutex<Option<(Instant, Arc<Vec<serde_json::Value>>)>>,
     /// Held while a dormant room is woken or dormant rooms are closed, so a room is never
@@ -282,6 +285,7 @@ impl Lobby {
             store: store.clone(),
             usage,
             node,
+            unrunnable: Mutex::new(Default::default()),
             listed: tokio::sync::Mutex::new(None),
             waking: Arc::new(tokio::sync::Mutex::new(())),
         };
@@ -299,14 +303,17 @@ impl Lobby {
         for stored in rooms {
             // A room that cannot be rebuilt stays in the database for a person to look at; it
             // does not keep the server, or the other rooms, from starting.
+            let unrunnable = || self.unrunnable.lock().expect("unrunnable lock").insert(stored.id.clone());
             if let Some(why) = &stored.damaged {
                 tracing::error!(room = %stored.id, "room not restored: {why}; left in the database");
+                unrunnable();
                 continue;
             }
             let kind = match stored.game.parse::<GameKind>() {
                 Ok(kind) => kind,
                 Err(_) => {
                     tracing::warn!("room {} is for unknown game {}; left in the database", stored.id, stored.game);
+                    unrunnable();
                     continue;
                 }
             };
@@ -315,9 +322,17 @@ impl Lobby {
                 .unwrap_or_else(|| Err(Error::NoAdapter(kind.title())));
             match rebuilt {
                 Ok(()) => tracing::info!(room = %stored.id, moves = stored.moves.len(), "{what}"),
-                Err(e) => tracing::error!(room = %stored.id, "room not restored: {e}; left in the database"),
+                Err(e) => {
+                    tracing::error!(room = %stored.id, "room not restored: {e}; left in the database");
+                    unrunnable();
+                }
             }
         }
+    }
+
+    /// Whether room `id` was read from the store and could not be run (see `unrunnable`).
+    pub fn unrunnable(&self, id: &str) -> bool {
+        self.unrunnable.lock().expect("unrunnable lock").contains(id)
     }
 
     /// This server as a node.
@@ -615,6 +630,10 @@ impl Lobby {
     pub async fn locate(&self, id: &str) -> Result<Whereabouts, store::StoreError> {
         if self.contains(id) {
             return Ok(Whereabouts::Here);
+        }
+        // A room that cannot be run is left in the database, as on a lone server: not found.
+        if self.unrunnable(id) {
+            return Ok(Whereabouts::Missing);
         }
         let Some(pg) = self.store.postgres().filter(|_| self.node.cluster) else { return Ok(Whereabouts::Missing) };
         let ttl = self.node.config.ttl;

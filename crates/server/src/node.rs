@@ -282,7 +282,7 @@ pub(crate) async fn beat(node: &Node, lobby: &Lobby) {
     }
     // Rooms this node owns but does not run (let go while it was cut off, and nobody took
     // them): run them again.
-    let mine: Vec<String> = owned.keys().filter(|id| !lobby.contains(id)).cloned().collect();
+    let mine: Vec<String> = owned.keys().filter(|id| !lobby.contains(id) && !lobby.unrunnable(id)).cloned().collect();
     if !mine.is_empty() {
         match pg.reclaim_own(&mine).await {
             Ok(rooms) => lobby.adopt(rooms),
