@@ -173,8 +173,9 @@ test('through HAProxy and two nodes: a drain and a kill -9, the pages follow the
   let table = await tableOf(ann);
   const t0 = Date.now();
   await cluster('term', String(k));
+  const exited = Date.now() - t0;
   await backInSeats({ ann, ben }, table);
-  console.log(`# drain of n${k}: the pages were back in ${Date.now() - t0} ms`);
+  console.log(`# drain of n${k}: the node exited ${exited} ms after SIGTERM, the pages were back ${Date.now() - t0} ms after SIGTERM`);
   assert.equal(await where(base, roomId), `/n/n${other}`);
   for (const p of [ann, ben]) {
     assert.equal(p.sockets.at(-1), `/n/n${other}/api/rooms/${roomId}/ws`);
