@@ -1,0 +1,330 @@
+//! The checks after a fault, from PostgreSQL and the players' records: every room's move log
+//! (the `moves` table for the match being played, `matches` for the finished ones) has no gap
+//! and replays with the game's rules; every table a player saw equals the replay of the log
+//! at that serial (so no move a player saw was lost or changed); every move a player saw
+//! applied is in the log, none twice, none that nobody sent; every player kept its seat.
+
+use super::player::{Outcome, Player, RoomPlan, game_fields, hash_value};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::fmt::Write;
+
+/// What the checks found, summed over rooms.
+#[derive(Debug, Default, Clone)]
+pub struct Totals {
+    pub rooms: usize,
+    /// Matches checked (finished and running).
+    pub matches: usize,
+    /// Moves in the logs checked.
+    pub moves: usize,
+    /// Tables players saw, each compared with the replay.
+    pub tables: usize,
+    /// Moves the players saw applied.
+    pub acked: usize,
+    /// Moves a player saw applied that are not in the log (or a table seen past the log's end).
+    pub acked_lost: usize,
+    /// Log entries of a player's seat that repeat a move it sent (and resent after a
+    /// reconnect) that is in the log already.
+    pub applied_twice: usize,
+    /// Log entries of a player's seat it did not send: the room's own (a decision's clock ran
+    /// out, a quiet pass, a stand-in bot). Not a failure by itself.
+    pub server_moves: usize,
+    /// Seats a player lost (a reconnect refused, another seat, not seated).
+    pub seats_lost: usize,
+    /// Matches whose log does not replay, or whose replay differs from what a player saw.
+    pub replay_diff: usize,
+    /// Gaps in a room's `moves` indices.
+    pub gaps: usize,
+    /// Matches some player saw that are not in the database.
+    pub matches_missing: usize,
+    /// One line per problem (the first few of each kind).
+    pub problems: Vec<String>,
+}
+
+impl Totals {
+    pub fn clean(&self) -> bool {
+        self.acked_lost == 0
+            && self.applied_twice == 0
+            && self.seats_lost == 0
+            && self.replay_diff == 0
+            && self.gaps == 0
+            && self.matches_missing == 0
+    }
+
+    fn problem(&mut self, p: String) {
+        if self.problems.len() < 40 {
+            self.problems.push(p);
+        }
+    }
+
+    pub fn summary(&self) -> String {
+        format!(
+            "{} rooms, {} matches, {} moves, {} tables compared, {} moves acknowledged: {} acknowledged lost, {} applied twice, {} seats lost, {} differ from their replay, {} gaps, {} matches missing; {} moves made by the rooms' clocks",
+            self.rooms,
+            self.matches,
+            self.moves,
+            self.tables,
+            self.acked,
+            self.acked_lost,
+            self.applied_twice,
+            self.seats_lost,
+            self.replay_diff,
+            self.gaps,
+            self.matches_missing,
+            self.server_moves
+        )
+    }
+}
+
+/// Where two JSON values differ (the first few paths), for a readable failure.
+fn diff(a: &Value, b: &Value, path: &str, out: &mut Vec<String>) {
+    if out.len() >= 6 || a == b {
+        return;
+    }
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            for (k, va) in x {
+                diff(va, y.get(k).unwrap_or(&Value::Null), &format!("{path}.{k}"), out);
+            }
+            for (k, vb) in y {
+                if !x.contains_key(k) {
+                    diff(&Value::Null, vb, &format!("{path}.{k}"), out);
+                }
+            }
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+            for (i, (va, vb)) in x.iter().zip(y).enumerate() {
+                diff(va, vb, &format!("{path}[{i}]"), out);
+            }
+        }
+        _ => {
+            let cut = |v: &Value| v.to_string().chars().take(160).collect::<String>();
+            out.push(format!("{path}: seen {} / replay {}", cut(a), cut(b)));
+        }
+    }
+}
+
+/// Checks every room of `plans` against what `players` recorded. Read with the players
+/// paused, so that no match starts or ends while the rows are read (the checks hold anyway
+/// for the rows read; pausing keeps the last tables comparable).
+pub async fn check_rooms(pg_url: &str, plans: &[RoomPlan], players: &[Player]) -> Result<Totals, String> {
+    let (db, conn) = tokio_postgres::connect(pg_url, tokio_postgres::NoTls).await.map_err(|e| format!("check: {e}"))?;
+    let conn_task = tokio::spawn(conn);
+    let mut t = Totals::default();
+    for plan in plans {
+        t.rooms += 1;
+        let room = plan.id.as_str();
+        let row = db
+            .query_opt("SELECT snapshot FROM rooms WHERE id = $1", &[&room])
+            .await
+            .map_err(|e| format!("rooms: {e}"))?;
+        let Some(row) = row else {
+            t.matches_missing += 1;
+            t.problem(format!("room {room} ({}) is not in the rooms table", plan.game));
+            continue;
+        };
+        let snap: Value =
+            serde_json::from_str(row.get::<_, &str>(0)).map_err(|e| format!("snapshot of {room}: {e}"))?;
+        let moves = db
+            .query("SELECT idx, entry FROM moves WHERE room_id = $1 ORDER BY idx", &[&room])
+            .await
+            .map_err(|e| format!("moves: {e}"))?;
+        let mut entries = Vec::new();
+        for (i, r) in moves.iter().enumerate() {
+            let idx: i64 = r.get(0);
+            if idx != i as i64 {
+                t.gaps += 1;
+                t.problem(format!("room {room} ({}): move index {idx} where {i} was due", plan.game));
+            }
+            entries.push(r.get::<_, String>(1));
+        }
+        let finished = db
+            .query(
+                "SELECT id, game, seed, config, players, log, result, started_at, ended_at FROM matches WHERE room_id = $1 ORDER BY id",
+                &[&room],
+            )
+            .await
+            .map_err(|e| format!("matches: {e}"))?;
+        // Each match, keyed as the players key it: the room's lastMatch while it was played.
+        let mut records: Vec<(Option<i64>, store::MatchRecord, bool)> = Vec::new();
+        let mut prev = None;
+        for r in &finished {
+            let m = store::MatchRecord {
+                id: r.get(0),
+                room_id: room.to_string(),
+                game: r.get(1),
+                seed: r.get::<_, i64>(2) as u64,
+                config: r.get(3),
+                players: r.get(4),
+                log: r.get(5),
+                result: r.get(6),
+                started_at: r.get::<_, i64>(7) as u64,
+                ended_at: r.get::<_, i64>(8) as u64,
+            };
+            let id = m.id;
+            records.push((prev, m, true));
+            prev = Some(id);
+        }
+        let current = &snap["match"];
+        if current.is_object() {
+            records.push((
+                snap["lastMatch"].as_i64(),
+                store::MatchRecord {
+                    id: 0,
+                    room_id: room.to_string(),
+                    game: plan.game.clone(),
+                    seed: current["seed"].as_u64().unwrap_or(0),
+                    config: current["config"].to_string(),
+                    players: current["seats"].to_string(),
+                    log: format!("[{}]", entries.join(",")),
+                    result: "{}".into(),
+                    started_at: 0,
+                    ended_at: 0,
+                },
+                false,
+            ));
+        } else if !entries.is_empty() {
+            t.gaps += 1;
+            t.problem(format!("room {room}: {} moves stored and no match running", entries.len()));
+        }
+        let mine: Vec<&Player> = players.iter().filter(|p| p.room == plan.id).collect();
+        let states: Vec<_> = mine.iter().map(|p| p.state.lock().unwrap()).collect();
+        // Matches seen by a player but absent from the database.
+        for s in &states {
+            for key in s.seats.keys() {
+                if !records.iter().any(|(k, _, _)| k == key) {
+                    t.matches_missing += 1;
+                    t.problem(format!("room {room}: {} played match {key:?}, which is not stored", s.name));
+                }
+            }
+            if !s.seat_errors.is_empty() {
+                t.seats_lost += s.seat_errors.len();
+                t.problem(format!("room {room}: {} lost its seat: {:?}", s.name, s.seat_errors));
+            }
+        }
+        for (key, record, done) in &records {
+            t.matches += 1;
+            let log: Vec<Value> = match serde_json::from_str(&record.log) {
+                Ok(l) => l,
+                Err(e) => {
+                    t.replay_diff += 1;
+                    t.problem(format!("room {room} match {key:?}: the log does not parse: {e}"));
+                    continue;
+                }
+            };
+            t.moves += log.len();
+            let mut differs = false;
+            // The replay of the log for each seat a player held, compared with every table
+            // that player saw in this match.
+            let mut tables: HashMap<usize, Vec<Value>> = HashMap::new();
+            for s in &states {
+                let Some(&seat) = s.seats.get(key) else { continue };
+                if let std::collections::hash_map::Entry::Vacant(slot) = tables.entry(seat) {
+                    let steps = match server::replay::replay(record, Some(seat as u8), false) {
+                        Ok(v) => v["steps"]
+                            .as_array()
+                            .into_iter()
+                            .flatten()
+                            .map(|s| game_fields(&s["gameData"], &plan.people))
+                            .collect(),
+                        Err((_, e)) => {
+                            differs = true;
+                            t.problem(format!(
+                                "room {room} ({}) match {key:?}: the log does not replay: {e}",
+                                plan.game
+                            ));
+                            Vec::new()
+                        }
+                    };
+                    slot.insert(steps);
+                }
+                let steps = &tables[&seat];
+                if steps.is_empty() {
+                    continue;
+                }
+                for o in s.obs.iter().filter(|o| o.key == *key) {
+                    t.tables += 1;
+                    let Some(replayed) = steps.get(o.serial as usize) else {
+                        t.acked_lost += 1;
+                        t.problem(format!(
+                            "room {room} ({}) match {key:?}: {} saw {} moves played, the log has {}",
+                            plan.game,
+                            s.name,
+                            o.serial,
+                            log.len()
+                        ));
+                        continue;
+                    };
+                    if hash_value(replayed) != o.hash {
+                        let mut d = Vec::new();
+                        if let Some(f) = &o.fields {
+                            diff(f, replayed, "", &mut d);
+                        }
+                        if !differs {
+                            t.problem(format!(
+                                "room {room} ({}) match {key:?}: {} saw a table at serial {} that the replay of the log does not give: {d:?}",
+                                plan.game, s.name, o.serial
+                            ));
+                        }
+                        differs = true;
+                    }
+                }
+                // The seat's moves in the log against the moves the player sent, in order.
+                let attempts: Vec<_> = s.attempts.iter().filter(|a| a.key == *key).collect();
+                let mut matched = vec![false; attempts.len()];
+                let mut from = 0;
+                for (idx, e) in log.iter().enumerate() {
+                    if e["type"] != "Act" || e["seat"].as_u64() != Some(seat as u64) {
+                        continue;
+                    }
+                    let found = (from..attempts.len()).find(|&j| {
+                        let a = attempts[j];
+                        !matches!(a.outcome, Outcome::Refused(_)) && a.serial as usize <= idx && a.action == e["action"]
+                    });
+                    match found {
+                        Some(j) => {
+                            matched[j] = true;
+                            from = j + 1;
+                        }
+                        None if !attempts.iter().enumerate().any(|(j, a)| {
+                            matched[j] && a.sends > 1 && a.action == e["action"] && a.serial as usize <= idx
+                        }) =>
+                        {
+                            t.server_moves += 1;
+                        }
+                        None => {
+                            t.applied_twice += 1;
+                            let mut sent = String::new();
+                            for a in attempts.iter().skip(from.saturating_sub(1)).take(3) {
+                                let _ = write!(sent, " [{} {:?} x{}: {}]", a.serial, a.outcome, a.sends, a.action);
+                            }
+                            t.problem(format!(
+                                "room {room} ({}) match {key:?}: move {idx} of {} ({}) repeats a resent move already in the log (sent:{sent})",
+                                plan.game, s.name, e["action"]
+                            ));
+                        }
+                    }
+                }
+                for (j, a) in attempts.iter().enumerate() {
+                    if a.outcome == Outcome::Acked {
+                        t.acked += 1;
+                        if !matched[j] {
+                            t.acked_lost += 1;
+                            t.problem(format!(
+                                "room {room} ({}) match {key:?}: {}'s move at serial {} ({}) was seen applied and is not in the log",
+                                plan.game, s.name, a.serial, a.action
+                            ));
+                        }
+                    }
+                }
+            }
+            if differs {
+                t.replay_diff += 1;
+            }
+            let _ = done;
+        }
+    }
+    drop(db);
+    let _ = conn_task.await;
+    Ok(t)
+}
