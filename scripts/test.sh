@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Every test cardtable has: formatting, lints, the Rust test suites (rules, invariants,
 # server protocol, the store on SQLite and PostgreSQL, kill -9 restart) and the browser tests
-# in headless Chromium. Installs what is missing (Chromium and PostgreSQL 15 from Debian, the
-# npm packages of e2e/). The PostgreSQL tests get a server of their own (scripts/pg.sh: a
+# in headless Chromium. Installs what is missing (Chromium, PostgreSQL 15 and HAProxy from
+# Debian, the npm packages of e2e/). The PostgreSQL tests get a server of their own (scripts/pg.sh: a
 # temporary directory, a free loopback port, stopped and removed at exit, also on failure);
 # set CARDTABLE_TEST_PG to use yours instead, or CARDTABLE_SKIP_PG=1 to skip them.
 set -euo pipefail
@@ -20,6 +20,13 @@ if [ -z "${CARDTABLE_TEST_PG:-}" ] && [ "${CARDTABLE_SKIP_PG:-}" != 1 ]; then
     step "PostgreSQL 15 for the store tests (scripts/pg.sh)"
     # shellcheck source=scripts/pg.sh
     source scripts/pg.sh
+fi
+
+if ! command -v haproxy >/dev/null && [ ! -x /usr/sbin/haproxy ]; then
+    # The cluster tests (scripts/cluster.sh: PostgreSQL, nodes and HAProxy on loopback).
+    step "HAProxy for the cluster tests (apt-get install haproxy)"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq && apt-get install -y -qq haproxy >/dev/null
 fi
 
 step "cargo test"

@@ -250,23 +250,63 @@ function renderRooms(list, rooms) {
 
 // ---- room -----------------------------------------------------------------------------------
 
+/**
+ * Where a room lives now: `GET /api/rooms/{id}` (any server answers). Resolves to
+ * `{summary}` (with `path`, the prefix of the room's server: `""` on a single server,
+ * `/n/<node>` in a cluster), or `{status}`: 404 no such room, 429 too many lookups, 503 the
+ * room is moving to another server (or the server is busy), 0 no answer at all.
+ */
+async function lookupRoom(roomId) {
+  try {
+    const res = await fetch(`/api/rooms/${encodeURIComponent(roomId)}`, { cache: 'no-store' });
+    if (res.ok) return { summary: await res.json() };
+    return { status: res.status };
+  } catch {
+    return { status: 0 };
+  }
+}
+
+const sleepMs = (ms) => new Promise((r) => setTimeout(r, ms));
+
 async function openRoom(roomId) {
   document.title = `Room ${roomId} · cardtable`;
   const room = new Room(roomId);
-  let summary = null;
-  try {
-    const res = await fetch(`/api/rooms/${encodeURIComponent(roomId)}`);
-    if (res.ok) summary = await res.json();
-  } catch { /* the socket will tell */ }
+  // A room between two servers (its server died or is draining) answers 503 for a few
+  // seconds: ask again rather than call it missing.
+  let found = await lookupRoom(roomId);
+  for (let i = 0, since = Date.now(); !found.summary && (found.status === 503 || found.status === 0) && Date.now() - since < RECONNECT_GIVE_UP_MS; i++) {
+    if (i === 0) setStatus('looking for the room…', 'connecting');
+    await sleepMs(reconnectDelay(i + 1));
+    found = await lookupRoom(roomId);
+  }
+  const summary = found.summary;
   if (!summary) {
+    setStatus('', 'closed');
     replaceChildren(app, h('section', { class: 'card missing' },
-      h('h1', { text: 'No such room' }),
-      h('p', {}, 'There is no room ', h('code', { text: roomId }), ' on this server. It may have been a typo, or the room closed: a room closes a minute after everyone has left it.'),
+      h('h1', { text: found.status === 404 || found.status === 429 ? 'No such room' : 'Cannot reach the room' }),
+      found.status === 404 || found.status === 429
+        ? h('p', {}, 'There is no room ', h('code', { text: roomId }), ' on this server. It may have been a typo, or the room closed: a room closes a minute after everyone has left it.')
+        : h('p', {}, 'The server did not say where room ', h('code', { text: roomId }), ' is. Try again in a moment.'),
       h('a', { class: 'button primary', href: '/', text: 'Back to the lobby' })));
     return;
   }
+  room.path = summary.path ?? '';
   room.mount(summary.game);
 }
+
+// Reconnecting: a room's socket closes with 4001 "moved" when its server hands it over
+// (drain) or loses it, and drops without a close frame when the server dies. The page then
+// asks where the room is now and reconnects there with its token (same seat), showing a
+// "reconnecting" note; it gives up only after this long without getting back in.
+const RECONNECT_GIVE_UP_MS = 60000;
+/** The wait before reconnect attempt `n` (0: at once), with jitter so the pages of a dead
+ * server do not all knock at the same instant. */
+function reconnectDelay(n) {
+  if (n <= 0) return 0;
+  const base = Math.min(250 * 2 ** (n - 1), 2000);
+  return Math.round(base * (0.8 + 0.4 * Math.random()));
+}
+const CLOSE_MOVED = 4001;
 
 class Room {
   constructor(id) {
@@ -281,6 +321,12 @@ class Room {
     // new game starts.
     this.endShown = null;
     this.retries = 0;
+    // The path prefix of the room's server (`""`: the server that served the page).
+    this.path = '';
+    // When the connection was lost (null while connected or before the first connect), and
+    // whether the page gave up reconnecting.
+    this.lostSince = null;
+    this.gaveUp = false;
     this.reconnecting = false;
     this.chatSeen = new Set();
     this.tokenKey = `cardtable.token.${id}`;
@@ -302,6 +348,7 @@ class Room {
     this.joinPanel = h('section', { class: 'join-panel card', attrs: { 'aria-label': 'You' } });
     this.hostPanel = h('section', { class: 'host-panel card', hidden: true, attrs: { 'aria-labelledby': 'host-h' } });
     this.banner = h('div', { class: 'banner', hidden: true, attrs: { role: 'status' } });
+    this.reconnectNote = h('div', { class: 'reconnect-note', hidden: true, dataset: { testid: 'reconnecting' }, attrs: { role: 'status', 'aria-live': 'polite' } });
     this.waitLine = h('p', { class: 'wait-line', hidden: true, dataset: { testid: 'clock' } });
     // The newest line of the event log, at the top of the table on a narrow screen (where the
     // log itself is below the table).
@@ -328,6 +375,7 @@ class Room {
         h('h1', {}, h('span', { text: gameTitle(gameName) }), ' ', h('span', { class: 'room-code', text: `room ${this.id}` })),
         rulesLink(gameName),
         h('div', { class: 'share' }, h('label', { for: 'share-link', class: 'sr-only', text: 'Share link' }), shareInput, copy)),
+      this.reconnectNote,
       this.joinPanel,
       this.hostPanel,
       this.banner,
@@ -362,11 +410,10 @@ class Room {
 
   connect() {
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const ws = new WebSocket(`${proto}//${location.host}/api/rooms/${encodeURIComponent(this.id)}/ws`);
+    const ws = new WebSocket(`${proto}//${location.host}${this.path}/api/rooms/${encodeURIComponent(this.id)}/ws`);
     this.ws = ws;
-    setStatus(this.retries ? 'reconnecting…' : 'connecting…', 'connecting');
+    setStatus(this.lostSince ? 'reconnecting…' : 'connecting…', 'connecting');
     ws.addEventListener('open', () => {
-      this.retries = 0;
       setStatus('connected', 'open');
       const token = getItem('session', this.tokenKey);
       if (token) {
@@ -382,6 +429,8 @@ class Room {
       }
     });
     ws.addEventListener('message', (e) => {
+      // Back in: the room answered on this socket.
+      if (this.lostSince !== null) this.reconnected();
       let msg;
       try { msg = JSON.parse(e.data); } catch { return; }
       try { this.onPacket(msg); } catch (ex) { console.error('packet handling failed', msg, ex); }
@@ -390,14 +439,70 @@ class Room {
       if (this.ws !== ws) return;
       this.ws = null;
       // The server says why it closed a socket: over a limit (1013), the room closed or the
-      // server stopped (1001), not reading (1008), a frame too big (1009).
-      if (e.reason) showAlert(e.reason, 'error');
-      this.retries += 1;
-      const wait = Math.min(500 * 2 ** Math.min(this.retries, 4), 8000);
+      // server stopped (1001), not reading (1008), a frame too big (1009). "moved" (4001) is
+      // no news for the player: the room goes on on another server.
+      if (e.reason && e.code !== CLOSE_MOVED) showAlert(e.reason, 'error');
       setStatus('disconnected — reconnecting…', 'closed');
       this.renderJoin();
-      setTimeout(() => this.connect(), wait);
+      if (this.lostSince === null) {
+        this.lostSince = Date.now();
+        this.retries = 0;
+      }
+      this.showReconnecting();
+      // A room that moved is at its new server at once (or within a second): try at once.
+      this.scheduleReconnect(e.code === CLOSE_MOVED && this.retries === 0 ? 0 : reconnectDelay(this.retries + 1));
     });
+  }
+
+  /** Ask where the room is now, then connect there; on no answer, try again after a wait. */
+  scheduleReconnect(wait) {
+    clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = setTimeout(async () => {
+      if (this.ws || this.gaveUp) return;
+      this.retries += 1;
+      const found = await lookupRoom(this.id);
+      if (this.ws || this.gaveUp) return;
+      if (found.summary) {
+        this.path = found.summary.path ?? '';
+        this.connect();
+        return;
+      }
+      if (Date.now() - this.lostSince > RECONNECT_GIVE_UP_MS) {
+        this.giveUp(found.status === 404 ? 'The room is gone: the server no longer has it.' : 'Could not reach the room\'s server for a minute.');
+        return;
+      }
+      this.scheduleReconnect(reconnectDelay(this.retries));
+    }, wait);
+  }
+
+  showReconnecting() {
+    if (this.gaveUp) return;
+    this.reconnectNote.hidden = false;
+    this.reconnectNote.className = 'reconnect-note';
+    replaceChildren(this.reconnectNote, h('span', { text: 'Connection lost — reconnecting…' }));
+  }
+
+  reconnected() {
+    this.lostSince = null;
+    this.retries = 0;
+    this.reconnectNote.hidden = true;
+    this.reconnectNote.replaceChildren();
+  }
+
+  giveUp(why) {
+    this.gaveUp = true;
+    setStatus('disconnected', 'closed');
+    const again = h('button', { type: 'button', class: 'primary', text: 'Try again' });
+    again.addEventListener('click', () => {
+      this.gaveUp = false;
+      this.lostSince = Date.now();
+      this.retries = 0;
+      this.showReconnecting();
+      this.scheduleReconnect(0);
+    });
+    this.reconnectNote.hidden = false;
+    this.reconnectNote.className = 'reconnect-note reconnect-failed';
+    replaceChildren(this.reconnectNote, h('span', { text: `${why} ` }), again);
   }
 
   send(packet) {

@@ -55,6 +55,13 @@ export async function startServer({ addr = '127.0.0.1:0', dir = null } = {}) {
     base,
     dir,
     output: () => out,
+    /** Kills the server at once (SIGKILL: no drain, no goodbye to the pages); its database stays. */
+    async kill() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await exited;
+    },
     /** Stops the server; `keep` keeps its database (to start it again). */
     async stop({ keep = false } = {}) {
       if (child.exitCode === null && child.signalCode === null) {
