@@ -62,7 +62,15 @@ fn as_pg(prog: &str) -> Command {
 async fn pg_exec(url: &str, sql: &str) -> Result<(), String> {
     let (client, conn) = tokio_postgres::connect(url, tokio_postgres::NoTls).await.map_err(|e| format!("{e}"))?;
     let task = tokio::spawn(conn);
-    let r = client.batch_execute(sql).await.map_err(|e| format!("{sql}: {e}"));
+    // One statement at a time: CREATE and DROP DATABASE refuse to run inside a batch's
+    // transaction.
+    let mut r = Ok(());
+    for stmt in sql.split(';') {
+        if let Err(e) = client.batch_execute(stmt).await {
+            r = Err(format!("{stmt}: {}", e.as_db_error().map_or_else(|| e.to_string(), |d| d.message().to_string())));
+            break;
+        }
+    }
     drop(client);
     let _ = task.await;
     r
