@@ -160,7 +160,8 @@ fn newest(c: &Cluster, room: &str, before: Option<Instant>) -> Option<(Option<i6
     best
 }
 
-/// The time from `t0` to the first table of `room` newer than `mark`.
+/// The time from `t0` to the first table of `room` newer than `mark` seen on a connection
+/// opened after `t0` (a table already on its way from the killed owner does not count).
 fn played_again(c: &Cluster, room: &str, mark: Option<(Option<i64>, u64)>, t0: Instant) -> Option<Duration> {
     let mut first: Option<Instant> = None;
     for p in c.players.iter().filter(|p| p.room == room) {
@@ -169,7 +170,7 @@ fn played_again(c: &Cluster, room: &str, mark: Option<(Option<i64>, u64)>, t0: I
             if Some((o.key, o.serial)) <= mark || o.at < t0 {
                 break;
             }
-            if first.is_none_or(|f| o.at < f) {
+            if o.since > t0 && first.is_none_or(|f| o.at < f) {
                 first = Some(o.at);
             }
         }

@@ -21,6 +21,10 @@ pub struct Totals {
     pub tables: usize,
     /// Moves the players saw applied.
     pub acked: usize,
+    /// Moves sent again after a reconnect (with the serial they were chosen at), and of those
+    /// the ones in the log (once: a second time counts in `applied_twice`).
+    pub resent: usize,
+    pub resent_in_log: usize,
     /// Moves a player saw applied that are not in the log (or a table seen past the log's end).
     pub acked_lost: usize,
     /// Log entries of a player's seat that repeat a move it sent (and resent after a
@@ -59,12 +63,14 @@ impl Totals {
 
     pub fn summary(&self) -> String {
         format!(
-            "{} rooms, {} matches, {} moves, {} tables compared, {} moves acknowledged: {} acknowledged lost, {} applied twice, {} seats lost, {} differ from their replay, {} gaps, {} matches missing; {} moves made by the rooms' clocks",
+            "{} rooms, {} matches, {} moves, {} tables compared, {} moves acknowledged ({} sent again after a reconnect, {} of those in the log once): {} acknowledged lost, {} applied twice, {} seats lost, {} differ from their replay, {} gaps, {} matches missing; {} moves made by the rooms' clocks",
             self.rooms,
             self.matches,
             self.moves,
             self.tables,
             self.acked,
+            self.resent,
+            self.resent_in_log,
             self.acked_lost,
             self.applied_twice,
             self.seats_lost,
@@ -246,12 +252,20 @@ pub async fn check_rooms(pg_url: &str, plans: &[RoomPlan], players: &[Player]) -
                     t.tables += 1;
                     let Some(replayed) = steps.get(o.serial as usize) else {
                         t.acked_lost += 1;
+                        let near: Vec<String> = s
+                            .attempts
+                            .iter()
+                            .filter(|a| a.key == *key && a.serial + 3 >= log.len() as u64)
+                            .map(|a| format!("[serial {} {:?} x{} {}]", a.serial, a.outcome, a.sends, a.action))
+                            .collect();
                         t.problem(format!(
-                            "room {room} ({}) match {key:?}: {} saw {} moves played, the log has {}",
+                            "room {room} ({}) {} match {key:?}: {} (seat {seat}) saw {} moves played, the log has {}; its last moves: {near:?}; last entries: {:?}",
                             plan.game,
+                            if *done { "finished" } else { "running" },
                             s.name,
                             o.serial,
-                            log.len()
+                            log.len(),
+                            &log[log.len().saturating_sub(2)..]
                         ));
                         continue;
                     };
@@ -286,8 +300,16 @@ pub async fn check_rooms(pg_url: &str, plans: &[RoomPlan], players: &[Player]) -
                             matched[j] = true;
                             from = j + 1;
                         }
+                        // A second copy of a resent move would be applied after the first and
+                        // before the player chose its next move (from a later table); any other
+                        // entry of the seat that it did not send is the room's own.
                         None if !attempts.iter().enumerate().any(|(j, a)| {
-                            matched[j] && a.sends > 1 && a.action == e["action"] && a.serial as usize <= idx
+                            let next = attempts.get(j + 1).map_or(u64::MAX, |n| n.serial);
+                            matched[j]
+                                && a.sends > 1
+                                && a.action == e["action"]
+                                && a.serial as usize <= idx
+                                && (idx as u64) < next
                         }) =>
                         {
                             t.server_moves += 1;
@@ -306,6 +328,10 @@ pub async fn check_rooms(pg_url: &str, plans: &[RoomPlan], players: &[Player]) -
                     }
                 }
                 for (j, a) in attempts.iter().enumerate() {
+                    if a.sends > 1 {
+                        t.resent += 1;
+                        t.resent_in_log += usize::from(matched[j]);
+                    }
                     if a.outcome == Outcome::Acked {
                         t.acked += 1;
                         if !matched[j] {
@@ -321,7 +347,6 @@ pub async fn check_rooms(pg_url: &str, plans: &[RoomPlan], players: &[Player]) -
             if differs {
                 t.replay_diff += 1;
             }
-            let _ = done;
         }
     }
     drop(db);

@@ -139,6 +139,8 @@ pub struct Obs {
     pub hash: u64,
     pub fields: Option<Value>,
     pub at: Instant,
+    /// When the connection it came on was opened.
+    pub since: Instant,
 }
 
 /// Everything a player knows, shared with the test.
@@ -161,6 +163,8 @@ pub struct PState {
     /// The node path of the current connection.
     pub path: String,
     pub connected: bool,
+    /// When the current connection was opened.
+    pub since: Option<Instant>,
     pub ended: u32,
     /// Refusals of packets other than moves, and oddities (not failures by themselves).
     pub notes: Vec<String>,
@@ -330,6 +334,7 @@ async fn connect(plan: &RoomPlan, st: &Mutex<PState>, ctl: &Ctl) -> Result<(Ws, 
                 s.connects += 1;
                 s.path = path.clone();
                 s.connected = true;
+                s.since = Some(Instant::now());
                 return Ok((ws, path));
             }
             Some("PlayerJoinRejected") => {
@@ -467,6 +472,7 @@ async fn run(plan: RoomPlan, st: Arc<Mutex<PState>>, ctl: Arc<Ctl>) {
                                 hash: hash_value(&fields),
                                 fields: ctl.keep_fields.then_some(fields),
                                 at: Instant::now(),
+                                since: s.since.unwrap_or_else(Instant::now),
                             });
                             s.progress += 1;
                         }

@@ -223,6 +223,9 @@ impl Drop for Pg {
             PgKind::Own { .. } => {
                 let _ = self.ctl("stop");
             }
+            PgKind::External { .. } if std::env::var_os("CARDTABLE_KEEP_CLUSTER_DIR").is_some() => {
+                eprintln!("cluster: kept database {}", self.url);
+            }
             PgKind::External { admin_url, .. } => {
                 // Dropped from async code or not: a thread with a runtime of its own.
                 let (url, db) = (admin_url.clone(), self.db.clone());
