@@ -41,6 +41,8 @@ pub struct Totals {
     pub gaps: usize,
     /// Matches some player saw that are not in the database.
     pub matches_missing: usize,
+    /// Finished matches stored twice (same seed, seats and log).
+    pub matches_twice: usize,
     /// One line per problem (the first few of each kind).
     pub problems: Vec<String>,
 }
@@ -53,6 +55,7 @@ impl Totals {
             && self.replay_diff == 0
             && self.gaps == 0
             && self.matches_missing == 0
+            && self.matches_twice == 0
     }
 
     fn problem(&mut self, p: String) {
@@ -63,7 +66,7 @@ impl Totals {
 
     pub fn summary(&self) -> String {
         format!(
-            "{} rooms, {} matches, {} moves, {} tables compared, {} moves acknowledged ({} sent again after a reconnect, {} of those in the log once): {} acknowledged lost, {} applied twice, {} seats lost, {} differ from their replay, {} gaps, {} matches missing; {} moves made by the rooms' clocks",
+            "{} rooms, {} matches, {} moves, {} tables compared, {} moves acknowledged ({} sent again after a reconnect, {} of those in the log once): {} acknowledged lost, {} applied twice, {} seats lost, {} differ from their replay, {} gaps, {} matches missing, {} matches stored twice; {} moves made by the rooms' clocks",
             self.rooms,
             self.matches,
             self.moves,
@@ -77,6 +80,7 @@ impl Totals {
             self.replay_diff,
             self.gaps,
             self.matches_missing,
+            self.matches_twice,
             self.server_moves
         )
     }
@@ -208,133 +212,172 @@ pub async fn check_rooms(pg_url: &str, plans: &[RoomPlan], players: &[Player]) -
                 t.problem(format!("room {room}: {} lost its seat: {:?}", s.name, s.seat_errors));
             }
         }
-        for (key, record, done) in &records {
+        // A finished match recorded twice (a survivor finishing again a match its dead owner
+        // had recorded) is a move log applied twice.
+        for (i, (_, a, a_done)) in records.iter().enumerate() {
+            for (_, b, b_done) in &records[i + 1..] {
+                if *a_done && *b_done && a.seed == b.seed && a.players == b.players && a.log == b.log {
+                    t.matches_twice += 1;
+                    t.problem(format!(
+                        "room {room} ({}): matches {} and {} are one match recorded twice",
+                        plan.game, a.id, b.id
+                    ));
+                }
+            }
+        }
+        // The replay of every log, per seat a player held (computed once), as game fields.
+        let mut logs: Vec<Vec<Value>> = Vec::new();
+        for (key, record, _) in &records {
             t.matches += 1;
-            let log: Vec<Value> = match serde_json::from_str(&record.log) {
-                Ok(l) => l,
-                Err(e) => {
-                    t.replay_diff += 1;
-                    t.problem(format!("room {room} match {key:?}: the log does not parse: {e}"));
-                    continue;
-                }
-            };
+            let log: Vec<Value> = serde_json::from_str(&record.log).unwrap_or_else(|e| {
+                t.problem(format!("room {room} match {key:?}: the log does not parse: {e}"));
+                Vec::new()
+            });
             t.moves += log.len();
+            logs.push(log);
+        }
+        let mut replays: HashMap<(usize, usize), Vec<Value>> = HashMap::new();
+        let mut keys: Vec<Option<i64>> = records.iter().map(|r| r.0).collect();
+        keys.sort();
+        keys.dedup();
+        for key in keys {
+            // Usually one match a key; two when a room lost track of its last match (then a
+            // table a player saw must be in one of them).
+            let group: Vec<usize> = (0..records.len()).filter(|&i| records[i].0 == key).collect();
             let mut differs = false;
-            // The replay of the log for each seat a player held, compared with every table
-            // that player saw in this match.
-            let mut tables: HashMap<usize, Vec<Value>> = HashMap::new();
             for s in &states {
-                let Some(&seat) = s.seats.get(key) else { continue };
-                if let std::collections::hash_map::Entry::Vacant(slot) = tables.entry(seat) {
-                    let steps = match server::replay::replay(record, Some(seat as u8), false) {
-                        Ok(v) => v["steps"]
-                            .as_array()
-                            .into_iter()
-                            .flatten()
-                            .map(|s| game_fields(&s["gameData"], &plan.people))
-                            .collect(),
-                        Err((_, e)) => {
-                            differs = true;
-                            t.problem(format!(
-                                "room {room} ({}) match {key:?}: the log does not replay: {e}",
-                                plan.game
-                            ));
-                            Vec::new()
-                        }
-                    };
-                    slot.insert(steps);
+                let Some(&seat) = s.seats.get(&key) else { continue };
+                for &i in &group {
+                    if let std::collections::hash_map::Entry::Vacant(slot) = replays.entry((i, seat)) {
+                        let steps = match server::replay::replay(&records[i].1, Some(seat as u8), false) {
+                            Ok(v) => v["steps"]
+                                .as_array()
+                                .into_iter()
+                                .flatten()
+                                .map(|s| game_fields(&s["gameData"], &plan.people))
+                                .collect(),
+                            Err((_, e)) => {
+                                differs = true;
+                                t.problem(format!(
+                                    "room {room} ({}) match {key:?}: the log does not replay: {e}",
+                                    plan.game
+                                ));
+                                Vec::new()
+                            }
+                        };
+                        slot.insert(steps);
+                    }
                 }
-                let steps = &tables[&seat];
-                if steps.is_empty() {
-                    continue;
-                }
-                for o in s.obs.iter().filter(|o| o.key == *key) {
+                // Every table the player saw in this match, against the replay at its serial.
+                for o in s.obs.iter().filter(|o| o.key == key) {
                     t.tables += 1;
-                    let Some(replayed) = steps.get(o.serial as usize) else {
-                        t.acked_lost += 1;
-                        let near: Vec<String> = s
-                            .attempts
-                            .iter()
-                            .filter(|a| a.key == *key && a.serial + 3 >= log.len() as u64)
-                            .map(|a| format!("[serial {} {:?} x{} {}]", a.serial, a.outcome, a.sends, a.action))
-                            .collect();
-                        t.problem(format!(
-                            "room {room} ({}) {} match {key:?}: {} (seat {seat}) saw {} moves played, the log has {}; its last moves: {near:?}; last entries: {:?}",
-                            plan.game,
-                            if *done { "finished" } else { "running" },
-                            s.name,
-                            o.serial,
-                            log.len(),
-                            &log[log.len().saturating_sub(2)..]
-                        ));
-                        continue;
-                    };
-                    if hash_value(replayed) != o.hash {
-                        let mut d = Vec::new();
-                        if let Some(f) = &o.fields {
-                            diff(f, replayed, "", &mut d);
+                    let mut long_enough = None;
+                    let mut same = false;
+                    for &i in &group {
+                        if let Some(f) = replays[&(i, seat)].get(o.serial as usize) {
+                            long_enough.get_or_insert(f);
+                            if hash_value(f) == o.hash {
+                                same = true;
+                                break;
+                            }
                         }
-                        if !differs {
+                    }
+                    if same {
+                        continue;
+                    }
+                    match long_enough {
+                        Some(replayed) => {
+                            let mut d = Vec::new();
+                            if let Some(f) = &o.fields {
+                                diff(f, replayed, "", &mut d);
+                            }
+                            if !differs {
+                                t.problem(format!(
+                                    "room {room} ({}) match {key:?}: {} saw a table at serial {} that the replay of the log does not give: {d:?}",
+                                    plan.game, s.name, o.serial
+                                ));
+                            }
+                            differs = true;
+                        }
+                        None => {
+                            t.acked_lost += 1;
+                            let longest = group.iter().map(|&i| logs[i].len()).max().unwrap_or(0);
+                            let near: Vec<String> = s
+                                .attempts
+                                .iter()
+                                .filter(|a| a.key == key && a.serial + 3 >= longest as u64)
+                                .map(|a| format!("[serial {} {:?} x{} {}]", a.serial, a.outcome, a.sends, a.action))
+                                .collect();
+                            let kinds: Vec<&str> =
+                                group.iter().map(|&i| if records[i].2 { "finished" } else { "running" }).collect();
                             t.problem(format!(
-                                "room {room} ({}) match {key:?}: {} saw a table at serial {} that the replay of the log does not give: {d:?}",
+                                "room {room} ({}) match {key:?} ({kinds:?}): {} (seat {seat}) saw {} moves played, the log has {longest}; its last moves: {near:?}",
                                 plan.game, s.name, o.serial
                             ));
                         }
-                        differs = true;
                     }
                 }
-                // The seat's moves in the log against the moves the player sent, in order.
-                let attempts: Vec<_> = s.attempts.iter().filter(|a| a.key == *key).collect();
-                let mut matched = vec![false; attempts.len()];
-                let mut from = 0;
-                for (idx, e) in log.iter().enumerate() {
-                    if e["type"] != "Act" || e["seat"].as_u64() != Some(seat as u64) {
-                        continue;
-                    }
-                    let found = (from..attempts.len()).find(|&j| {
-                        let a = attempts[j];
-                        !matches!(a.outcome, Outcome::Refused(_)) && a.serial as usize <= idx && a.action == e["action"]
-                    });
-                    match found {
-                        Some(j) => {
-                            matched[j] = true;
-                            from = j + 1;
+                // The seat's moves in each log against the moves the player sent, in order.
+                let attempts: Vec<_> = s.attempts.iter().filter(|a| a.key == key).collect();
+                let mut in_some_log = vec![false; attempts.len()];
+                for &i in &group {
+                    let mut matched = vec![false; attempts.len()];
+                    let mut from = 0;
+                    for (idx, e) in logs[i].iter().enumerate() {
+                        if e["type"] != "Act" || e["seat"].as_u64() != Some(seat as u64) {
+                            continue;
                         }
-                        // A second copy of a resent move would be applied after the first and
-                        // before the player chose its next move (from a later table); any other
-                        // entry of the seat that it did not send is the room's own.
-                        None if !attempts.iter().enumerate().any(|(j, a)| {
-                            let next = attempts.get(j + 1).map_or(u64::MAX, |n| n.serial);
-                            matched[j]
-                                && a.sends > 1
-                                && a.action == e["action"]
+                        let found = (from..attempts.len()).find(|&j| {
+                            let a = attempts[j];
+                            !matches!(a.outcome, Outcome::Refused(_))
                                 && a.serial as usize <= idx
-                                && (idx as u64) < next
-                        }) =>
-                        {
-                            t.server_moves += 1;
-                        }
-                        None => {
-                            t.applied_twice += 1;
-                            let mut sent = String::new();
-                            for a in attempts.iter().skip(from.saturating_sub(1)).take(3) {
-                                let _ = write!(sent, " [{} {:?} x{}: {}]", a.serial, a.outcome, a.sends, a.action);
+                                && a.action == e["action"]
+                        });
+                        match found {
+                            Some(j) => {
+                                matched[j] = true;
+                                from = j + 1;
                             }
-                            t.problem(format!(
-                                "room {room} ({}) match {key:?}: move {idx} of {} ({}) repeats a resent move already in the log (sent:{sent})",
-                                plan.game, s.name, e["action"]
-                            ));
+                            // A second copy of a resent move would be applied after the first
+                            // and before the player chose its next move (from a later table);
+                            // any other entry of the seat that it did not send is the room's
+                            // own (a clock, a quiet pass, a stand-in).
+                            None if !attempts.iter().enumerate().any(|(j, a)| {
+                                let next = attempts.get(j + 1).map_or(u64::MAX, |n| n.serial);
+                                matched[j]
+                                    && a.sends > 1
+                                    && a.action == e["action"]
+                                    && a.serial as usize <= idx
+                                    && (idx as u64) < next
+                            }) =>
+                            {
+                                t.server_moves += 1;
+                            }
+                            None => {
+                                t.applied_twice += 1;
+                                let mut sent = String::new();
+                                for a in attempts.iter().skip(from.saturating_sub(1)).take(3) {
+                                    let _ = write!(sent, " [{} {:?} x{}: {}]", a.serial, a.outcome, a.sends, a.action);
+                                }
+                                t.problem(format!(
+                                    "room {room} ({}) match {key:?}: move {idx} of {} ({}) repeats a resent move already in the log (sent:{sent})",
+                                    plan.game, s.name, e["action"]
+                                ));
+                            }
                         }
+                    }
+                    for (j, m) in matched.into_iter().enumerate() {
+                        in_some_log[j] |= m;
                     }
                 }
                 for (j, a) in attempts.iter().enumerate() {
                     if a.sends > 1 {
                         t.resent += 1;
-                        t.resent_in_log += usize::from(matched[j]);
+                        t.resent_in_log += usize::from(in_some_log[j]);
                     }
                     if a.outcome == Outcome::Acked {
                         t.acked += 1;
-                        if !matched[j] {
+                        if !in_some_log[j] {
                             t.acked_lost += 1;
                             t.problem(format!(
                                 "room {room} ({}) match {key:?}: {}'s move at serial {} ({}) was seen applied and is not in the log",

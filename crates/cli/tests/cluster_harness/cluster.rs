@@ -38,6 +38,45 @@ pub async fn owners(pg: &str, rooms: &[RoomPlan]) -> Result<HashMap<String, (Opt
     Ok(rows.iter().map(|r| (r.get::<_, String>(0), (r.get::<_, Option<String>>(1), r.get::<_, i64>(2)))).collect())
 }
 
+/// PostgreSQL's sessions on the cluster's database that are not idle, with the locks they
+/// hold on rooms (for a failure's message).
+pub async fn activity(pg: &str) -> String {
+    let go = async {
+        let (db, conn) = tokio_postgres::connect(pg, tokio_postgres::NoTls).await.map_err(|e| e.to_string())?;
+        let task = tokio::spawn(conn);
+        let rows = db
+            .query(
+                "SELECT a.pid, a.state, extract(epoch FROM now() - a.xact_start)::float8, left(a.query, 160),
+                        (SELECT string_agg(l.mode, ',') FROM pg_locks l WHERE l.pid = a.pid AND l.relation = 'rooms'::regclass)
+                 FROM pg_stat_activity a
+                 WHERE a.datname = current_database() AND a.state <> 'idle' AND a.pid <> pg_backend_pid()",
+                &[],
+            )
+            .await
+            .map_err(|e| e.to_string())?;
+        drop(db);
+        let _ = task.await;
+        Ok::<_, String>(
+            rows.iter()
+                .map(|r| {
+                    format!(
+                        "pid {} {:?} for {:?} s, locks on rooms {:?}: {:?}",
+                        r.get::<_, i32>(0),
+                        r.get::<_, Option<String>>(1),
+                        r.get::<_, Option<f64>>(2),
+                        r.get::<_, Option<String>>(4),
+                        r.get::<_, Option<String>>(3)
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("\n"),
+        )
+    };
+    tokio::time::timeout(Duration::from_secs(5), go)
+        .await
+        .map_or_else(|_| "timed out".into(), |r| r.unwrap_or_else(|e| e))
+}
+
 /// CPU ticks of the cluster's processes at one moment.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Cpu {
@@ -171,6 +210,12 @@ impl Cluster {
                 for n in &self.nodes {
                     why += &format!("\n--- {} ---\n{}", n.id, n.log_tail(15));
                 }
+                let stuck_ids: Vec<RoomPlan> = stuck
+                    .iter()
+                    .map(|r| RoomPlan { id: (*r).clone(), game: String::new(), people: vec![], bots: 0 })
+                    .collect();
+                why += &format!("\n--- owners ---\n{:?}", owners(&self.pg.url, &stuck_ids).await);
+                why += &format!("\n--- PostgreSQL sessions not idle ---\n{}", activity(&self.pg.url).await);
                 return Err(format!("{what}: rooms {stuck:?} did not play again within {within:?}:{why}"));
             }
             tokio::time::sleep(Duration::from_millis(20)).await;
