@@ -85,6 +85,31 @@ pub struct ServeArgs {
     /// Room WebSockets open in all (0: no cap). Past it: closed at once (code 1013).
     #[arg(long, default_value_t = server::limits::Limits::default().sockets)]
     max_sockets: usize,
+    /// Run as node ID of a cluster: several servers on one PostgreSQL (--db postgres://…)
+    /// behind a proxy. Each start registers a new incarnation of the node; rooms of a node
+    /// gone silent are taken over by the others. Without it: one server (node `local`).
+    #[arg(long, value_name = "ID", value_parser = parse_node_id)]
+    node_id: Option<String>,
+    /// The path prefix the proxy routes to this node (`/n/n1`): `GET /api/rooms/{id}` tells
+    /// clients to connect to a room's WebSocket under its owner's prefix.
+    #[arg(long, value_name = "PREFIX", default_value = "", requires = "node_id")]
+    advertise: String,
+    /// Milliseconds between a node's heartbeats (each refreshes its row and learns which rooms
+    /// it still owns, then claims orphaned rooms).
+    #[arg(long, value_name = "MS", default_value_t = 1000, requires = "node_id",
+          value_parser = clap::value_parser!(u64).range(10..=60_000))]
+    heartbeat_ms: u64,
+    /// Milliseconds after which a node whose heartbeat is that old (by PostgreSQL's clock)
+    /// counts as gone, and its rooms are taken over.
+    #[arg(long, value_name = "MS", default_value_t = 3000, requires = "node_id",
+          value_parser = clap::value_parser!(u64).range(30..=600_000))]
+    node_ttl_ms: u64,
+}
+
+/// `--node-id`: 1-64 letters, digits, `-` or `_` (it is in logs, rows and proxy paths).
+fn parse_node_id(s: &str) -> Result<String, String> {
+    let ok = !s.is_empty() && s.len() <= 64 && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    if ok { Ok(s.to_string()) } else { Err(format!("`{s}`: a node id is 1-64 letters, digits, `-` or `_`")) }
 }
 
 /// `--addr`: an address (`127.0.0.1:7878`, `[::1]:7878`), or a host name and port
@@ -185,12 +210,44 @@ async fn serve(args: ServeArgs, nofile: Option<u64>) -> anyhow::Result<ExitCode>
         ..Default::default()
     };
     let addr = if args.lan { SocketAddr::from(([0, 0, 0, 0], args.addr.port())) } else { args.addr };
+    let node_config = match (&args.node_id, &args.db) {
+        (None, _) => None,
+        (Some(id), store::Location::Postgres(_)) => {
+            let mut c = server::node::NodeConfig::new(id, &args.advertise);
+            c.heartbeat = std::time::Duration::from_millis(args.heartbeat_ms);
+            c.ttl = std::time::Duration::from_millis(args.node_ttl_ms);
+            if c.ttl <= c.heartbeat {
+                anyhow::bail!(
+                    "--node-ttl-ms ({}) must be longer than --heartbeat-ms ({}): a node would count as gone between two of its heartbeats",
+                    args.node_ttl_ms,
+                    args.heartbeat_ms
+                );
+            }
+            Some(c)
+        }
+        (Some(_), store::Location::Sqlite(_)) => anyhow::bail!(
+            "--node-id makes this server one node of several sharing one PostgreSQL: give --db a PostgreSQL URL \
+             (postgres://user@host/dbname); a SQLite file belongs to one server"
+        ),
+    };
     // The server keeps its database to itself (no file locks per commit; a second server on
     // the same file is refused rather than running the same rooms twice).
-    let store = store::Store::open_location(&args.db, true).await.map_err(|e| match e {
+    let opened = match (&node_config, &args.db) {
+        (Some(c), store::Location::Postgres(url)) => store::Store::connect_node(url, &c.id).await,
+        _ => store::Store::open_location(&args.db, true).await,
+    };
+    let store = opened.map_err(|e| match e {
         store::StoreError::InUse(_) => anyhow::anyhow!("{e}: stop that server first, or give this one its own --db"),
         e => anyhow::anyhow!("cannot open {}: {e}", args.db),
     })?;
+    let node = match node_config {
+        Some(c) => Some(
+            server::node::Node::register(&store, c)
+                .await
+                .map_err(|e| anyhow::anyhow!("cannot register the node on {}: {e}", args.db))?,
+        ),
+        None => None,
+    };
     let listener =
         tokio::net::TcpListener::bind(addr).await.map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
     let local = listener.local_addr()?;
@@ -199,6 +256,10 @@ async fn serve(args: ServeArgs, nofile: Option<u64>) -> anyhow::Result<ExitCode>
     // must not stop the server.
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "cardtable serving on http://{shown}/  (database: {})", args.db);
+    if let Some(node) = &node {
+        // Scripts and tests read this line: the node, its incarnation, its address.
+        let _ = writeln!(out, "cardtable node {} incarnation {} listening on {shown}", node.id(), node.incarnation);
+    }
     if args.lan {
         for iface in if_addrs::get_if_addrs().unwrap_or_default() {
             if !iface.is_loopback() && iface.ip().is_ipv4() {
@@ -224,7 +285,7 @@ async fn serve(args: ServeArgs, nofile: Option<u64>) -> anyhow::Result<ExitCode>
         let _ = ctrl_c.await;
         let _ = writeln!(std::io::stderr(), "shutting down");
     };
-    let config = server::ServerConfig { rate_limit: args.rate_limit, limits, ..server::ServerConfig::new(store) };
+    let config = server::ServerConfig { rate_limit: args.rate_limit, limits, node, ..server::ServerConfig::new(store) };
     server::run(listener, config, shutdown).await?;
     Ok(ExitCode::SUCCESS)
 }

@@ -36,6 +36,10 @@ pub const CLOSE_TOO_BIG: u16 = 1009;
 pub const CLOSE_LIMIT: u16 = 1013;
 /// WebSocket close code for a room that has closed (1001: going away).
 pub const CLOSE_ROOM_GONE: u16 = 1001;
+/// WebSocket close code for a room that is not on this server (any more): another node owns
+/// it, it was handed over, or this node lost it (`4001`, reason "moved"). The client looks
+/// the room up again (`GET /api/rooms/{id}`) and reconnects with its token where it lives.
+pub const CLOSE_MOVED: u16 = 4001;
 /// How long a goodbye (a close frame, the last packets at shutdown) may take to go out.
 const GOODBYE: Duration = Duration::from_secs(1);
 
@@ -130,7 +134,12 @@ pub async fn serve_socket(mut socket: WebSocket, lobby: &Lobby, id: &str, limits
     let conn: ConnId = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
     let (tx, mut rx) = mpsc::channel::<Outbound>(QUEUE);
     let Some(room) = lobby.connect(id, conn, tx).await else {
-        goodbye(&mut socket, CLOSE_ROOM_GONE, "this room has closed".into()).await;
+        // Let go between the lookup and the connection (a node): it moved.
+        if lobby.node().cluster {
+            goodbye(&mut socket, CLOSE_MOVED, "moved".into()).await;
+        } else {
+            goodbye(&mut socket, CLOSE_ROOM_GONE, "this room has closed".into()).await;
+        }
         return;
     };
     let rate = limits.rate;
@@ -176,14 +185,18 @@ pub async fn serve_socket(mut socket: WebSocket, lobby: &Lobby, id: &str, limits
         let frame = match event {
             Event::Client(frame) => frame,
             Event::RoomGone => {
+                let frame = if room.moved() {
+                    CloseFrame { code: CLOSE_MOVED, reason: "moved".into() }
+                } else {
+                    CloseFrame {
+                        code: CLOSE_ROOM_GONE,
+                        reason: "the room has closed, or the server is stopping".into(),
+                    }
+                };
                 let _ = tokio::time::timeout(GOODBYE, async {
                     while let Some(p) = out.pop() {
                         socket.feed(Message::Text(p)).await?;
                     }
-                    let frame = CloseFrame {
-                        code: CLOSE_ROOM_GONE,
-                        reason: "the room has closed, or the server is stopping".into(),
-                    };
                     socket.send(Message::Close(Some(frame))).await
                 })
                 .await;
@@ -254,6 +267,11 @@ fn write_out(
         }
     }
     Ok(())
+}
+
+/// Closes a socket to a room that is not on this server, with [`CLOSE_MOVED`] "moved".
+pub async fn moved_socket(mut socket: WebSocket) {
+    goodbye(&mut socket, CLOSE_MOVED, "moved".into()).await;
 }
 
 /// Closes a socket refused by a limit, with code [`CLOSE_LIMIT`] and the reason.

@@ -38,6 +38,7 @@ pub mod error;
 pub mod games;
 pub mod limits;
 pub mod lobby;
+pub mod node;
 pub mod replay;
 pub mod room;
 pub mod rules;
@@ -68,11 +69,14 @@ pub struct ServerConfig {
     pub rate_limit: f64,
     /// What one client may cost the server (see [`Limits`]).
     pub limits: Limits,
+    /// This server as one node of a cluster on PostgreSQL ([`node::Node::register`]);
+    /// `None`: the lone server of today (node `local`).
+    pub node: Option<Arc<node::Node>>,
 }
 
 impl ServerConfig {
     pub fn new(store: store::Store) -> Self {
-        ServerConfig { store, rate_limit: conn::RATE, limits: Limits::default() }
+        ServerConfig { store, rate_limit: conn::RATE, limits: Limits::default(), node: None }
     }
 }
 
@@ -90,16 +94,64 @@ pub async fn run(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let limits = Arc::new(config.limits);
-    let lobby = Lobby::restore_with(config.store, Usage::new(limits.clone())).await.map_err(std::io::Error::other)?;
-    let state = AppState { lobby: Arc::new(lobby), rate_limit: config.rate_limit.max(conn::RATE), limits };
+    let node = config.node.unwrap_or_else(node::Node::local);
+    let lobby = Lobby::restore_node(config.store, Usage::new(limits.clone()), node.clone())
+        .await
+        .map_err(std::io::Error::other)?;
+    let lobby = Arc::new(lobby);
+    let state = AppState { lobby: lobby.clone(), rate_limit: config.rate_limit.max(conn::RATE), limits };
     let limits = state.limits.clone();
-    accept::serve(listener, app(state), limits, shutdown).await
+    if !node.cluster {
+        return accept::serve(listener, app(state), limits, shutdown).await;
+    }
+    node::spawn_heartbeat(node.clone(), Arc::downgrade(&lobby));
+    // A node drains at shutdown (its rooms handed over before it stops serving), and stops
+    // at once when a newer incarnation of it registered.
+    let stopping = {
+        let node = node.clone();
+        async move {
+            tokio::select! {
+                () = shutdown => lobby.drain().await,
+                () = node.stopped() => {}
+            }
+        }
+    };
+    accept::serve(listener, app(state), limits, stopping).await?;
+    if node.is_stopped() {
+        return Err(std::io::Error::other(format!(
+            "node {} incarnation {} stopped: a newer incarnation of it registered",
+            node.id(),
+            node.incarnation
+        )));
+    }
+    Ok(())
 }
 
-/// `{"status":"ok","rooms":N,"dormantRooms":D}`: rooms in the lobby, and how many of them are
-/// dormant (out of memory until someone comes back).
-async fn health(State(state): State<AppState>) -> Json<serde_json::Value> {
-    Json(serde_json::json!({"status": "ok", "rooms": state.lobby.len(), "dormantRooms": state.lobby.dormant()}))
+/// `{"status":"ok","rooms":N,"dormantRooms":D,"node":ID,"state":"serving"}`: rooms in the
+/// lobby, how many of them are dormant (out of memory until someone comes back), and this
+/// node. A node that drains answers `503 {"error":"draining",…}`, one that cannot reach
+/// PostgreSQL `503 {"error":"database unreachable",…}` (a proxy's health check takes it out).
+async fn health(State(state): State<AppState>) -> Response {
+    let node = state.lobby.node();
+    let body = |status: &str| {
+        serde_json::json!({
+            "status": status, "rooms": state.lobby.len(), "dormantRooms": state.lobby.dormant(),
+            "node": node.id(), "state": node.state().name(),
+        })
+    };
+    match node.state() {
+        node::NodeState::Serving => Json(body("ok")).into_response(),
+        node::NodeState::Draining => {
+            let mut v = body("draining");
+            v["error"] = "draining".into();
+            (StatusCode::SERVICE_UNAVAILABLE, Json(v)).into_response()
+        }
+        node::NodeState::Disconnected => {
+            let mut v = body("disconnected");
+            v["error"] = "database unreachable".into();
+            (StatusCode::SERVICE_UNAVAILABLE, Json(v)).into_response()
+        }
+    }
 }
 
 pub fn app(state: AppState) -> Router {
@@ -178,8 +230,16 @@ struct Page {
 
 async fn list_rooms(State(state): State<AppState>, Query(page): Query<Page>) -> Response {
     let (after, limit) = (page.after, page.limit.unwrap_or(lobby::PAGE));
-    let (rooms, next) = state.lobby.list_page(after.as_deref(), limit);
-    let mut response = Json(rooms).into_response();
+    let (mut response, next) = if state.lobby.node().cluster {
+        // Every node's rooms, from PostgreSQL (cached for a second).
+        match state.lobby.cluster_page(after.as_deref(), limit).await {
+            Ok((rooms, next)) => (Json(rooms).into_response(), next),
+            Err(e) => return unavailable(&e),
+        }
+    } else {
+        let (rooms, next) = state.lobby.list_page(after.as_deref(), limit);
+        (Json(rooms).into_response(), next)
+    };
     if let Some(next) = next
         && let Ok(link) = HeaderValue::from_str(&format!("</api/rooms?after={next}&limit={limit}>; rel=\"next\""))
     {
@@ -200,13 +260,52 @@ async fn room_summary(State(state): State<AppState>, Peer(peer): Peer, Path(id):
     if let Some(refused) = refuse_lookup(&state, peer) {
         return refused;
     }
-    match state.lobby.summary(&id) {
-        Some(s) => Json(s).into_response(),
-        None => {
+    let node = state.lobby.node();
+    let whereabouts = match state.lobby.locate(&id).await {
+        Ok(w) => w,
+        Err(e) => return unavailable(&e),
+    };
+    let here = |s: serde_json::Value| {
+        let mut s = s;
+        s["node"] = node.id().into();
+        s["path"] = node.path().into();
+        Json(s).into_response()
+    };
+    match whereabouts {
+        lobby::Whereabouts::Here => match state.lobby.summary(&id) {
+            Some(s) => here(serde_json::to_value(s).expect("summaries serialize")),
+            None => moving(&id),
+        },
+        lobby::Whereabouts::Elsewhere { node, path, mut summary } => {
+            summary["node"] = node.into();
+            summary["path"] = path.into();
+            Json(summary).into_response()
+        }
+        lobby::Whereabouts::Moving => moving(&id),
+        lobby::Whereabouts::Missing => {
             state.lobby.usage().missed(peer);
             error(StatusCode::NOT_FOUND, format!("no room {id}"))
         }
     }
+}
+
+/// `503 {"error":"moving"}` with `retry-after: 1`: no live node owns the room right now (its
+/// node died or drains, and none has claimed it yet).
+fn moving(id: &str) -> Response {
+    let body = serde_json::json!({
+        "error": "moving",
+        "reason": format!("room {id} is moving to another server: ask again in a moment"),
+    });
+    let mut response = (StatusCode::SERVICE_UNAVAILABLE, Json(body)).into_response();
+    response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+    response
+}
+
+/// `503` for a store error (PostgreSQL unreachable), with `retry-after: 1`.
+fn unavailable(e: &store::StoreError) -> Response {
+    let mut response = error(StatusCode::SERVICE_UNAVAILABLE, format!("the database cannot be reached: {e}"));
+    response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+    response
 }
 
 pub(crate) fn refused(r: limits::Refused) -> Response {
@@ -299,14 +398,26 @@ async fn room_socket(
     if let Some(refused) = refuse_lookup(&state, peer) {
         return refused;
     }
-    if !state.lobby.contains(&id) {
-        state.lobby.usage().missed(peer);
-        return (StatusCode::NOT_FOUND, Json(serde_json::json!({ "error": format!("no room {id}") }))).into_response();
-    }
+    // Not here: on a node, a room that lives elsewhere (or is moving) gets its socket opened
+    // and closed at once `4001` "moved" (a page cannot read the HTTP answer to a refused
+    // WebSocket, but it can read a close frame): the client looks the room up again.
+    let moved = match state.lobby.locate(&id).await {
+        Ok(lobby::Whereabouts::Here) => false,
+        Ok(lobby::Whereabouts::Missing) => {
+            state.lobby.usage().missed(peer);
+            return (StatusCode::NOT_FOUND, Json(serde_json::json!({ "error": format!("no room {id}") })))
+                .into_response();
+        }
+        Ok(lobby::Whereabouts::Elsewhere { .. } | lobby::Whereabouts::Moving) => true,
+        Err(e) => return unavailable(&e),
+    };
     let ws = match ws {
         Ok(ws) => ws,
         Err(e) => return e.into_response(),
     };
+    if moved {
+        return ws.on_upgrade(conn::moved_socket);
+    }
     // Over a limit the socket is opened and closed at once with the reason: a page cannot read
     // the HTTP answer to a refused WebSocket, but it can read a close frame's reason.
     let ticket = state.lobby.usage().admit_socket(peer);

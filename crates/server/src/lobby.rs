@@ -10,6 +10,7 @@
 use crate::Error;
 use crate::adapter::GameAdapter;
 use crate::limits::{Limits, Refused, Ticket, Usage};
+use crate::node::Node;
 use crate::room::{ConnId, Inbox, Outbound, Room, RoomHandle, RoomOptions, RoomSummary, RunEnd, TryConnect};
 use registry::{GameInfo, GameKind};
 use std::collections::BTreeMap;
@@ -119,6 +120,10 @@ pub struct Lobby {
     rooms: Arc<Rooms>,
     store: store::Store,
     usage: Arc<Usage>,
+    /// This server as a node (the lone server is node `local`).
+    node: Arc<Node>,
+    /// A cluster's list of every node's rooms, read from PostgreSQL at most once a second.
+    listed: tokio::sync::Mutex<Option<(Instant, Arc<Vec<serde_json::Value>>)>>,
     /// Held while a dormant room is woken or dormant rooms are closed, so a room is never
     /// read back twice, nor woken as it is deleted.
     waking: Arc<tokio::sync::Mutex<()>>,
@@ -169,7 +174,14 @@ pub const PAGE: usize = 100;
 /// when the room closes, takes it out of the lobby: the room's memory goes with its task. A
 /// room going dormant leaves its summary and ticket in the lobby instead. (Only a weak
 /// reference to the lobby: a lobby dropped at shutdown ends its rooms.)
-fn spawn<A: GameAdapter>(room: Room<A>, inbox: Inbox, id: String, rooms: Weak<Rooms>, ticket: Ticket) {
+fn spawn<A: GameAdapter>(
+    room: Room<A>,
+    inbox: Inbox,
+    id: String,
+    rooms: Weak<Rooms>,
+    ticket: Ticket,
+    handle: RoomHandle,
+) {
     tokio::spawn(async move {
         let (mut room, mut inbox) = (room, inbox);
         loop {
@@ -193,6 +205,18 @@ fn spawn<A: GameAdapter>(room: Room<A>, inbox: Inbox, id: String, rooms: Weak<Ro
                 }
                 RunEnd::Closed | RunEnd::HandlesGone => {
                     map.remove(&id);
+                    drop(map);
+                    drop(ticket);
+                    return;
+                }
+                // Out of the lobby if it is still there (the room found itself fenced); a
+                // room let go by the lobby is out already, and may be back as another task.
+                RunEnd::Moved => {
+                    if let Some(Slot::Live(h)) = map.get(&id)
+                        && h.same(&handle)
+                    {
+                        map.remove(&id);
+                    }
                     drop(map);
                     drop(ticket);
                     return;
@@ -247,16 +271,32 @@ impl Lobby {
     /// A lobby with every room the store remembers, each back in its task, counted in `usage`
     /// (and closed when empty after its `empty_room_ttl`, like any room).
     pub async fn restore_with(store: store::Store, usage: Arc<Usage>) -> Result<Lobby, Error> {
+        Lobby::restore_node(store, usage, Node::local()).await
+    }
+
+    /// As [`Lobby::restore_with`], for `node` (one of a cluster's: it restores the rooms it
+    /// owns, or nobody does).
+    pub async fn restore_node(store: store::Store, usage: Arc<Usage>, node: Arc<Node>) -> Result<Lobby, Error> {
         let lobby = Lobby {
             rooms: Arc::new(Mutex::new(BTreeMap::new())),
             store: store.clone(),
             usage,
+            node,
+            listed: tokio::sync::Mutex::new(None),
             waking: Arc::new(tokio::sync::Mutex::new(())),
         };
         let ttl = lobby.usage.limits().empty_room_ttl;
         spawn_sweeper(Arc::downgrade(&lobby.rooms), store.clone(), lobby.waking.clone(), ttl);
+        let rooms = store.load_rooms().await?;
+        lobby.restore_rooms(rooms, "room restored");
+        Ok(lobby)
+    }
+
+    /// Rebuilds `rooms` (read from the store) and starts their tasks; their people have the
+    /// seat hold from now to come back.
+    fn restore_rooms(&self, rooms: Vec<store::StoredRoom>, what: &str) {
         let now = Instant::now();
-        for stored in store.load_rooms().await? {
+        for stored in rooms {
             // A room that cannot be rebuilt stays in the database for a person to look at; it
             // does not keep the server, or the other rooms, from starting.
             if let Some(why) = &stored.damaged {
@@ -270,15 +310,81 @@ impl Lobby {
                     continue;
                 }
             };
-            let ticket = lobby.usage.admit_restored();
-            let rebuilt = visit_adapter(kind, RestoreRoom { stored: &stored, lobby: &lobby, ticket, since: now })
+            let ticket = self.usage.admit_restored();
+            let rebuilt = visit_adapter(kind, RestoreRoom { stored: &stored, lobby: self, ticket, since: now })
                 .unwrap_or_else(|| Err(Error::NoAdapter(kind.title())));
             match rebuilt {
-                Ok(()) => tracing::info!(room = %stored.id, moves = stored.moves.len(), "room restored"),
+                Ok(()) => tracing::info!(room = %stored.id, moves = stored.moves.len(), "{what}"),
                 Err(e) => tracing::error!(room = %stored.id, "room not restored: {e}; left in the database"),
             }
         }
-        Ok(lobby)
+    }
+
+    /// This server as a node.
+    pub fn node(&self) -> &Arc<Node> {
+        &self.node
+    }
+
+    /// Runs rooms this node has just claimed (from a node gone, or handed over), restored from
+    /// their snapshot and log as at a restart; a stale task of the same room, if one is left,
+    /// is let go first.
+    pub fn adopt(&self, rooms: Vec<store::StoredRoom>) {
+        for stored in &rooms {
+            self.let_go(&stored.id);
+        }
+        self.restore_rooms(rooms, "room claimed: restored from its snapshot and log");
+    }
+
+    /// The rooms this node runs (live or dormant) with the epoch it holds for each
+    /// (PostgreSQL; nothing on SQLite).
+    pub fn held_epochs(&self) -> Vec<(String, i64)> {
+        let Some(pg) = self.store.postgres() else { return Vec::new() };
+        let ids: Vec<String> = self.rooms.lock().expect("lobby lock").keys().cloned().collect();
+        ids.into_iter().filter_map(|id| pg.held_epoch(&id).map(|e| (id, e))).collect()
+    }
+
+    /// Stops running room `id` here (another node owns it now, or it is handed over): its
+    /// task ends writing nothing more, its sockets close `4001` "moved"; a dormant one is
+    /// simply dropped. Answers its handle if it was live.
+    pub fn let_go(&self, id: &str) -> Option<RoomHandle> {
+        let slot = self.rooms.lock().expect("lobby lock").remove(id);
+        match slot {
+            Some(Slot::Live(h)) => {
+                h.let_go();
+                Some(h)
+            }
+            _ => None,
+        }
+    }
+
+    /// Lets every room go (see [`Lobby::let_go`]); answers the live ones' handles.
+    pub fn let_go_all(&self, why: &str) -> Vec<RoomHandle> {
+        let ids: Vec<String> = self.rooms.lock().expect("lobby lock").keys().cloned().collect();
+        if !ids.is_empty() {
+            tracing::warn!(rooms = ids.len(), "letting every room go: {why}");
+        }
+        ids.iter().filter_map(|id| self.let_go(id)).collect()
+    }
+
+    /// SIGTERM on a node: refuse new rooms, stop every room (each finishes what it is doing,
+    /// its writes complete), then hand them all over in one statement (no owner, epoch + 1)
+    /// for the other nodes to claim at once. Their sockets are closed `4001` "moved".
+    pub async fn drain(&self) {
+        self.node.start_draining();
+        let handles = self.let_go_all("draining");
+        let stopped = futures_util::future::join_all(handles.iter().map(|h| h.gone()));
+        if tokio::time::timeout(std::time::Duration::from_secs(5), stopped).await.is_err() {
+            tracing::warn!("some rooms did not stop within 5 s; handed over anyway (their writes are fenced)");
+        }
+        if let Some(pg) = self.store.postgres() {
+            match pg.release_all().await {
+                Ok(n) => tracing::info!(node = self.node.id(), rooms = n, "drained: every room handed over"),
+                Err(e) => tracing::error!(
+                    node = self.node.id(),
+                    "handing the rooms over failed: {e}; they will be claimed after the TTL"
+                ),
+            }
+        }
     }
 
     pub fn usage(&self) -> &Arc<Usage> {
@@ -292,12 +398,19 @@ impl Lobby {
         room.set_dormant_after(self.usage.limits().dormant_after.min(ttl));
     }
 
-    /// A new room's id: [`ID_LEN`] characters from the operating system's random source
-    /// ([`random_id`]), none a room in the lobby has.
-    fn new_id(&self) -> String {
-        new_id_with(&mut |bytes| getrandom::fill(bytes).expect("the operating system's random source works"), |id| {
-            self.rooms.lock().expect("lobby lock").contains_key(id)
-        })
+    /// A new room's id: [`ID_LEN`] characters from the operating system's random source,
+    /// none a room in the lobby has, nor the store (another node's room, or a room that closed:
+    /// its id is retired, never drawn again, as its finished matches' replays are keyed on it).
+    async fn new_id(&self) -> Result<String, store::StoreError> {
+        loop {
+            let id = new_id_with(
+                &mut |bytes| getrandom::fill(bytes).expect("the operating system's random source works"),
+                |id| self.rooms.lock().expect("lobby lock").contains_key(id),
+            );
+            if !self.store.id_taken(&id).await? {
+                return Ok(id);
+            }
+        }
     }
 
     /// Creates a room for `game`, stores it, starts its task, and returns its id. Not counted
@@ -325,8 +438,14 @@ impl Lobby {
             )));
         }
         let kind = game.parse::<GameKind>().map_err(|e| CreateError::Bad(e.into()))?;
+        if self.node.draining() {
+            return Err(CreateError::Refused(Refused {
+                status: 503,
+                reason: "this server is stopping: create the room on another (try again)".into(),
+            }));
+        }
         let ticket = self.usage.admit_room(from).map_err(CreateError::Refused)?;
-        let id = self.new_id();
+        let id = self.new_id().await.map_err(|e| CreateError::Bad(e.into()))?;
         let create = CreateRoom { id: id.clone(), options, lobby: self, ticket };
         visit_adapter(kind, create)
             .ok_or(CreateError::Bad(Error::NoAdapter(kind.title())))?
@@ -457,6 +576,116 @@ impl Lobby {
     }
 }
 
+/// Where a room is, as a node answers a lookup of it.
+pub enum Whereabouts {
+    /// This node runs it.
+    Here,
+    /// Another node, alive, owns it: its name, its path prefix, and the room's summary.
+    Elsewhere { node: String, path: String, summary: serde_json::Value },
+    /// Nobody alive owns it right now (its node died or is draining, and no node has claimed
+    /// it yet): ask again in a moment.
+    Moving,
+    /// No such room.
+    Missing,
+}
+
+/// A room's summary as the lobby lists it, from its id, game and stored listing (`private`
+/// left out: the caller filters on it).
+fn summary_from_listing(id: &str, game: &str, listing: Option<&str>) -> serde_json::Value {
+    let mut v = serde_json::json!({
+        "id": id, "game": game, "players": [], "state": "lobby", "spectators": 0, "seeded": false,
+    });
+    if let Some(serde_json::Value::Object(fields)) = listing.and_then(|l| serde_json::from_str(l).ok()) {
+        for (k, val) in fields {
+            if k != "private" {
+                v[k] = val;
+            }
+        }
+    }
+    v
+}
+
+/// How long a cluster's list of rooms (read from PostgreSQL) is reused.
+const LISTED_FOR: Duration = Duration::from_secs(1);
+
+impl Lobby {
+    /// Where room `id` is. On a node: this node's, or where the database says it lives; a room
+    /// whose owner is gone is claimed at once (when this node may claim), and one this node
+    /// owns on its row but does not run (it let it go while cut off) is run again.
+    pub async fn locate(&self, id: &str) -> Result<Whereabouts, store::StoreError> {
+        if self.contains(id) {
+            return Ok(Whereabouts::Here);
+        }
+        let Some(pg) = self.store.postgres().filter(|_| self.node.cluster) else { return Ok(Whereabouts::Missing) };
+        let ttl = self.node.config.ttl;
+        let Some(found) = pg.locate(id, ttl).await? else { return Ok(Whereabouts::Missing) };
+        if found.owner.as_deref() == Some(self.node.id()) {
+            if self.node.draining() || !self.node.connected() {
+                return Ok(Whereabouts::Moving);
+            }
+            let rooms = pg.reclaim_own(&[id.to_string()]).await?;
+            self.adopt(rooms);
+        } else if found.live {
+            return Ok(Whereabouts::Elsewhere {
+                node: found.owner.unwrap_or_default(),
+                path: found.advertise,
+                summary: summary_from_listing(id, &found.game, found.listing.as_deref()),
+            });
+        } else if self.node.may_claim() {
+            let rooms = pg.claim_orphans(ttl, 1, Some(id)).await?;
+            if !rooms.is_empty() {
+                tracing::info!(room = %id, "claimed at its lookup: its node is gone");
+            }
+            self.adopt(rooms);
+        }
+        Ok(if self.contains(id) { Whereabouts::Here } else { Whereabouts::Moving })
+    }
+
+    /// A page of every node's public rooms (a cluster's `GET /api/rooms`), each with its node
+    /// and path, read from PostgreSQL at most once every [`LISTED_FOR`]; and the id to ask
+    /// the next page after, if there are more.
+    pub async fn cluster_page(
+        &self,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<(Vec<serde_json::Value>, Option<String>), store::StoreError> {
+        let Some(pg) = self.store.postgres() else { return Ok((Vec::new(), None)) };
+        let list = {
+            let mut cached = self.listed.lock().await;
+            match &*cached {
+                Some((at, list)) if at.elapsed() < LISTED_FOR => list.clone(),
+                _ => {
+                    let rows = pg.listed().await?;
+                    let list: Vec<serde_json::Value> = rows
+                        .into_iter()
+                        .filter(|r| {
+                            let private = r.listing.as_deref().and_then(|l| {
+                                serde_json::from_str::<serde_json::Value>(l).ok()?.get("private")?.as_bool()
+                            });
+                            // A row no node listed (nor said public) is not shown.
+                            private == Some(false)
+                        })
+                        .map(|r| {
+                            let mut v = summary_from_listing(&r.id, &r.game, r.listing.as_deref());
+                            v["node"] = r.owner.unwrap_or_default().into();
+                            v["path"] = r.advertise.into();
+                            v
+                        })
+                        .collect();
+                    let list = Arc::new(list);
+                    *cached = Some((Instant::now(), list.clone()));
+                    list
+                }
+            }
+        };
+        let limit = limit.clamp(1, PAGE);
+        let from = after.map_or(0, |a| list.partition_point(|v| v["id"].as_str().is_some_and(|id| id <= a)));
+        let page: Vec<serde_json::Value> = list.iter().skip(from).take(limit).cloned().collect();
+        let more = (from + limit < list.len()).then(|| page.last().and_then(|v| v["id"].as_str()).map(str::to_string));
+        Ok((page, more.flatten()))
+    }
+}
+
 /// Rebuilds a stored room, puts it in the lobby and starts its task.
 struct RestoreRoom<'a> {
     stored: &'a store::StoredRoom,
@@ -480,8 +709,8 @@ impl AdapterVisitor for RestoreRoom<'_> {
         let (mut room, handle, rx) = rebuilt?;
         lobby.prepare(&mut room);
         // In the lobby before its task runs, so the task finds its own slot.
-        lobby.rooms.lock().expect("lobby lock").insert(stored.id.clone(), Slot::Live(handle));
-        spawn(room, rx, stored.id.clone(), Arc::downgrade(&lobby.rooms), ticket);
+        lobby.rooms.lock().expect("lobby lock").insert(stored.id.clone(), Slot::Live(handle.clone()));
+        spawn(room, rx, stored.id.clone(), Arc::downgrade(&lobby.rooms), ticket, handle);
         Ok(())
     }
 }
@@ -511,8 +740,8 @@ impl<'a> AdapterVisitor for CreateRoom<'a> {
             let (mut room, handle, rx) = Room::<A>::create(id.clone(), options, lobby.store.clone());
             lobby.prepare(&mut room);
             room.persist_new().await?;
-            lobby.rooms.lock().expect("lobby lock").insert(id.clone(), Slot::Live(handle));
-            spawn(room, rx, id, Arc::downgrade(&lobby.rooms), ticket);
+            lobby.rooms.lock().expect("lobby lock").insert(id.clone(), Slot::Live(handle.clone()));
+            spawn(room, rx, id, Arc::downgrade(&lobby.rooms), ticket, handle);
             Ok(())
         })
     }

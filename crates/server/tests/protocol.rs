@@ -19,8 +19,18 @@ fn types(packets: &[Value]) -> Vec<String> {
 async fn http_endpoints() {
     let s = Server::start(store::Store::memory().unwrap()).await;
     let (st, v) = http(&s.addr, "GET", "/api/health", None).await;
-    assert_eq!((st, v), (200, json!({"status": "ok", "rooms": 0, "dormantRooms": 0})));
+    assert_eq!(
+        (st, v),
+        (200, json!({"status": "ok", "rooms": 0, "dormantRooms": 0, "node": "local", "state": "serving"}))
+    );
     let id = s.room(json!({"game": "buckshot", "seed": 7})).await;
+    // A lone server is node `local`, reached at no path prefix.
+    let (st, v) = http(&s.addr, "GET", &format!("/api/rooms/{id}"), None).await;
+    assert_eq!(st, 200);
+    assert_eq!(
+        (v["id"].as_str(), v["node"].as_str(), v["path"].as_str()),
+        (Some(id.as_str()), Some("local"), Some(""))
+    );
     let (st, v) = http(&s.addr, "GET", "/api/rooms", None).await;
     assert_eq!(st, 200);
     assert_eq!(v[0]["id"], id.as_str());

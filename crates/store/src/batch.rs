@@ -10,6 +10,9 @@ pub(crate) enum Cmd {
         id: String,
         game: String,
         snapshot: String,
+        /// What the lobby lists about the room (JSON), kept on its row where every node of a
+        /// cluster reads it (PostgreSQL; `None` keeps the last one; SQLite lists from memory).
+        listing: Option<String>,
         ack: oneshot::Sender<Result<(), StoreError>>,
     },
     AppendMove {
@@ -50,12 +53,17 @@ pub(crate) enum Cmd {
         limit: u32,
         reply: oneshot::Sender<Result<Vec<MatchRecord>, StoreError>>,
     },
+    /// Whether a room id is in use or was ever used (a live room, or a retired id).
+    IdTaken {
+        id: String,
+        reply: oneshot::Sender<Result<bool, StoreError>>,
+    },
 }
 
 impl Cmd {
     /// A small write (committed inline); the rest are reads, which may take long.
     pub(crate) fn is_write(&self) -> bool {
-        !matches!(self, Cmd::LoadRooms { .. } | Cmd::GetMatch { .. } | Cmd::ListMatches { .. })
+        !matches!(self, Cmd::LoadRooms { .. } | Cmd::GetMatch { .. } | Cmd::ListMatches { .. } | Cmd::IdTaken { .. })
     }
 }
 

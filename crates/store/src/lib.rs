@@ -121,6 +121,20 @@ impl Store {
         postgres::PgStore::connect(url, postgres::DEFAULT_NODE).await.map(|s| Store(Backend::Postgres(s)))
     }
 
+    /// Connects to PostgreSQL at `url` as node `node` (one of several servers on one
+    /// database; see [`postgres::PgStore::register`]).
+    pub async fn connect_node(url: &str, node: &str) -> Result<Store, StoreError> {
+        postgres::PgStore::connect(url, node).await.map(|s| Store(Backend::Postgres(s)))
+    }
+
+    /// The PostgreSQL backend, for what only it does (a cluster's nodes); `None` on SQLite.
+    pub fn postgres(&self) -> Option<&postgres::PgStore> {
+        match &self.0 {
+            Backend::Postgres(s) => Some(s),
+            Backend::Sqlite(_) => None,
+        }
+    }
+
     /// Opens the store at `location`; a SQLite file `exclusive`ly if asked (the server's way).
     pub async fn open_location(location: &Location, exclusive: bool) -> Result<Store, StoreError> {
         match location {
@@ -141,6 +155,25 @@ impl Store {
     /// Creates the room or rewrites its snapshot.
     pub async fn save_room(&self, id: &str, game: &str, snapshot: String) -> Result<(), StoreError> {
         each!(self, s => s.save_room(id, game, snapshot).await)
+    }
+
+    /// As [`Store::save_room`], with what the lobby lists about the room (JSON): PostgreSQL
+    /// keeps it on the room's row, where every node of a cluster lists it from; SQLite (one
+    /// server, which lists from memory) does not keep it.
+    pub async fn save_room_listed(
+        &self,
+        id: &str,
+        game: &str,
+        snapshot: String,
+        listing: Option<String>,
+    ) -> Result<(), StoreError> {
+        each!(self, s => s.save_room_listed(id, game, snapshot, listing).await)
+    }
+
+    /// Whether `id` names a stored room, or one that closed (a retired id is never drawn again:
+    /// a finished match's replay is keyed on its room's id).
+    pub async fn id_taken(&self, id: &str) -> Result<bool, StoreError> {
+        each!(self, s => s.id_taken(id).await)
     }
 
     /// Appends the room's move number `index` (of its current match).

@@ -87,6 +87,7 @@ conformance!(
     restart_restores_every_room_and_play_goes_on,
     concurrent_writers_lose_nothing,
     a_new_match_starts_with_no_moves,
+    a_closed_room_id_is_retired_and_never_free_again,
 );
 
 fn record(room: &str, seed: u64) -> MatchRecord {
@@ -241,6 +242,85 @@ async fn a_new_match_starts_with_no_moves(db: &Db) {
     assert_eq!(room.snapshot, "{\"second\":1}");
 }
 
+/// A room id is taken while its room lives and stays taken after the room is deleted (retired:
+/// a finished match's replay is keyed on its room's id), also after reopening; an id never
+/// used is free.
+async fn a_closed_room_id_is_retired_and_never_free_again(db: &Db) {
+    let s = db.open().await;
+    assert!(!s.id_taken("r1").await.unwrap(), "an id never used is free");
+    s.save_room("r1", "buckshot", "{}".into()).await.unwrap();
+    s.save_room("r2", "buckshot", "{}".into()).await.unwrap();
+    assert!(s.id_taken("r1").await.unwrap(), "a live room's id is taken");
+    s.delete_room("r1").await.unwrap();
+    assert!(s.load_room("r1").await.unwrap().is_none(), "the room is gone");
+    assert!(s.id_taken("r1").await.unwrap(), "a closed room's id stays taken");
+    db.close(s).await;
+    let s = db.open().await;
+    assert!(s.id_taken("r1").await.unwrap(), "retired across a restart");
+    assert!(s.id_taken("r2").await.unwrap());
+    assert!(!s.id_taken("r3").await.unwrap());
+}
+
+/// The cluster's primitives on PostgreSQL: a node registers with a new incarnation each time
+/// (an older incarnation's heartbeat is refused: it must stop); the heartbeat answers the rooms
+/// the node owns with their epochs; a node claims the rooms of a node whose heartbeat is older
+/// than the TTL (not those of a live one), and the old owner's writes are then `Lost`; a
+/// drained node's rooms (released) are claimed at once; retired ids are seen by every node.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_nodes_heartbeat_claim_and_release() {
+    use std::time::Duration;
+    let Some(url) = pg_env::pg_url() else { return };
+    let url = pg_env::fresh_schema(&url, "conf_nodes").await;
+    let a = Store::connect_node(&url, "a").await.unwrap();
+    let b = Store::connect_node(&url, "b").await.unwrap();
+    let (pa, pb) = (a.postgres().unwrap(), b.postgres().unwrap());
+    let inc_a = pa.register("/n/a").await.unwrap();
+    assert_eq!(pa.register("/n/a").await.unwrap(), inc_a + 1, "each start bumps the incarnation");
+    assert_eq!(pa.heartbeat(inc_a).await.unwrap(), None, "the older incarnation is superseded");
+    let inc_a = inc_a + 1;
+    let inc_b = pb.register("/n/b").await.unwrap();
+    a.save_room("ra", "buckshot", "{}".into()).await.unwrap();
+    a.append_move("ra", 0, "m0".into()).await.unwrap();
+    a.save_room("rb", "buckshot", "{}".into()).await.unwrap();
+    let owned = pa.heartbeat(inc_a).await.unwrap().expect("a is the latest incarnation");
+    assert_eq!(owned.len(), 2);
+    assert_eq!(owned.get("ra"), Some(&0));
+    let ttl = Duration::from_millis(300);
+    // a is alive: nothing to claim.
+    assert!(pb.claim_orphans(ttl, 10, None).await.unwrap().is_empty());
+    let found = pb.locate("ra", ttl).await.unwrap().expect("ra is stored");
+    assert_eq!((found.owner.as_deref(), found.advertise.as_str(), found.live), (Some("a"), "/n/a", true));
+    // a falls silent past the TTL (b keeps beating): b claims a's rooms, one at a time if asked.
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    assert!(pb.heartbeat(inc_b).await.unwrap().is_some());
+    assert!(!pb.locate("ra", ttl).await.unwrap().unwrap().live);
+    let one = pb.claim_orphans(ttl, 10, Some("ra")).await.unwrap();
+    assert_eq!(one.len(), 1);
+    assert_eq!(one[0].moves, ["m0"], "restored with its log");
+    let rest = pb.claim_orphans(ttl, 10, None).await.unwrap();
+    assert_eq!(rest.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(), ["rb"]);
+    // The old owner is fenced: its heartbeat no longer lists them, and its writes are Lost.
+    let owned = pa.heartbeat(inc_a).await.unwrap().unwrap();
+    assert!(owned.is_empty(), "{owned:?}");
+    assert!(matches!(a.append_move("ra", 1, "late".into()).await, Err(StoreError::Lost(_))));
+    b.append_move("ra", 1, "m1".into()).await.unwrap();
+    let owned = pb.heartbeat(inc_b).await.unwrap().unwrap();
+    assert_eq!(owned.get("ra"), Some(&pb.held_epoch("ra").unwrap()));
+    // b drains: its rooms have no owner and a new epoch; a claims them at once, log intact.
+    assert_eq!(pb.release_all().await.unwrap(), 2);
+    assert!(matches!(b.append_move("ra", 2, "after".into()).await, Err(StoreError::Lost(_))));
+    assert!(pa.heartbeat(inc_a).await.unwrap().is_some());
+    let back = pa.claim_orphans(ttl, 10, None).await.unwrap();
+    assert_eq!(back.len(), 2);
+    let ra = back.iter().find(|r| r.id == "ra").unwrap();
+    assert_eq!(ra.moves, ["m0", "m1"]);
+    // Retired ids are the cluster's.
+    a.delete_room("rb").await.unwrap();
+    assert!(b.id_taken("rb").await.unwrap());
+    let listed = pb.listed().await.unwrap();
+    assert_eq!(listed.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(), ["ra"]);
+}
+
 /// Epoch fencing: once another node has claimed a room (bumped its epoch, as the cluster's
 /// claim does), every write this node makes for it is refused as `Lost`, and nothing of it is
 /// stored; its other rooms go on. SQLite has one owner: its second server is refused at open
@@ -358,7 +438,8 @@ async fn postgres_migrations_are_numbered_recorded_and_a_newer_database_is_refus
     match Store::connect(&url).await {
         Err(e @ StoreError::TooNew { found: 99, .. }) => {
             let msg = e.to_string();
-            assert!(msg.contains("newer than this cardtable knows (1)"), "{msg}");
+            let known = format!("newer than this cardtable knows ({})", store::postgres::SCHEMA_VERSION);
+            assert!(msg.contains(&known), "{msg}");
         }
         Err(e) => panic!("refused for another reason: {e}"),
         Ok(_) => panic!("a newer database was opened"),
@@ -411,7 +492,7 @@ async fn sqlite_a_database_of_the_last_release_upgrades_in_place() {
     s.append_move(&room.id, 3, "{}".into()).await.unwrap();
     drop(s);
     let conn = rusqlite_version(&path);
-    assert_eq!(conn, 4);
+    assert_eq!(conn, 5);
 }
 
 fn rusqlite_version(path: &std::path::Path) -> i64 {
@@ -445,8 +526,8 @@ async fn sqlite_a_newer_database_is_refused() {
     bytes[60..64].copy_from_slice(&99u32.to_be_bytes());
     std::fs::write(&path, bytes).unwrap();
     match Store::open(&path) {
-        Err(e @ StoreError::TooNew { found: 99, known: 4, .. }) => {
-            assert!(e.to_string().contains("newer than this cardtable knows (4)"), "{e}")
+        Err(e @ StoreError::TooNew { found: 99, known: 5, .. }) => {
+            assert!(e.to_string().contains("newer than this cardtable knows (5)"), "{e}")
         }
         Err(e) => panic!("refused for another reason: {e}"),
         Ok(_) => panic!("a newer database was opened"),

@@ -2,6 +2,7 @@
 //! the room's task, and the summary the lobby lists.
 
 use serde::Serialize;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use tokio::sync::{mpsc, oneshot};
 
@@ -51,6 +52,9 @@ pub(super) enum RoomCmd {
     Flush {
         done: oneshot::Sender<()>,
     },
+    /// The room is no longer this server's (taken over, handed over, or let go): its task
+    /// ends, writing nothing more (see [`RoomHandle::let_go`]).
+    Moved,
 }
 
 /// The receiving end of a room's commands, handed to [`super::Room::run`].
@@ -84,6 +88,8 @@ pub struct RoomHandle {
     pub game: &'static str,
     tx: mpsc::Sender<RoomCmd>,
     summary: Arc<Mutex<RoomSummary>>,
+    /// The room moved to another server (or was handed over): its sockets close `4001`.
+    moved: Arc<AtomicBool>,
 }
 
 impl RoomHandle {
@@ -92,7 +98,7 @@ impl RoomHandle {
         game: &'static str,
         private: bool,
         seeded: bool,
-    ) -> (Self, Inbox, Arc<Mutex<RoomSummary>>) {
+    ) -> (Self, Inbox, Arc<Mutex<RoomSummary>>, Arc<AtomicBool>) {
         let (tx, rx) = mpsc::channel(1024);
         let summary = Arc::new(Mutex::new(RoomSummary {
             id: id.clone(),
@@ -103,7 +109,8 @@ impl RoomHandle {
             private,
             seeded,
         }));
-        (RoomHandle { id, game, tx, summary: summary.clone() }, Inbox(rx), summary)
+        let moved = Arc::new(AtomicBool::new(false));
+        (RoomHandle { id, game, tx, summary: summary.clone(), moved: moved.clone() }, Inbox(rx), summary, moved)
     }
 
     async fn post(&self, cmd: RoomCmd) -> Result<(), RoomGone> {
@@ -149,6 +156,31 @@ impl RoomHandle {
         let (done, flushed) = oneshot::channel();
         self.post(RoomCmd::Flush { done }).await?;
         flushed.await.map_err(|_| RoomGone)
+    }
+
+    /// Tells the room it is no longer this server's: its task ends after the command it is
+    /// handling (whose writes, if the room is still this server's in the database, complete),
+    /// writes nothing more, and its sockets close `4001` "moved".
+    pub fn let_go(&self) {
+        self.moved.store(true, Ordering::SeqCst);
+        // Only a wake-up: a full queue means the room is busy, and it reads the flag after
+        // each command.
+        let _ = self.tx.try_send(RoomCmd::Moved);
+    }
+
+    /// Whether the room moved (taken over, handed over, let go, or a write found it fenced).
+    pub fn moved(&self) -> bool {
+        self.moved.load(Ordering::SeqCst)
+    }
+
+    /// Whether both handles reach the same room task.
+    pub fn same(&self, other: &RoomHandle) -> bool {
+        self.tx.same_channel(&other.tx)
+    }
+
+    /// Resolves once the room's task has ended.
+    pub async fn gone(&self) {
+        self.tx.closed().await
     }
 
     /// The room's latest summary (for the lobby's list).

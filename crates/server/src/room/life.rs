@@ -80,6 +80,7 @@ impl<A: GameAdapter> Room<A> {
         if due(self.empty_since) {
             self.end_match(None).await;
             if let Err(e) = self.store.delete_room(&self.id).await {
+                self.note_store_error(&e);
                 tracing::error!(room = %self.id, "deleting the closed room failed: {e}");
             }
             tracing::info!(room = %self.id, "room closed: nobody connected for {ttl:?}");

@@ -174,6 +174,7 @@ impl<A: GameAdapter> Room<A> {
             let entry = serde_json::to_string(cur.moves.last().expect("pushed")).expect("moves serialize");
             let index = (cur.moves.len() - 1) as u64;
             if let Err(e) = self.store.append_move(&self.id, index, entry).await {
+                self.note_store_error(&e);
                 tracing::error!(room = %self.id, "saving a leave failed: {e}");
             }
         }

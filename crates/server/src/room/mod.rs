@@ -90,6 +90,9 @@ pub struct Room<A: GameAdapter> {
     awake_since: Instant,
     /// Going dormant: the task ends and hands the room back to its lobby.
     dormant: bool,
+    /// The room is not this server's any more (shared with its handle: set by the lobby, or
+    /// by the room when a write answers `Lost`): the task ends, writing nothing more.
+    moved: Arc<std::sync::atomic::AtomicBool>,
     _adapter: std::marker::PhantomData<A>,
 }
 
@@ -99,6 +102,9 @@ pub enum RunEnd<A: GameAdapter> {
     Closed,
     /// Every handle was dropped (the lobby is gone: the server is stopping).
     HandlesGone,
+    /// The room is another server's now (or handed over): dropped from memory, nothing
+    /// written; its sockets close `4001` "moved".
+    Moved,
     /// Nobody connected and no match for a while: everything about it is in the store, so the
     /// lobby may drop it from memory — unless `Inbox` has commands after all (someone came in
     /// as it stopped), in which case it runs again. The instant is since when it is empty.
@@ -123,7 +129,8 @@ impl<A: GameAdapter> Room<A> {
     }
 
     fn build(id: String, options: RoomOptions, store: store::Store, base_seed: u64) -> (Self, RoomHandle, Inbox) {
-        let (handle, inbox, summary) = RoomHandle::new(id.clone(), A::name(), options.private, options.seed.is_some());
+        let (handle, inbox, summary, moved) =
+            RoomHandle::new(id.clone(), A::name(), options.private, options.seed.is_some());
         // The bots' generator: their choices need no replaying (their moves are stored).
         let rng = MatchRng::new(os_random_u64());
         let room = Room {
@@ -152,6 +159,7 @@ impl<A: GameAdapter> Room<A> {
             dormant_after: None,
             awake_since: Instant::now(),
             dormant: false,
+            moved,
             _adapter: std::marker::PhantomData,
         };
         (room, handle, inbox)
@@ -165,6 +173,9 @@ impl<A: GameAdapter> Room<A> {
         self.dormant = false;
         self.note_presence();
         loop {
+            if self.has_moved() {
+                return RunEnd::Moved;
+            }
             let deadline = match (self.next_deadline(), self.life_deadline()) {
                 (Some(a), Some(b)) => Some(a.min(b)),
                 (a, b) => a.or(b),
@@ -181,6 +192,9 @@ impl<A: GameAdapter> Room<A> {
                         self.on_timer().await;
                     }
                 }
+            }
+            if self.has_moved() {
+                return RunEnd::Moved;
             }
             if self.closed {
                 return RunEnd::Closed;
@@ -210,6 +224,22 @@ impl<A: GameAdapter> Room<A> {
             RoomCmd::Flush { done } => {
                 let _ = done.send(());
             }
+            // The flag is set already; the loop ends the task.
+            RoomCmd::Moved => {}
+        }
+    }
+
+    /// Whether the room is not this server's any more.
+    fn has_moved(&self) -> bool {
+        self.moved.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Notes a failed write: `Lost` means another server owns the room now (its epoch moved):
+    /// the task ends after this command, and its sockets close "moved".
+    pub(super) fn note_store_error(&self, e: &store::StoreError) {
+        if matches!(e, store::StoreError::Lost(_)) {
+            tracing::warn!(room = %self.id, "the room is owned by another server now: it stops here");
+            self.moved.store(true, std::sync::atomic::Ordering::SeqCst);
         }
     }
 }

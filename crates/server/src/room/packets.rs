@@ -132,6 +132,7 @@ impl<A: GameAdapter> Room<A> {
                 }
                 self.room_fields.lock().expect("room fields lock").take();
                 if let Err(e) = self.store.append_chat(&self.id, line).await {
+                    self.note_store_error(&e);
                     tracing::error!(room = %self.id, "saving a chat line failed: {e}");
                 }
                 self.broadcast(&ServerMsg::NewChatMessageSent {

@@ -167,7 +167,8 @@ impl<A: GameAdapter> Room<A> {
 
     /// Stores a newly created room, so its link works even before anyone joins.
     pub async fn persist_new(&self) -> Result<(), Error> {
-        Ok(self.store.save_room(&self.id, A::name(), self.snapshot()).await?)
+        let listing = self.store.postgres().is_some().then(|| self.listing());
+        Ok(self.store.save_room_listed(&self.id, A::name(), self.snapshot(), listing).await?)
     }
 
     /// Stores the room after a change to it (every change to who is who, to the host, the chat
@@ -176,10 +177,13 @@ impl<A: GameAdapter> Room<A> {
     pub(super) async fn save(&mut self) {
         self.room_fields.lock().expect("room fields lock").take();
         self.refresh_viewers();
-        if let Err(e) = self.store.save_room(&self.id, A::name(), self.snapshot()).await {
+        self.publish_summary();
+        // A cluster lists every node's rooms from their rows (one server lists from memory).
+        let listing = self.store.postgres().is_some().then(|| self.listing());
+        if let Err(e) = self.store.save_room_listed(&self.id, A::name(), self.snapshot(), listing).await {
+            self.note_store_error(&e);
             tracing::error!(room = %self.id, "saving the room failed: {e}");
         }
-        self.publish_summary();
     }
 }
 

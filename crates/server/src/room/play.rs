@@ -102,6 +102,7 @@ impl<A: GameAdapter> Room<A> {
         });
         self.waiting_since = None;
         if let Err(e) = self.store.reset_moves(&self.id, self.snapshot()).await {
+            self.note_store_error(&e);
             tracing::error!(room = %self.id, "saving the start failed: {e}");
         }
         self.save().await;
@@ -155,6 +156,7 @@ impl<A: GameAdapter> Room<A> {
         let entry = serde_json::to_string(cur.moves.last().expect("pushed")).expect("moves serialize");
         let index = (cur.moves.len() - 1) as u64;
         if let Err(e) = self.store.append_move(&self.id, index, entry).await {
+            self.note_store_error(&e);
             // Not stored, so not made: nobody hears of it, and the game is as before it.
             tracing::error!(room = %self.id, "saving a move failed, the move is refused: {e}");
             self.take_back_last_move(stand_in);
@@ -217,6 +219,7 @@ impl<A: GameAdapter> Room<A> {
                 self.last_match = Some(id);
             }
             Err(e) => {
+                self.note_store_error(&e);
                 tracing::error!(room = %self.id, "recording the match failed: {e}");
                 self.last_match = None;
             }
@@ -233,6 +236,7 @@ impl<A: GameAdapter> Room<A> {
             m.spectator = seated > A::MAX_PLAYERS;
         }
         if let Err(e) = self.store.reset_moves(&self.id, self.snapshot()).await {
+            self.note_store_error(&e);
             tracing::error!(room = %self.id, "saving the end failed: {e}");
         }
         self.save().await;

@@ -44,6 +44,14 @@ pub(super) fn json<T: Serialize>(v: &T) -> Outbound {
 
 impl<A: GameAdapter> Room<A> {
     pub(super) fn send(&self, conn: ConnId, msg: Outbound) {
+        // A room that moved tells nobody anything more: what it did last was not stored.
+        if self.has_moved() {
+            return;
+        }
+        self.send_anyway(conn, msg);
+    }
+
+    fn send_anyway(&self, conn: ConnId, msg: Outbound) {
         if let Some(c) = self.conns.get(&conn) {
             // A client that cannot keep up loses packets rather than stalling the room; it
             // can always resynchronise with GameDataRequest.
@@ -52,6 +60,9 @@ impl<A: GameAdapter> Room<A> {
     }
 
     pub(super) fn broadcast(&self, msg: &ServerMsg) {
+        if self.has_moved() {
+            return;
+        }
         let out = json(msg);
         for c in self.conns.values() {
             let _ = c.tx.try_send(out.clone());
@@ -62,7 +73,8 @@ impl<A: GameAdapter> Room<A> {
         // Reasons can quote a packet (a field's name, a value): a client sending a huge one
         // does not get it echoed back whole.
         let reason = clip(reason, MAX_REASON).into_owned();
-        self.send(conn, json(&ServerMsg::ActionFailed { reason, code: code.into() }));
+        // Also from a room that moved: the refusal of a move that was not stored (`room_moved`).
+        self.send_anyway(conn, json(&ServerMsg::ActionFailed { reason, code: code.into() }));
     }
 
     pub(super) fn reject(&self, conn: ConnId, code: &str, reason: String) {
@@ -265,6 +277,17 @@ impl<A: GameAdapter> Room<A> {
                 self.send(conn, self.sync_packet(conn, public, private));
             }
         }
+    }
+
+    /// What a cluster's lobby lists about the room (JSON, kept on its row in PostgreSQL):
+    /// its summary, with whether it is private (which the list leaves out).
+    pub(super) fn listing(&self) -> String {
+        let s = self.summary.lock().expect("summary lock");
+        serde_json::json!({
+            "players": s.players, "state": s.state, "spectators": s.spectators,
+            "seeded": s.seeded, "private": s.private,
+        })
+        .to_string()
     }
 
     /// The room's summary as the lobby lists it now.

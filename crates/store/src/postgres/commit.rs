@@ -21,7 +21,7 @@ const NOT_OURS: i64 = -1;
 
 /// A write of the batch, its parameters owned here so a failed transaction can be retried.
 enum Op {
-    Save { id: String, game: String, snapshot: String, epoch: i64 },
+    Save { id: String, game: String, snapshot: String, listing: Option<String>, epoch: i64 },
     Move { id: String, index: i64, entry: String, epoch: i64 },
     Reset { id: String, snapshot: String, epoch: i64 },
     Delete { id: String, epoch: i64 },
@@ -94,8 +94,9 @@ impl Stmts {
         );
         let (save, append, reset, delete, chat, chat_trim, finish_fenced, finish) = tokio::try_join!(
             c.prepare_cached(
-                "INSERT INTO rooms (id, game, snapshot, owner, epoch) VALUES ($1, $2, $3, $4, $5)
-                 ON CONFLICT (id) DO UPDATE SET snapshot = excluded.snapshot, updated_at = now()
+                "INSERT INTO rooms (id, game, snapshot, owner, epoch, listing) VALUES ($1, $2, $3, $4, $5, $6)
+                 ON CONFLICT (id) DO UPDATE SET snapshot = excluded.snapshot, updated_at = now(),
+                 listing = coalesce(excluded.listing, rooms.listing)
                  WHERE rooms.epoch = excluded.epoch AND rooms.owner IS NOT DISTINCT FROM excluded.owner"
             ),
             // Every move of the batch in one statement (arrays, one row a move): a request
@@ -117,7 +118,8 @@ impl Stmts {
             c.prepare_cached(
                 "WITH r AS (DELETE FROM rooms WHERE id = $1 AND epoch = $2 RETURNING id),
                  m AS (DELETE FROM moves WHERE room_id IN (SELECT id FROM r)),
-                 c AS (DELETE FROM chat WHERE room_id IN (SELECT id FROM r))
+                 c AS (DELETE FROM chat WHERE room_id IN (SELECT id FROM r)),
+                 x AS (INSERT INTO retired_ids (id) SELECT id FROM r ON CONFLICT DO NOTHING)
                  SELECT (SELECT count(*) FROM r), (SELECT count(*) FROM rooms WHERE id = $1)"
             ),
             c.prepare_cached(
@@ -155,10 +157,10 @@ fn prepare_items(batch: Vec<Cmd>, epochs: &Epochs) -> Vec<Item> {
     for cmd in batch {
         let held = |epochs: &std::collections::HashMap<String, i64>, id: &str| epochs.get(id).copied();
         let (room, op, ack) = match cmd {
-            Cmd::SaveRoom { id, game, snapshot, ack } => {
+            Cmd::SaveRoom { id, game, snapshot, listing, ack } => {
                 // A room this node has not claimed is one it creates: epoch 0, owned here.
                 let epoch = *epochs.entry(id.clone()).or_insert(0);
-                (id.clone(), Op::Save { id, game, snapshot, epoch }, Ack::Unit(ack))
+                (id.clone(), Op::Save { id, game, snapshot, listing, epoch }, Ack::Unit(ack))
             }
             Cmd::AppendMove { id, index, entry, ack } => {
                 let epoch = held(&epochs, &id).unwrap_or(NOT_OURS);
@@ -194,6 +196,10 @@ fn prepare_items(batch: Vec<Cmd>, epochs: &Epochs) -> Vec<Item> {
                 let _ = reply.send(Err(StoreError::Closed));
                 continue;
             }
+            Cmd::IdTaken { reply, .. } => {
+                let _ = reply.send(Err(StoreError::Closed));
+                continue;
+            }
         };
         items.push(Item { room, op, ack });
     }
@@ -206,8 +212,8 @@ fn step<'a>(c: &'a Client, s: &'a Stmts, node: &'a str, op: &'a Op) -> Step<'a> 
     Box::pin(async move {
         let affected = |n: u64| if n == 0 { Outcome::Lost } else { Outcome::Done(None) };
         Ok(match op {
-            Op::Save { id, game, snapshot, epoch } => {
-                affected(c.execute(&s.save, &[id, game, snapshot, &node, epoch]).await?)
+            Op::Save { id, game, snapshot, listing, epoch } => {
+                affected(c.execute(&s.save, &[id, game, snapshot, &node, epoch, listing]).await?)
             }
             Op::Move { .. } => unreachable!("moves go in one statement a batch (`moves_step`)"),
             Op::Reset { id, snapshot, epoch } => {

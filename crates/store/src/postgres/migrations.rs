@@ -47,6 +47,16 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         started_at BIGINT NOT NULL,
         ended_at BIGINT NOT NULL
     );",
+    // 2: the cluster (issue 25): where a node is reached (its `--advertise` path), what the
+    // lobby lists about each room (on its row, so every node lists every room from one
+    // place), and the ids of closed rooms (never drawn again: a finished match's replay is
+    // keyed on its room's id).
+    "ALTER TABLE nodes ADD COLUMN advertise TEXT NOT NULL DEFAULT '';
+    ALTER TABLE rooms ADD COLUMN listing TEXT;
+    CREATE TABLE retired_ids (
+        id TEXT PRIMARY KEY,
+        retired_at TIMESTAMPTZ NOT NULL DEFAULT now()
+    );",
 ];
 
 /// The schema version this binary brings a database to.

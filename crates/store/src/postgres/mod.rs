@@ -9,6 +9,7 @@
 //! refused, then made again) replaces the first. A new match deletes the room's moves in the
 //! same transaction that saves its snapshot, so no collection runs later.
 
+mod cluster;
 mod commit;
 mod migrations;
 
@@ -20,6 +21,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 
+pub use cluster::{Listed, Located};
 pub use migrations::SCHEMA_VERSION;
 
 /// The node name a lone server uses: it owns every room (it claims those of its earlier
@@ -129,7 +131,19 @@ impl PgStore {
     }
 
     pub async fn save_room(&self, id: &str, game: &str, snapshot: String) -> Result<(), StoreError> {
-        self.call(|ack| Cmd::SaveRoom { id: id.into(), game: game.into(), snapshot, ack }).await
+        self.save_room_listed(id, game, snapshot, None).await
+    }
+
+    /// As [`PgStore::save_room`], with what the lobby lists about the room (kept on its row;
+    /// `None` keeps the last).
+    pub async fn save_room_listed(
+        &self,
+        id: &str,
+        game: &str,
+        snapshot: String,
+        listing: Option<String>,
+    ) -> Result<(), StoreError> {
+        self.call(|ack| Cmd::SaveRoom { id: id.into(), game: game.into(), snapshot, listing, ack }).await
     }
 
     pub async fn append_move(&self, id: &str, index: u64, entry: String) -> Result<(), StoreError> {
@@ -163,18 +177,26 @@ impl PgStore {
     }
 
     async fn load(&self, only: Option<&str>) -> Result<Vec<StoredRoom>, StoreError> {
+        let node = self.shared.node.as_str();
+        self.claim_and_read(
+            "UPDATE rooms SET owner = $1, epoch = epoch + 1, updated_at = now()
+             WHERE (owner = $1 OR owner IS NULL) AND ($2::text IS NULL OR id = $2)
+             RETURNING id, game, snapshot, epoch",
+            &[&node, &only],
+        )
+        .await
+    }
+
+    /// Runs `claim` (an `UPDATE` of rooms answering `id, game, snapshot, epoch`) and reads the
+    /// rooms it claimed (their moves and chat), in one transaction; then holds their epochs.
+    async fn claim_and_read(
+        &self,
+        claim: &str,
+        params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+    ) -> Result<Vec<StoredRoom>, StoreError> {
         let mut client = self.shared.pool.get().await.map_err(pool_error)?;
         let tx = client.transaction().await.map_err(query_error)?;
-        let node = self.shared.node.as_str();
-        let claimed = tx
-            .query(
-                "UPDATE rooms SET owner = $1, epoch = epoch + 1, updated_at = now()
-                 WHERE (owner = $1 OR owner IS NULL) AND ($2::text IS NULL OR id = $2)
-                 RETURNING id, game, snapshot, epoch",
-                &[&node, &only],
-            )
-            .await
-            .map_err(query_error)?;
+        let claimed = tx.query(claim, params).await.map_err(query_error)?;
         let mut rooms: Vec<StoredRoom> = Vec::with_capacity(claimed.len());
         let mut epochs = Vec::with_capacity(claimed.len());
         for r in &claimed {

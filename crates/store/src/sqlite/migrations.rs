@@ -62,11 +62,19 @@ pub(crate) fn migrations() -> Migrations<'static> {
             "ALTER TABLE rooms ADD COLUMN owner TEXT;
         ALTER TABLE rooms ADD COLUMN epoch INTEGER NOT NULL DEFAULT 0;",
         ),
+        // v5: the ids of closed rooms, never drawn again (a finished match's replay is keyed
+        // on its room's id), as on PostgreSQL.
+        M::up(
+            "CREATE TABLE retired_ids (
+            id TEXT PRIMARY KEY,
+            retired_at INTEGER NOT NULL
+        ) WITHOUT ROWID;",
+        ),
     ])
 }
 
 /// The schema version this binary brings a database to (the number of migrations).
-pub(crate) const SCHEMA_VERSION: i64 = 4;
+pub(crate) const SCHEMA_VERSION: i64 = 5;
 
 pub(crate) fn open(path: &Path) -> Result<Connection, StoreError> {
     open_with(path, false)

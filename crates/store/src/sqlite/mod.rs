@@ -136,7 +136,18 @@ impl SqliteStore {
     }
 
     pub async fn save_room(&self, id: &str, game: &str, snapshot: String) -> Result<(), StoreError> {
-        self.call(|ack| Cmd::SaveRoom { id: id.into(), game: game.into(), snapshot, ack }).await
+        self.save_room_listed(id, game, snapshot, None).await
+    }
+
+    /// As [`SqliteStore::save_room`]; the listing is not kept (one server lists from memory).
+    pub async fn save_room_listed(
+        &self,
+        id: &str,
+        game: &str,
+        snapshot: String,
+        listing: Option<String>,
+    ) -> Result<(), StoreError> {
+        self.call(|ack| Cmd::SaveRoom { id: id.into(), game: game.into(), snapshot, listing, ack }).await
     }
 
     pub async fn append_move(&self, id: &str, index: u64, entry: String) -> Result<(), StoreError> {
@@ -176,6 +187,11 @@ impl SqliteStore {
 
     pub async fn list_matches(&self, limit: u32) -> Result<Vec<MatchRecord>, StoreError> {
         self.call(|reply| Cmd::ListMatches { limit, reply }).await
+    }
+
+    /// Whether `id` names a stored room or a retired one.
+    pub async fn id_taken(&self, id: &str) -> Result<bool, StoreError> {
+        self.call(|reply| Cmd::IdTaken { id: id.into(), reply }).await
     }
 }
 

@@ -146,7 +146,7 @@ pub(crate) fn run(tx: &Connection, cmd: Cmd, acks: &mut Acks, log: &mut LogState
         }
     }
     match cmd {
-        Cmd::SaveRoom { id, game, snapshot, ack } => {
+        Cmd::SaveRoom { id, game, snapshot, listing: _, ack } => {
             let r = tx
                 .prepare_cached(&format!(
                     "INSERT INTO rooms (id, game, snapshot, moves_from) VALUES (?1, ?2, ?3, {NEXT_SEQ})
@@ -177,6 +177,10 @@ pub(crate) fn run(tx: &Connection, cmd: Cmd, acks: &mut Acks, log: &mut LogState
             let r = tx
                 .execute("DELETE FROM rooms WHERE id = ?1", [&id])
                 .and_then(|_| tx.execute("DELETE FROM chat WHERE room_id = ?1", [&id]))
+                // Never drawn again (a replay is keyed on its room's id).
+                .and_then(|_| {
+                    tx.execute("INSERT OR IGNORE INTO retired_ids (id, retired_at) VALUES (?1, unixepoch())", [&id])
+                })
                 .map(|_| ());
             ack_after(acks, r, ack);
         }
@@ -231,6 +235,14 @@ pub(crate) fn run(tx: &Connection, cmd: Cmd, acks: &mut Acks, log: &mut LogState
         Cmd::GetMatch { id, reply } => {
             let _ = reply.send(get_match(tx, id));
         }
+        Cmd::IdTaken { id, reply } => {
+            let r = tx.query_row(
+                "SELECT EXISTS (SELECT 1 FROM rooms WHERE id = ?1) OR EXISTS (SELECT 1 FROM retired_ids WHERE id = ?1)",
+                [&id],
+                |r| r.get::<_, bool>(0),
+            );
+            let _ = reply.send(r.map_err(StoreError::Db));
+        }
         Cmd::ListMatches { limit, reply } => {
             let r = tx
                 .prepare(
@@ -264,6 +276,9 @@ pub(crate) fn fail_all(batch: Vec<Cmd>, e: &Arc<rusqlite::Error>) {
                 let _ = reply.send(Err(err()));
             }
             Cmd::ListMatches { reply, .. } => {
+                let _ = reply.send(Err(err()));
+            }
+            Cmd::IdTaken { reply, .. } => {
                 let _ = reply.send(Err(err()));
             }
         }

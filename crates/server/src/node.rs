@@ -1,0 +1,309 @@
+//! The server as one node of several on one PostgreSQL (`cardtable serve --node-id`).
+//!
+//! A node registers with a new incarnation at every start ([`Node::register`]) and keeps its
+//! heartbeat row fresh ([`heartbeat_loop`]): every [`Node::heartbeat`] one round trip
+//! refreshes `nodes.heartbeat = now()` (PostgreSQL's clock decides freshness, never a node's)
+//! and answers the rooms this node still owns with their epochs. A room it runs that the
+//! answer no longer lists at the epoch it holds was taken over: its actor stops and its
+//! sockets close `4001` "moved" ([`crate::conn::CLOSE_MOVED`]). A node that finds a newer
+//! incarnation of itself registered stops.
+//!
+//! Every tick, once it has been connected to PostgreSQL for a full TTL (after an outage every
+//! heartbeat looks stale at once: no mass takeover), a node claims rooms whose owner is gone
+//! (none, or a heartbeat older than the TTL), a few at a time with `FOR UPDATE SKIP LOCKED`,
+//! and restores each from snapshot + log as a restart does. A node that has not reached
+//! PostgreSQL for a TTL lets its rooms go (their sockets close "moved"): another node may own
+//! them by now, and the clients find out where from any node.
+//!
+//! Without `--node-id` the server is one node named `local` ([`Node::local`]) that does none
+//! of this.
+
+use crate::lobby::Lobby;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::watch;
+use tokio::time::Instant;
+
+/// The node name of a lone server.
+pub const LOCAL: &str = store::postgres::DEFAULT_NODE;
+/// Rooms a node claims in one tick at most (the orphans of a dead node spread over the
+/// survivors, a batch each per tick).
+pub const CLAIM_BATCH: i64 = 32;
+
+/// What `--node-id`, `--advertise`, `--heartbeat-ms` and `--node-ttl-ms` say.
+#[derive(Clone, Debug)]
+pub struct NodeConfig {
+    pub id: String,
+    /// The path prefix the proxy routes to this node (`/n/n1`); clients connect to a room's
+    /// WebSocket under it.
+    pub advertise: String,
+    pub heartbeat: Duration,
+    /// A node whose heartbeat is older than this (by PostgreSQL's clock) is gone.
+    pub ttl: Duration,
+}
+
+impl NodeConfig {
+    pub fn new(id: &str, advertise: &str) -> NodeConfig {
+        NodeConfig {
+            id: id.to_string(),
+            advertise: advertise.to_string(),
+            heartbeat: Duration::from_secs(1),
+            ttl: Duration::from_secs(3),
+        }
+    }
+}
+
+/// What the node's health says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeState {
+    Serving,
+    /// SIGTERM: handing its rooms over, then stopping.
+    Draining,
+    /// PostgreSQL has not answered its heartbeat.
+    Disconnected,
+}
+
+impl NodeState {
+    pub fn name(self) -> &'static str {
+        match self {
+            NodeState::Serving => "serving",
+            NodeState::Draining => "draining",
+            NodeState::Disconnected => "disconnected",
+        }
+    }
+}
+
+/// This server as a node: its name, where it is reached, and its standing with PostgreSQL.
+pub struct Node {
+    pub config: NodeConfig,
+    /// One of several on PostgreSQL (`--node-id`), or the lone server.
+    pub cluster: bool,
+    pub incarnation: i64,
+    draining: AtomicBool,
+    link: Mutex<Link>,
+    /// Set when the node must stop (a newer incarnation of it registered).
+    stop: watch::Sender<bool>,
+}
+
+/// The node's contact with PostgreSQL.
+#[derive(Default)]
+struct Link {
+    /// Since when heartbeats have gone through without a gap of a TTL.
+    connected_since: Option<Instant>,
+    /// When the last heartbeat went through.
+    last_ok: Option<Instant>,
+}
+
+impl Node {
+    /// The lone server (no `--node-id`): node `local`, no path prefix, always serving.
+    pub fn local() -> Arc<Node> {
+        Arc::new(Node {
+            config: NodeConfig::new(LOCAL, ""),
+            cluster: false,
+            incarnation: 0,
+            draining: AtomicBool::new(false),
+            link: Mutex::new(Link::default()),
+            stop: watch::channel(false).0,
+        })
+    }
+
+    /// Registers node `config.id` on `store` (PostgreSQL) with a new incarnation.
+    pub async fn register(store: &store::Store, config: NodeConfig) -> Result<Arc<Node>, crate::Error> {
+        let pg = store.postgres().ok_or_else(|| {
+            crate::Error::Store(store::StoreError::Unavailable(
+                "a node of a cluster (--node-id) needs a PostgreSQL --db (postgres://…)".into(),
+            ))
+        })?;
+        if pg.node() != config.id {
+            return Err(crate::Error::Store(store::StoreError::Unavailable(format!(
+                "the store writes as node {}, not {}",
+                pg.node(),
+                config.id
+            ))));
+        }
+        let incarnation = pg.register(&config.advertise).await?;
+        let now = Instant::now();
+        Ok(Arc::new(Node {
+            config,
+            cluster: true,
+            incarnation,
+            draining: AtomicBool::new(false),
+            link: Mutex::new(Link { connected_since: Some(now), last_ok: Some(now) }),
+            stop: watch::channel(false).0,
+        }))
+    }
+
+    pub fn id(&self) -> &str {
+        &self.config.id
+    }
+
+    /// The path prefix clients reach this node under (`""` for a lone server).
+    pub fn path(&self) -> &str {
+        &self.config.advertise
+    }
+
+    pub fn state(&self) -> NodeState {
+        if self.draining() {
+            NodeState::Draining
+        } else if self.cluster && !self.reachable() {
+            NodeState::Disconnected
+        } else {
+            NodeState::Serving
+        }
+    }
+
+    pub fn draining(&self) -> bool {
+        self.draining.load(Ordering::SeqCst)
+    }
+
+    pub(crate) fn start_draining(&self) {
+        self.draining.store(true, Ordering::SeqCst);
+    }
+
+    /// The last heartbeat went through.
+    pub fn reachable(&self) -> bool {
+        self.link.lock().expect("node link lock").connected_since.is_some()
+    }
+
+    /// A heartbeat went through within the last TTL (otherwise another node may own this
+    /// node's rooms by now).
+    pub fn connected(&self) -> bool {
+        self.link.lock().expect("node link lock").last_ok.is_some_and(|t| t.elapsed() < self.config.ttl)
+    }
+
+    /// Connected to PostgreSQL for a full TTL (claims wait for this), and not draining.
+    pub fn may_claim(&self) -> bool {
+        if !self.cluster || self.draining() {
+            return false;
+        }
+        let link = self.link.lock().expect("node link lock");
+        link.connected_since.is_some_and(|t| t.elapsed() >= self.config.ttl)
+    }
+
+    fn heartbeat_ok(&self) {
+        let now = Instant::now();
+        let mut link = self.link.lock().expect("node link lock");
+        // A gap of a TTL (an outage, or this process paused) is a new connection: the
+        // claims wait a TTL again.
+        if link.last_ok.is_none_or(|t| now.duration_since(t) >= self.config.ttl) {
+            link.connected_since = Some(now);
+        }
+        link.connected_since.get_or_insert(now);
+        link.last_ok = Some(now);
+    }
+
+    fn heartbeat_failed(&self) {
+        self.link.lock().expect("node link lock").connected_since = None;
+    }
+
+    /// Resolves once the node must stop (superseded by a newer incarnation of itself).
+    pub async fn stopped(&self) {
+        let mut rx = self.stop.subscribe();
+        let _ = rx.wait_for(|s| *s).await;
+    }
+
+    /// Whether the node was told to stop.
+    pub fn is_stopped(&self) -> bool {
+        *self.stop.borrow()
+    }
+
+    fn must_stop(&self) {
+        self.stop.send_replace(true);
+    }
+}
+
+/// Ticks the node's heartbeat every period until the lobby is gone or the node stops.
+pub(crate) fn spawn_heartbeat(node: Arc<Node>, lobby: std::sync::Weak<Lobby>) {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(node.config.heartbeat);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tick.tick().await;
+            let Some(lobby) = lobby.upgrade() else { return };
+            if node.is_stopped() {
+                return;
+            }
+            beat(&node, &lobby).await;
+        }
+    });
+}
+
+/// One heartbeat: refresh, let go of rooms lost, claim orphans.
+pub(crate) async fn beat(node: &Node, lobby: &Lobby) {
+    let Some(pg) = lobby.store().postgres() else { return };
+    // The rooms run here, with the epochs held, before the question: any of them was stored
+    // before it was sent, so the answer lists it unless another node took it.
+    let held = lobby.held_epochs();
+    let answer = tokio::time::timeout(node.config.ttl, pg.heartbeat(node.incarnation)).await;
+    let owned = match answer {
+        Ok(Ok(Some(owned))) => owned,
+        Ok(Ok(None)) => {
+            tracing::error!(
+                node = node.id(),
+                incarnation = node.incarnation,
+                "a newer incarnation of this node has registered: this one stops (its rooms are the newer one's)"
+            );
+            node.must_stop();
+            lobby.let_go_all("superseded by a newer incarnation of this node");
+            return;
+        }
+        Ok(Err(e)) => {
+            node.heartbeat_failed();
+            tracing::warn!(node = node.id(), "heartbeat failed: {e}");
+            let_go_if_cut_off(node, lobby);
+            return;
+        }
+        Err(_) => {
+            node.heartbeat_failed();
+            tracing::warn!(node = node.id(), "heartbeat unanswered for {:?}", node.config.ttl);
+            let_go_if_cut_off(node, lobby);
+            return;
+        }
+    };
+    node.heartbeat_ok();
+    for (id, before) in held {
+        // Held at the same epoch since before the question (a room woken meanwhile claims a new
+        // one: judged at the next tick).
+        let now = pg.held_epoch(&id);
+        if now != Some(before) {
+            continue;
+        }
+        if owned.get(&id) != Some(&before) {
+            tracing::warn!(room = %id, epoch = before, "room taken over by another node: its actor stops");
+            pg.forget(&id);
+            lobby.let_go(&id);
+        }
+    }
+    if node.draining() {
+        return;
+    }
+    // Rooms this node owns but does not run (let go while it was cut off, and nobody took
+    // them): run them again.
+    let mine: Vec<String> = owned.keys().filter(|id| !lobby.contains(id)).cloned().collect();
+    if !mine.is_empty() {
+        match pg.reclaim_own(&mine).await {
+            Ok(rooms) => lobby.adopt(rooms),
+            Err(e) => tracing::warn!("reclaiming this node's rooms failed: {e}"),
+        }
+    }
+    if node.may_claim() {
+        match pg.claim_orphans(node.config.ttl, CLAIM_BATCH, None).await {
+            Ok(rooms) => {
+                if !rooms.is_empty() {
+                    tracing::info!(node = node.id(), rooms = rooms.len(), "claimed the rooms of a node gone");
+                }
+                lobby.adopt(rooms);
+            }
+            Err(e) => tracing::warn!("claiming orphaned rooms failed: {e}"),
+        }
+    }
+}
+
+/// No heartbeat for a TTL: another node may own this node's rooms by now (and this one can
+/// write nothing for them): their sockets close "moved", and their clients look again.
+fn let_go_if_cut_off(node: &Node, lobby: &Lobby) {
+    if !node.connected() && !lobby.is_empty() {
+        lobby.let_go_all("cut off from the database for a TTL");
+    }
+}
