@@ -444,6 +444,7 @@ async fn run(plan: RoomPlan, st: Arc<Mutex<PState>>, ctl: Arc<Ctl>) {
         };
         last_packet = Instant::now();
         let mut out: Vec<Value> = Vec::new();
+        let mut backoff = false;
         {
             let mut s = st.lock().unwrap();
             let s = &mut *s;
@@ -545,9 +546,18 @@ async fn run(plan: RoomPlan, st: Arc<Mutex<PState>>, ctl: Arc<Ctl>) {
                 }
                 "ActionFailed" => {
                     let code = v["code"].as_str().unwrap_or("?").to_string();
+                    // The database out of reach (a restart, a cut): the same table is tried
+                    // again after a pause, as often as it takes — a person would click again.
+                    let unavailable = code == "store_unavailable";
+                    if unavailable {
+                        backoff = true;
+                    }
                     match pending.take() {
                         Some(i) => {
                             let a = &mut s.attempts[i];
+                            if unavailable && let Some(n) = tries.get_mut(&(a.key, a.serial)) {
+                                *n = n.saturating_sub(1);
+                            }
                             if a.outcome == Outcome::Pending {
                                 a.outcome = if a.sends == 1 && a.conn == conn_no {
                                     Outcome::Refused(code)
@@ -572,6 +582,9 @@ async fn run(plan: RoomPlan, st: Arc<Mutex<PState>>, ctl: Arc<Ctl>) {
                 }
                 _ => {}
             }
+        }
+        if backoff {
+            tokio::time::sleep(Duration::from_millis(250)).await;
         }
         for p in out {
             if p["type"] == "Act" && !ctl.think.is_zero() {
