@@ -354,7 +354,10 @@ async fn faults(a: &Args) -> Vec<String> {
         "faults after which some room did not play again within 30 s: {not_live} (of them repaired only by restarting every node: {repairs}){}",
         if aborted { "; the run stopped early: the cluster did not recover" } else { "" }
     ));
-    out.push(format!("player connections ended: {closes}, of them 4001 moved: {moved}"));
+    out.push(format!(
+        "player connections ended: {closes}, of them 4001 moved: {moved}; joins by name after a failover in the lobby: {}",
+        c.lobby_rejoins()
+    ));
     match t {
         Ok(t) => {
             out.push(format!("checks: {}", t.summary()));

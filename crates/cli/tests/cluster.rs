@@ -30,7 +30,11 @@ const LIVE: Duration = Duration::from_secs(30);
 async fn checkpoint(c: &Cluster, ctl: &Ctl, plans: &[RoomPlan], what: &str) {
     let t = c.check(ctl, plans).await.expect("the checks read PostgreSQL");
     let (closes, moved) = c.closes();
-    eprintln!("cluster: after {what}: {} ({closes} connections ended, {moved} of them 4001 moved)", t.summary());
+    eprintln!(
+        "cluster: after {what}: {} ({closes} connections ended, {moved} of them 4001 moved; {} joins by name after a failover in the lobby)",
+        t.summary(),
+        c.lobby_rejoins()
+    );
     assert!(t.clean(), "after {what}: {}\n{}", t.summary(), t.problems.join("\n"));
     assert!(t.tables > 0 && t.acked > 0, "after {what}: nothing was compared: {}", t.summary());
 }

@@ -198,13 +198,15 @@ impl Cluster {
                 for p in self.players.iter().filter(|p| stuck.contains(&&p.room)) {
                     let s = p.state.lock().unwrap();
                     why += &format!(
-                        "\n  {} in {}: connected {} at {:?}, last error {:?}, last closes {:?}",
+                        "\n  {} in {}: connected {} at {:?}, last error {:?}, last closes {:?}; last table: {}; last notes: {:?}",
                         s.name,
                         s.room,
                         s.connected,
                         s.path,
                         s.last_error,
-                        s.closes.iter().rev().take(2).map(|c| &c.1).collect::<Vec<_>>()
+                        s.closes.iter().rev().take(2).map(|c| &c.1).collect::<Vec<_>>(),
+                        s.last_table,
+                        s.notes.iter().rev().take(2).collect::<Vec<_>>()
                     );
                 }
                 for n in &self.nodes {
@@ -229,6 +231,11 @@ impl Cluster {
         let t = super::check_rooms(&self.pg.url, plans, &self.players).await;
         ctl.pause(false);
         t
+    }
+
+    /// Joins by name after the room forgot a member dropped in the lobby.
+    pub fn lobby_rejoins(&self) -> u32 {
+        self.players.iter().map(|p| p.state.lock().unwrap().lobby_rejoins).sum()
     }
 
     /// Connections players saw end, and how many of them with 4001 "moved".

@@ -169,6 +169,12 @@ pub struct PState {
     /// Refusals of packets other than moves, and oddities (not failures by themselves).
     pub notes: Vec<String>,
     pub last_error: Option<String>,
+    /// The last table was a running match (else the lobby).
+    pub in_game: bool,
+    /// Joins by name again after the room forgot a member that dropped in the lobby.
+    pub lobby_rejoins: u32,
+    /// The last table, in short (for a failure's message).
+    pub last_table: String,
 }
 
 pub struct Player {
@@ -339,7 +345,13 @@ async fn connect(plan: &RoomPlan, st: &Mutex<PState>, ctl: &Ctl) -> Result<(Ws, 
             }
             Some("PlayerJoinRejected") => {
                 let mut s = st.lock().unwrap();
-                if token.is_some() {
+                if token.is_some() && v["code"] == "unknown_token" && !s.in_game {
+                    // Between matches there is no seat: a member whose connection dropped in
+                    // the lobby leaves the room (docs/protocol.md), so its token is gone after
+                    // a failover. It joins again by name, as a person would; counted.
+                    s.lobby_rejoins += 1;
+                    s.token = None;
+                } else if token.is_some() {
                     s.seat_errors.push(format!("reconnect refused: {v}"));
                 }
                 return Err(format!("join refused: {v}"));
@@ -452,6 +464,23 @@ async fn run(plan: RoomPlan, st: Arc<Mutex<PState>>, ctl: Arc<Ctl>) {
                 "GameDataSync" => {
                     let gd = &v["gameData"];
                     let key = gd["lastMatch"].as_i64();
+                    s.in_game = gd["gameStarted"] == true;
+                    s.last_table = format!(
+                        "started {} serial {} host {} waiting {} legal {} pending {:?} players {}",
+                        gd["gameStarted"],
+                        gd["serial"],
+                        gd["host"],
+                        gd["waitingOn"],
+                        gd["legal"].as_array().map_or(0, Vec::len),
+                        pending.map(|i| (s.attempts[i].serial, s.attempts[i].outcome.clone())),
+                        gd["players"]
+                            .as_array()
+                            .into_iter()
+                            .flatten()
+                            .map(|p| format!("{}:{}", p["username"], p["connected"]))
+                            .collect::<Vec<_>>()
+                            .join(",")
+                    );
                     if gd["gameStarted"] == true {
                         let Some(serial) = gd["serial"].as_u64() else { continue };
                         let seats: Vec<&str> =
@@ -548,6 +577,10 @@ async fn run(plan: RoomPlan, st: Arc<Mutex<PState>>, ctl: Arc<Ctl>) {
                     let code = v["code"].as_str().unwrap_or("?").to_string();
                     // The database out of reach (a restart, a cut): the same table is tried
                     // again after a pause, as often as it takes — a person would click again.
+                    s.notes.push(format!("{code} at {}", s.last_table.chars().take(60).collect::<String>()));
+                    if s.notes.len() > 50 {
+                        s.notes.remove(0);
+                    }
                     let unavailable = code == "store_unavailable";
                     if unavailable {
                         backoff = true;
