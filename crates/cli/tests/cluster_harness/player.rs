@@ -382,6 +382,8 @@ async fn run(plan: RoomPlan, st: Arc<Mutex<PState>>, ctl: Arc<Ctl>) {
                 Ok((mut w, _)) => {
                     conn_no += 1;
                     last_packet = Instant::now();
+                    // A new connection (maybe another node) gets a fresh try at every table.
+                    tries.clear();
                     // An unanswered move is sent again, with the serial it was chosen at: the
                     // room (wherever it lives now) applies it at most once.
                     let resend = pending.map(|i| {
