@@ -453,7 +453,9 @@ mod tests {
         run::<Buckshot>(&opts, &|_, _| {}).unwrap()
     }
 
-    fn results(r: &LadderReport) -> (Vec<FixtureResult>, Vec<(String, Estimate, u64, u64)>) {
+    type Results = (Vec<FixtureResult>, Vec<(String, Estimate, u64, u64)>);
+
+    fn results(r: &LadderReport) -> Results {
         (r.fixtures.clone(), r.ladder.iter().map(|g| (g.name.clone(), g.rating, g.games, g.decisions)).collect())
     }
 
