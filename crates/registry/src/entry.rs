@@ -62,6 +62,11 @@ pub trait Entry: Game {
         None
     }
 
+    /// The tiers of the house's seats ([`Entry::house_bot`]) as the option that sets them (Wolf
+    /// Pack: `("ace", ["rookie", "veteran", "ace"])`), weakest first; `None` (the default) for
+    /// a game without house seats. `cardtable ladder` rates the tiers against fixed players.
+    const HOUSE_TIERS: Option<(&'static str, &'static [&'static str])> = None;
+
     /// Sets a game-specific option of a config by name (`cardtable sim wolfpack --ace veteran`
     /// sets `ace` to `veteran`). The default knows none.
     fn set_option(config: &mut Self::Config, key: &str, value: &str) -> Result<(), String> {

@@ -35,6 +35,9 @@ impl Entry for WolfPack {
         Ok(Config::pilots(players))
     }
 
+    /// The Ace's tiers, weakest first (the names of `AceTier::ALL`, checked by a test).
+    const HOUSE_TIERS: Option<(&'static str, &'static [&'static str])> = Some(("ace", &["rookie", "veteran", "ace"]));
+
     fn set_option(config: &mut Config, key: &str, value: &str) -> Result<(), String> {
         match key {
             "ace" => {
