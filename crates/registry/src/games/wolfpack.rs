@@ -30,6 +30,9 @@ impl Entry for WolfPack {
     /// A pilot's search leaves out unconfirmed selections (see [`Action::commits`]).
     const SEARCH_TUNING: SearchTuning<Action> = SearchTuning { keep: Some(Action::commits), anchor: None };
 
+    /// Healing a pilot at full health.
+    const FOOLISH: Option<search::Foolish<WolfPack>> = Some(wolfpack::bots::foolish);
+
     fn config(players: u8) -> Result<Config, String> {
         Self::check_players(players)?;
         Ok(Config::pilots(players))
