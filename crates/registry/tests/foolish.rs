@@ -69,3 +69,12 @@ fn wolfpack_hard_makes_no_foolish_move() {
     assert!(offered >= 20, "only {offered} decisions offered a foolish move");
     assert!(chosen.is_empty(), "{} foolish moves of {offered} offered: {chosen:#?}", chosen.len());
 }
+
+/// Buckshot: `hard` never shoots itself with a shell it knows is live, nor an opponent with one
+/// it knows is a blank.
+#[test]
+fn buckshot_hard_makes_no_foolish_move() {
+    let (offered, chosen) = check::<buckshot::Buckshot>(60, buckshot::foolish);
+    assert!(offered >= 20, "only {offered} decisions offered a foolish move");
+    assert!(chosen.is_empty(), "{} foolish moves of {offered} offered: {chosen:#?}", chosen.len());
+}
