@@ -329,7 +329,7 @@ impl<G: Game> Worker<G> {
                 break;
             }
             retain(legal, keep);
-            if node == ROOT && legal.iter().any(|a| !banned.contains(a)) {
+            if node == ROOT && !banned.is_empty() && legal.iter().any(|a| !banned.contains(a)) {
                 legal.retain(|a| !banned.contains(a));
             }
             slots.clear();
