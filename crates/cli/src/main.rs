@@ -3,6 +3,7 @@
 
 mod bench_cmd;
 mod input;
+mod ladder_cmd;
 mod loadtest;
 mod play;
 mod replay;
@@ -41,6 +42,7 @@ cardtable sorcery -testing       the Sorcery command-line game\n  \
 cardtable sim buckshot --games 100000 --players 4 --bots heuristic\n  \
 cardtable sim wolfpack --pilots 5 --ace veteran --bots heuristic\n  \
 cardtable sim sorcery --games 200 --bots expert,heuristic --report report.html\n  \
+cardtable ladder sorcery --games 100   every level against the others, rated\n  \
 cardtable bench search buckshot --players 4 --json   search iterations/s\n  \
 cardtable matches                the finished matches of the server's database\n  \
 cardtable replay 1               one of them, narrated",
@@ -70,6 +72,8 @@ enum Command {
     Play(play::PlayArgs),
     /// Play many bot-vs-bot games and report win rates and speed.
     Sim(sim_cmd::SimArgs),
+    /// Rate every level and bot of a game against the others (Bradley-Terry, 95% intervals).
+    Ladder(ladder_cmd::LadderArgs),
     /// Benchmarks: `bench search GAME` measures the search bot's iterations per second.
     Bench(bench_cmd::BenchArgs),
     /// The Sorcery command-line game, with the arguments of its specification
@@ -95,6 +99,7 @@ fn main() -> ExitCode {
         Command::Matches(args) => replay::matches(args, &mut std::io::stdout().lock()),
         Command::Play(args) => play::run(args),
         Command::Sim(args) => sim_cmd::run(args),
+        Command::Ladder(args) => ladder_cmd::run(args),
         Command::Bench(args) => bench_cmd::run(args),
         Command::Sorcery { args } => play::sorcery::run(&args),
     };

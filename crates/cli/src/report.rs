@@ -4,6 +4,7 @@
 
 use plotters::coord::ranged1d::SegmentValue;
 use plotters::prelude::*;
+use sim::ladder::LadderReport;
 use sim::{Detail, SimReport};
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -347,6 +348,145 @@ often those seats won the game.</p>",
 <style>{STYLE}</style></head><body><main>{body}<footer>cardtable sim, {:.1} s on {} thread(s)</footer></main>\
 </body></html>\n",
         esc(cx.title),
+        r.seconds,
+        r.threads
+    )
+}
+
+/// Each rung of a ladder as a dot at its rating with its 95% interval, strongest on top.
+fn ladder_chart(r: &LadderReport) -> String {
+    let rungs = &r.ladder;
+    let n = rungs.len();
+    if n == 0 {
+        return String::new();
+    }
+    let finite = |x: f64| if x.is_finite() { x } else { 0.0 };
+    let lo = rungs.iter().map(|g| finite(g.rating.lo)).fold(0.0, f64::min);
+    let hi = rungs.iter().map(|g| finite(g.rating.hi)).fold(0.0, f64::max);
+    let pad = ((hi - lo) * 0.05).max(20.0);
+    let (x0, x1) = (((lo - pad) / 50.0).floor() * 50.0, ((hi + pad) / 50.0).ceil() * 50.0);
+    let longest = rungs.iter().map(|g| g.name.chars().count()).max().unwrap_or(4);
+    let label_px = (longest as u32 * 8 + 16).clamp(60, 320);
+    let height = 70 + 34 * n as u32;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (760, height)).into_drawing_area();
+        let _ = root.fill(&WHITE);
+        let Ok(mut chart) = ChartBuilder::on(&root)
+            .margin(10)
+            .x_label_area_size(38)
+            .y_label_area_size(label_px)
+            .build_cartesian_2d(x0..x1, (0..n - 1).into_segmented())
+        else {
+            return svg_error();
+        };
+        let row = |i: usize| n - 1 - i;
+        let labels: Vec<String> = rungs.iter().rev().map(|g| g.name.clone()).collect();
+        let _ = chart
+            .configure_mesh()
+            .disable_y_mesh()
+            .light_line_style(WHITE)
+            .bold_line_style(GRID)
+            .y_labels(n)
+            .y_label_formatter(&|v| match v {
+                SegmentValue::CenterOf(i) => labels.get(*i).cloned().unwrap_or_default(),
+                _ => String::new(),
+            })
+            .x_desc("rating (Elo points, 95% interval)")
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .label_style((FONT, 14))
+            .axis_desc_style((FONT, 14))
+            .draw();
+        let _ = chart.draw_series(rungs.iter().enumerate().map(|(i, g)| {
+            let (l, h) = (g.rating.lo.max(x0), g.rating.hi.min(x1));
+            ErrorBar::new_horizontal(SegmentValue::CenterOf(row(i)), l, g.rating.value, h, BLACK.stroke_width(2), 10)
+        }));
+        let _ = chart.draw_series(
+            rungs
+                .iter()
+                .enumerate()
+                .map(|(i, g)| Circle::new((g.rating.value, SegmentValue::CenterOf(row(i))), 6, BAR.filled())),
+        );
+        let _ = chart.draw_series(LineSeries::new(
+            [(0.0, SegmentValue::Exact(0)), (0.0, SegmentValue::Exact(n))],
+            SHARE.stroke_width(2),
+        ));
+        let _ = root.present();
+    }
+    svg
+}
+
+/// `cardtable ladder --report FILE`: the ladder plotted, its table, the adjacent steps and the
+/// fixtures.
+pub fn ladder_html(r: &LadderReport, title: &str, players: u8) -> String {
+    let mut body = String::new();
+    let games: u64 = r.fixtures.iter().map(|f| f.games).sum();
+    let anchor = r.ladder.iter().find(|g| g.rating.lo == g.rating.hi).map_or("?", |g| g.name.as_str());
+    let _ = write!(
+        body,
+        "<h1>{} — bot ladder</h1><p class=\"lead\">{players} players; {} fixtures of {} games ({games} games), seed {}. \
+Ratings are Elo points above <b>{}</b> (the red line) from a Bradley-Terry fit of the pairwise results; the \
+whiskers are 95% intervals ({}; {} virtual draw per pair).</p>",
+        esc(title),
+        r.fixtures.len(),
+        r.games_per_fixture,
+        r.seed,
+        esc(anchor),
+        esc(r.intervals),
+        r.prior_draws
+    );
+    body.push_str("<section><h2>Ladder</h2>");
+    body.push_str(&ladder_chart(r));
+    body.push_str("<table><thead><tr><th>level</th><th class=\"n\">rating</th><th class=\"n\">95% CI</th><th class=\"n\">games</th><th class=\"n\">CPU per move (mean / max)</th></tr></thead><tbody>");
+    for g in &r.ladder {
+        let cpu = if g.decisions == 0 { "–".to_string() } else { format!("{:.3} / {:.1} ms", g.mean_ms, g.max_ms) };
+        let _ = write!(
+            body,
+            "<tr><td>{}</td><td class=\"n\">{:+.0}</td><td class=\"n\">{:+.0} to {:+.0}</td><td class=\"n\">{}</td><td class=\"n\">{cpu}</td></tr>",
+            esc(&g.name),
+            g.rating.value,
+            g.rating.lo,
+            g.rating.hi,
+            g.games
+        );
+    }
+    body.push_str("</tbody></table></section>");
+    if !r.steps.is_empty() {
+        body.push_str("<section><h2>Adjacent levels</h2><p>How far each level is above the one below it; separated when the whole interval is above zero.</p><table><thead><tr><th>step</th><th class=\"n\">gap</th><th class=\"n\">95% CI</th><th>separated</th></tr></thead><tbody>");
+        for st in &r.steps {
+            let _ = write!(
+                body,
+                "<tr><td>{} over {}</td><td class=\"n\">{:+.0}</td><td class=\"n\">{:+.0} to {:+.0}</td><td>{}</td></tr>",
+                esc(&st.upper),
+                esc(&st.lower),
+                st.gap.value,
+                st.gap.lo,
+                st.gap.hi,
+                if st.separated { "yes" } else { "no" }
+            );
+        }
+        body.push_str("</tbody></table></section>");
+    }
+    body.push_str("<section><h2>Fixtures</h2><p>Pairwise results from the finishing order: a seat among the winners beats a seat that is not.</p><table><thead><tr><th>a</th><th>b</th><th class=\"n\">a's wins</th><th class=\"n\">b's wins</th><th class=\"n\">draws</th><th class=\"n\">games</th></tr></thead><tbody>");
+    for f in &r.fixtures {
+        let _ = write!(
+            body,
+            "<tr><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
+            esc(&f.a),
+            esc(&f.b),
+            f.wins_a,
+            f.wins_b,
+            f.draws,
+            f.games
+        );
+    }
+    body.push_str("</tbody></table></section>");
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\" xmlns=\"http://www.w3.org/1999/xhtml\"><head><meta charset=\"utf-8\"/>\
+<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/><title>{} bot ladder</title>\
+<style>{STYLE}</style></head><body><main>{body}<footer>cardtable ladder, {:.1} s on {} thread(s)</footer></main>\
+</body></html>\n",
+        esc(title),
         r.seconds,
         r.threads
     )

@@ -149,6 +149,8 @@ budget), besides its own bots:",
     for k in GameKind::ALL {
         s.push_str(&format!("\n  {:<15} {}", k.name(), k.bot_names().join(", ")));
     }
+    s.push('\n');
+    s.push_str(&crate::ladder_cmd::ratings_help());
     s
 }
 

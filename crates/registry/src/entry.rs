@@ -3,7 +3,7 @@
 
 use crate::GameKind;
 use engine::{Bot, Game, Seat, Viewer};
-use search::{Evaluator, Level, SearchLevels, SearchTuning};
+use search::{Evaluator, Foolish, Level, SearchLevels, SearchTuning};
 use std::fmt;
 use std::ops::RangeInclusive;
 use std::sync::Arc;
@@ -46,6 +46,11 @@ pub trait Entry: Game {
     /// real match. `None` (the default): playouts run to the end.
     const EVALUATE: Option<fn(&Self, Seat) -> f64> = None;
 
+    /// The game's foolish moves (its bot module's `foolish`): moves a searching level must never
+    /// choose while another is legal, judged from the seat's view ([`search::SearchBot::avoid`];
+    /// `crates/registry/tests/foolish.rs` checks them over many positions). None by default.
+    const FOOLISH: Option<Foolish<Self>> = None;
+
     /// The config of a match of `players` players; refuses a count outside [`Self::SEATS`].
     fn config(players: u8) -> Result<Self::Config, String>;
 
@@ -61,6 +66,11 @@ pub trait Entry: Game {
         let _ = seat;
         None
     }
+
+    /// The tiers of the house's seats ([`Entry::house_bot`]) as the option that sets them (Wolf
+    /// Pack: `("ace", ["rookie", "veteran", "ace"])`), weakest first; `None` (the default) for
+    /// a game without house seats. `cardtable ladder` rates the tiers against fixed players.
+    const HOUSE_TIERS: Option<(&'static str, &'static [&'static str])> = None;
 
     /// Sets a game-specific option of a config by name (`cardtable sim wolfpack --ace veteran`
     /// sets `ace` to `veteran`). The default knows none.
@@ -175,7 +185,7 @@ pub fn bot_iterations_only<G: Entry>(name: &str) -> Result<Box<dyn Bot<G>>, Unkn
 /// with the iterations and playouts of `search` (the game's own are [`Entry::SEARCH`]; tests
 /// run fewer).
 pub fn level_bot<G: Entry>(level: Level, search: SearchLevels, iterations_only: bool) -> Box<dyn Bot<G>> {
-    level.bot_by_name_full(G::make_bot, search, G::SEARCH_TUNING, evaluator::<G>(), iterations_only)
+    level.bot_by_name_full(G::make_bot, search, G::SEARCH_TUNING, evaluator::<G>(), G::FOOLISH, iterations_only)
 }
 
 /// [`Entry::EVALUATE`] as the search takes it.

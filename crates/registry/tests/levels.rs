@@ -42,3 +42,31 @@ fn every_game_offers_every_level() {
         assert_eq!(kind.info().levels, Level::NAMES);
     }
 }
+
+/// The house's tiers a ladder rates are the game's own, each accepted by its option.
+struct HouseTiers;
+
+impl GameVisitor for HouseTiers {
+    type Out = Option<Vec<String>>;
+    fn visit<G: Entry>(self) -> Self::Out {
+        let (key, tiers) = G::HOUSE_TIERS?;
+        for t in tiers {
+            let mut config = G::default_config();
+            G::set_option(&mut config, key, t).unwrap_or_else(|e| panic!("{}: {e}", G::TITLE));
+        }
+        Some(tiers.iter().map(|t| t.to_string()).collect())
+    }
+}
+
+#[test]
+fn house_tiers_are_the_games_own() {
+    for &kind in GameKind::ALL {
+        let tiers = kind.visit(HouseTiers);
+        if kind == GameKind::WolfPack {
+            let names: Vec<String> = wolfpack::AceTier::ALL.iter().map(|t| t.name().to_string()).collect();
+            assert_eq!(tiers, Some(names));
+        } else {
+            assert_eq!(tiers, None, "{}", kind.title());
+        }
+    }
+}

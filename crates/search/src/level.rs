@@ -1,6 +1,6 @@
 //! Difficulty levels shared by every game, built from the game's own heuristic bot.
 
-use crate::{Budget, Evaluator, Playout, SearchBot};
+use crate::{Budget, Evaluator, Foolish, Playout, SearchBot};
 use engine::{Bot, Game, MatchRng, Observation};
 use std::fmt;
 use std::str::FromStr;
@@ -65,18 +65,20 @@ impl Level {
     /// better and what its iterations cost). Searching levels are single-threaded (the server
     /// runs many rooms).
     pub fn bot<G: Game>(self, heuristic: BotMaker<G>, search: SearchLevels) -> Box<dyn Bot<G>> {
-        self.bot_full(heuristic, search, SearchTuning::NONE, None, false)
+        self.bot_full(heuristic, search, SearchTuning::NONE, None, None, false)
     }
 
     /// Everything a game says about its levels: `search` (playouts, iterations, cutoff),
     /// `tuning` (actions left out, anchoring on the heuristic), its position estimate
-    /// `evaluate`, and whether the time cap is off (`iterations_only`).
+    /// `evaluate`, its foolish moves `avoid` ([`SearchBot::avoid`]), and whether the time cap
+    /// is off (`iterations_only`).
     pub fn bot_full<G: Game>(
         self,
         heuristic: BotMaker<G>,
         search: SearchLevels,
         tuning: SearchTuning<G::Action>,
         evaluate: Option<Evaluator<G>>,
+        avoid: Option<Foolish<G>>,
         iterations_only: bool,
     ) -> Box<dyn Bot<G>> {
         let budget = if iterations_only { self.iteration_budget(&search) } else { self.budget(&search) };
@@ -89,7 +91,10 @@ impl Level {
                     PlayoutKind::Random => Playout::Random,
                     PlayoutKind::Heuristic => Playout::Bot(heuristic),
                 };
-                let bot = tuning.apply(SearchBot::new(budget).playout(playout));
+                let mut bot = tuning.apply(SearchBot::new(budget).playout(playout));
+                if let Some(f) = avoid {
+                    bot = bot.avoid(f);
+                }
                 Box::new(match evaluate {
                     Some(e) if search.cutoff > 0 => bot.cutoff(search.cutoff, e),
                     _ => bot,
@@ -121,9 +126,10 @@ impl Level {
         search: SearchLevels,
         tuning: SearchTuning<G::Action>,
         evaluate: Option<Evaluator<G>>,
+        avoid: Option<Foolish<G>>,
         iterations_only: bool,
     ) -> Box<dyn Bot<G>> {
-        self.bot_full(heuristic_of(by_name), search, tuning, evaluate, iterations_only)
+        self.bot_full(heuristic_of(by_name), search, tuning, evaluate, avoid, iterations_only)
     }
 }
 

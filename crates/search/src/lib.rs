@@ -71,4 +71,4 @@ pub use bench::{BenchOptions, BenchReport, bench_search};
 pub use budget::Budget;
 pub use level::{BotMaker, Level, ParseLevelError, PlayoutKind, SearchLevels, SearchTuning, Weakened};
 pub use playout::Playout;
-pub use worker::{Evaluator, SearchBot, SearchStats};
+pub use worker::{Evaluator, Foolish, SearchBot, SearchStats};

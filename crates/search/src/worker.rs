@@ -12,6 +12,11 @@ use std::time::{Duration, Instant};
 /// the search only ever evaluates its own determinized copies.
 pub type Evaluator<G> = Arc<dyn Fn(&G, Seat) -> f64 + Send + Sync>;
 
+/// A game's list of foolish moves: whether `action` of `seat` is one, judged from the seat's
+/// own view (Sorcery: silencing one's own minion; Wolf Pack: healing a pilot at full
+/// health). See [`SearchBot::avoid`].
+pub type Foolish<G> = fn(&<G as Game>::View, Seat, &<G as Game>::Action) -> bool;
+
 /// Where playouts stop and what scores them then (see [`SearchBot::cutoff`]).
 #[derive(Clone)]
 struct Cutoff<G: Game> {
@@ -45,6 +50,7 @@ pub struct SearchBot<G: Game> {
     stats: SearchStats,
     keep: Option<fn(&G::Action) -> bool>,
     anchor: Option<f64>,
+    avoid: Option<Foolish<G>>,
 }
 
 impl<G: Game> SearchBot<G> {
@@ -64,6 +70,7 @@ impl<G: Game> SearchBot<G> {
             stats: SearchStats::default(),
             keep: None,
             anchor: None,
+            avoid: None,
         }
     }
 
@@ -82,6 +89,14 @@ impl<G: Game> SearchBot<G> {
     /// luck; this keeps the bot's judgement unless the search has evidence against it.
     pub fn anchor(mut self, z: f64) -> Self {
         self.anchor = Some(z);
+        self
+    }
+
+    /// Never chooses a root action `foolish` marks (a move a clearly better one beats, which a
+    /// small budget in a noisy game may still rank first), unless every legal action is one:
+    /// the search leaves them out of its root and the choice.
+    pub fn avoid(mut self, foolish: Foolish<G>) -> Self {
+        self.avoid = Some(foolish);
         self
     }
 
@@ -135,10 +150,19 @@ impl<G: Game> SearchBot<G> {
         // thread; a worker then resamples from its sample, which is a state consistent with
         // the same view and so gives the same distribution of determinizations.
         // The anchor is asked before the search, from its own stream derived from the seed.
+        // The root's foolish moves, unless every move is one.
+        let mut banned: Vec<G::Action> = Vec::new();
+        if let Some(f) = self.avoid {
+            let view = obs.view();
+            banned.extend(legal.iter().filter(|a| f(view, me, a)).cloned());
+            if banned.len() == legal.len() {
+                banned.clear();
+            }
+        }
         let anchor = match (&self.playout, self.anchor) {
             (Playout::Bot(make), Some(z)) => {
                 let a = make().choose(obs, &mut MatchRng::new(derive_seed(seed, u64::MAX)));
-                let kept = self.keep.is_none_or(|k| k(&a) || !legal.iter().any(k));
+                let kept = self.keep.is_none_or(|k| k(&a) || !legal.iter().any(k)) && !banned.contains(&a);
                 legal.iter().position(|x| *x == a).filter(|_| kept).map(|i| (i, z))
             }
             _ => None,
@@ -153,9 +177,10 @@ impl<G: Game> SearchBot<G> {
         let deadline = self.budget.time.map(|d| start + d);
         let (budget, c, cutoff) = (self.budget, self.exploration, self.cutoff.as_ref());
         let workers = &mut self.workers[..threads];
+        let banned = &banned[..];
         let iterations: u64 = if threads == 1 {
             let (sample, mut r) = jobs.into_iter().next().expect("one job");
-            workers[0].run(&sample, &mut r, me, budget.share(0, 1), deadline, c, keep, cutoff)
+            workers[0].run(&sample, &mut r, me, budget.share(0, 1), deadline, c, keep, cutoff, banned)
         } else {
             std::thread::scope(|scope| {
                 let handles: Vec<_> = workers
@@ -164,7 +189,7 @@ impl<G: Game> SearchBot<G> {
                     .enumerate()
                     .map(|(t, (w, (sample, mut r)))| {
                         scope.spawn(move || {
-                            w.run(&sample, &mut r, me, budget.share(t, threads), deadline, c, keep, cutoff)
+                            w.run(&sample, &mut r, me, budget.share(t, threads), deadline, c, keep, cutoff, banned)
                         })
                     })
                     .collect();
@@ -184,8 +209,11 @@ impl<G: Game> SearchBot<G> {
                 }
             }
         }
-        // The most visited; the first in the legal list among equals.
-        let mut best = visits.iter().enumerate().fold(0, |b, (i, v)| if *v > visits[b] { i } else { b });
+        // The most visited; the first in the legal list among equals; never a banned one.
+        let allowed = |i: usize| !banned.contains(&legal[i]);
+        let first = (0..legal.len()).find(|&i| allowed(i)).unwrap_or(0);
+        let mut best =
+            visits.iter().enumerate().fold(first, |b, (i, v)| if *v > visits[b] && allowed(i) { i } else { b });
         if let Some((h, z)) = anchor
             && best != h
             && !beats(visits[best], rewards[best], visits[h], rewards[h], z)
@@ -246,6 +274,7 @@ impl<G: Game> Worker<G> {
         c: f64,
         keep: Option<fn(&G::Action) -> bool>,
         cutoff: Option<&Cutoff<G>>,
+        banned: &[G::Action],
     ) -> u64 {
         self.tree.reset(me);
         let mut done = 0;
@@ -257,12 +286,13 @@ impl<G: Game> Worker<G> {
             if done > 0 && deadline.is_some_and(|d| Instant::now() >= d) {
                 break;
             }
-            self.iterate(sample, rng, me, c, keep, cutoff);
+            self.iterate(sample, rng, me, c, keep, cutoff, banned);
             done += 1;
         }
         done
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn iterate(
         &mut self,
         sample: &G,
@@ -271,6 +301,7 @@ impl<G: Game> Worker<G> {
         c: f64,
         keep: Option<fn(&G::Action) -> bool>,
         cutoff: Option<&Cutoff<G>>,
+        banned: &[G::Action],
     ) {
         let Worker { tree, legal, events, path, slots, rewards, policy } = self;
         let mut state = sample.determinize(Viewer::seat(me), rng);
@@ -298,6 +329,9 @@ impl<G: Game> Worker<G> {
                 break;
             }
             retain(legal, keep);
+            if node == ROOT && !banned.is_empty() && legal.iter().any(|a| !banned.contains(a)) {
+                legal.retain(|a| !banned.contains(a));
+            }
             slots.clear();
             slots.resize(legal.len(), NONE);
             for child in tree.children(node) {

@@ -14,6 +14,9 @@
 //! plays them (not wall time, so a loaded machine does not inflate them): [`SimReport::move_times`].
 //! Times, unlike everything else in the report, vary from run to run.
 
+pub mod ladder;
+pub mod rating;
+
 use engine::{Bot, Game, MatchRng, Observation, Seat, derive_seed, play_out};
 use rayon::prelude::*;
 use registry::Entry;
@@ -116,7 +119,7 @@ impl<G: Game> Bot<G> for Timed<G> {
 
 /// CPU time this thread has run (Linux: `/proc/thread-self/schedstat`; a few microseconds to
 /// read, so only searching levels are timed), or wall time where that cannot be read.
-fn thread_cpu() -> Duration {
+pub(crate) fn thread_cpu() -> Duration {
     std::fs::read_to_string("/proc/thread-self/schedstat")
         .ok()
         .and_then(|s| s.split_whitespace().next()?.parse().ok())

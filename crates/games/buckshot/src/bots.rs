@@ -6,13 +6,33 @@
 //! it is sure), shoots itself when a blank is likely (a blank at yourself is a free turn), skips
 //! the most dangerous opponent, heals when hurt, and steals what it lacks.
 
-use crate::{Action, Buckshot, ItemUse, Shell, View};
+use crate::{Action, Buckshot, ItemUse, Quickshot, Shell, View};
 use engine::{Bot, MatchRng, Observation, RandomBot, Seat};
 
 engine::bot_table!(Buckshot {
     "random" => RandomBot,
     "heuristic" => Heuristic,
 });
+
+/// Moves a searching level must never choose while another is legal: shooting oneself when the
+/// next shell is surely live, or an opponent when it is surely a blank and a blank at oneself
+/// would be a free turn (no Quickshot this turn, and shells left after it). Sure from `me`'s
+/// own view: its Chamber Check, or shells of one kind left.
+pub fn foolish(v: &View, me: Seat, action: &Action) -> bool {
+    let sure = match v.next_shell {
+        Some(s) => Some(s),
+        None if v.blank_left == 0 && v.live_left > 0 => Some(Shell::Live),
+        None if v.live_left == 0 && v.blank_left > 0 => Some(Shell::Blank),
+        None => None,
+    };
+    match (*action, sure) {
+        (Action::Shoot { target }, Some(Shell::Live)) => target == me,
+        (Action::Shoot { target }, Some(Shell::Blank)) => {
+            target != me && v.quickshot == Quickshot::Off && v.live_left + v.blank_left > 1
+        }
+        _ => false,
+    }
+}
 
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Heuristic;

@@ -55,7 +55,7 @@ pub mod text;
 mod view;
 
 pub use action::{Action, Event, ItemUse};
-pub use bots::{BOTS, Heuristic, bot};
+pub use bots::{BOTS, Heuristic, bot, foolish};
 pub use config::Config;
 pub use item::{Item, Items, SeatItems};
 pub use shell::{Chamber, Shell};

@@ -8,7 +8,7 @@
 //! Since the outcome of every action except the opponent's next draw is public, the choice
 //! depends only on what the seat can see.
 
-use crate::action::Action;
+use crate::action::{Action, Target};
 use crate::cards::CardId;
 use crate::state::{Sorcery, Status};
 use crate::view::{PlayerView, View};
@@ -60,6 +60,35 @@ pub fn score(view: &View, me: Seat) -> f64 {
         + 0.3 * f64::from(mine.magic)
         + ritual_value(mine)
         - ritual_value(theirs)
+}
+
+/// Moves a searching level must never choose while another is legal (`End` always is): on one's
+/// own minion, an enchantment that only hinders (Silence, Magic Fatigue), Banish, or the Novice
+/// Pyromancer's damage; on the opponent's, an enchantment that only helps (Giant Strength,
+/// Enrage, Haste). Judged from `me`'s own view (its hand, the public board).
+pub fn foolish(view: &View, me: Seat, action: &Action) -> bool {
+    let (mine, player) = (view.player(me), |t: Option<Target>| match t {
+        Some(Target::Minion { player, .. }) => Some(player),
+        _ => None,
+    });
+    match *action {
+        Action::Play { card, target } => {
+            let (Some(owner), Some(c)) = (player(target), mine.hand.as_ref().and_then(|h| h.get(usize::from(card))))
+            else {
+                return false;
+            };
+            match c.id {
+                CardId::Silence | CardId::MagicFatigue | CardId::Banish => owner == me,
+                CardId::GiantStrength | CardId::Enrage | CardId::Haste => owner != me,
+                _ => false,
+            }
+        }
+        Action::Use { minion, target } => {
+            player(target) == Some(me)
+                && mine.board.get(usize::from(minion)).is_some_and(|m| m.card.id == CardId::NovicePyromancer)
+        }
+        _ => false,
+    }
 }
 
 /// The spread of score differences that makes one side about three times as likely to win

@@ -16,6 +16,15 @@ pub const PILOT_BOTS: &[&str] = &["random", "heuristic"];
 /// Every bot name: the pilot bots, then the Ace tiers.
 pub const BOTS: &[&str] = &["random", "heuristic", "rookie", "veteran", "ace"];
 
+/// Moves a searching pilot must never choose while another is legal: Mid-Air Regroup aimed at a
+/// pilot at full health (it heals nothing). Judged from `me`'s own view (its hand, the public
+/// health).
+pub fn foolish(view: &View, me: Seat, action: &Action) -> bool {
+    let Action::Select { card, target: Some(t), .. } = *action else { return false };
+    let Some(hand) = view.pilot(me).and_then(|p| p.hand.as_ref()) else { return false };
+    hand.get(usize::from(card)) == Some(&Card::MidAirRegroup) && view.pilot(t).is_some_and(|p| p.health >= p.max_health)
+}
+
 /// A bot by name (see [`BOTS`]).
 pub fn bot(name: &str) -> Option<Box<dyn Bot<WolfPack>>> {
     match name {

@@ -17,6 +17,9 @@ impl Entry for Buckshot {
     /// Heuristic playouts win far more than random ones here, and are cheap enough for more.
     const SEARCH: SearchLevels = SearchLevels::HEURISTIC.iterations(1_000, 4_000);
 
+    /// Shooting oneself with a shell known to be live, or an opponent with a known blank.
+    const FOOLISH: Option<search::Foolish<Buckshot>> = Some(buckshot::foolish);
+
     fn config(players: u8) -> Result<Config, String> {
         Self::check_players(players)?;
         Ok(Config::players(players))

@@ -22,6 +22,9 @@ impl Entry for Sorcery {
     /// The heuristic's score of each side, as a chance to win.
     const EVALUATE: Option<fn(&Sorcery, Seat) -> f64> = Some(sorcery::bots::win_estimate);
 
+    /// Silencing one's own minion, strengthening the opponent's, and the like.
+    const FOOLISH: Option<search::Foolish<Sorcery>> = Some(sorcery::bots::foolish);
+
     fn config(players: u8) -> Result<Config, String> {
         Self::check_players(players)?;
         Ok(Config::default())

@@ -30,10 +30,16 @@ impl Entry for WolfPack {
     /// A pilot's search leaves out unconfirmed selections (see [`Action::commits`]).
     const SEARCH_TUNING: SearchTuning<Action> = SearchTuning { keep: Some(Action::commits), anchor: None };
 
+    /// Healing a pilot at full health.
+    const FOOLISH: Option<search::Foolish<WolfPack>> = Some(wolfpack::bots::foolish);
+
     fn config(players: u8) -> Result<Config, String> {
         Self::check_players(players)?;
         Ok(Config::pilots(players))
     }
+
+    /// The Ace's tiers, weakest first (the names of `AceTier::ALL`, checked by a test).
+    const HOUSE_TIERS: Option<(&'static str, &'static [&'static str])> = Some(("ace", &["rookie", "veteran", "ace"]));
 
     fn set_option(config: &mut Config, key: &str, value: &str) -> Result<(), String> {
         match key {

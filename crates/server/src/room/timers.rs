@@ -46,7 +46,10 @@ impl<A: GameAdapter> Room<A> {
     ) -> Option<(Instant, Due)> {
         if cur.bots[seat.index()].is_some() || cur.stand_in.contains(seat) {
             let from = since.max(self.last_move_at);
-            return Some((later(from, Duration::from_millis(self.options.bot_delay_ms)), Due::Bot));
+            // In a window the bot starts thinking `window_think` early and answers at the delay
+            // whatever it holds (`on_timer`).
+            let delay = Duration::from_millis(self.options.bot_delay_ms);
+            return Some((later(from, delay - self.window_think(kind)), Due::Bot));
         }
         let name = &cur.seats[seat.index()];
         let member = self.members.iter().find(|m| &m.username == name);
@@ -82,6 +85,13 @@ impl<A: GameAdapter> Room<A> {
             return Some(shown);
         }
         Some((shown.0.min(later(since, self.quiet_pass)), Due::Clock))
+    }
+
+    /// How long before its delay is up a bot starts thinking in a reaction window, and so the
+    /// least time it takes to answer there: the `expert` level's time cap, within the delay.
+    fn window_think(&self, kind: DecisionKind) -> Duration {
+        let cap = if kind == DecisionKind::Response { Duration::from_millis(600) } else { Duration::ZERO };
+        cap.min(Duration::from_millis(self.options.bot_delay_ms))
     }
 
     /// The earliest of: a bot's move, a disconnected player's turn timer, a hold expiring.
@@ -165,6 +175,7 @@ impl<A: GameAdapter> Room<A> {
         let keep = seated.is_some();
         let mut bot = seated.unwrap_or_else(A::stand_in_bot);
         let game = cur.game.clone();
+        let (started, think) = (Instant::now(), self.window_think(decision.kind));
         let thinking = tokio::task::spawn_blocking(move || {
             let action = bot.choose(&Observation::new(&game, seat, &legal), &mut bot_rng);
             (bot, action)
@@ -176,6 +187,11 @@ impl<A: GameAdapter> Room<A> {
             // The runtime is shutting down: nothing to play.
             Err(_) => return,
         };
+        // A search with nothing to answer with returns at once, one holding a Negate thinks:
+        // in a window every bot answers `think` after it started, so the moment tells nothing.
+        if !think.is_zero() {
+            tokio::time::sleep_until(started + think).await;
+        }
         if keep && let Some(cur) = self.current.as_mut() {
             cur.bots[seat.index()] = Some(bot);
         }

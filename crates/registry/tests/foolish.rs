@@ -1,0 +1,80 @@
+//! No foolish moves: each game's short list of moves a searching level must never choose while
+//! a clearly better one is legal (its bot module's `foolish`), checked at every decision of the
+//! `hard` level — as the lobby and the sims build it, with its own iterations — over whole
+//! games against the heuristic, the level's seat rotating. The test counts the decisions where
+//! a foolish move was on offer, so it cannot pass by never meeting one.
+
+use engine::{MatchRng, Observation, Seat, Viewer, derive_seed};
+use registry::{Entry, Level};
+use search::Foolish;
+
+/// Plays `games` games of `hard` against `heuristic` and returns the decisions where `hard` had
+/// a foolish move and a sensible one to choose from, and the foolish moves it chose.
+fn check<G: Entry>(games: u64, foolish: Foolish<G>) -> (u64, Vec<String>)
+where
+    G::Action: std::fmt::Debug,
+{
+    let config = G::default_config();
+    let (mut offered, mut chosen) = (0, Vec::new());
+    for g in 0..games {
+        let seed = derive_seed(28, g);
+        let mut game = G::new(&config, seed).expect("setup");
+        let n = game.num_seats();
+        let lineup: Vec<Seat> = Seat::all(n).filter(|s| game.house_bot(*s).is_none()).collect();
+        let searcher = lineup[(g as usize) % lineup.len()];
+        let mut bots: Vec<_> = Seat::all(n)
+            .map(|s| match game.house_bot(s) {
+                Some(b) => b,
+                None if s == searcher => registry::level_bot::<G>(Level::Hard, G::SEARCH, true),
+                None => registry::bot::<G>("heuristic").expect("a heuristic"),
+            })
+            .collect();
+        let mut rng = MatchRng::new(derive_seed(seed, 1));
+        let mut steps = 0;
+        while game.outcome().is_none() && steps < game.step_limit() {
+            let Some(seat) = game.to_act().first() else { break };
+            let legal = game.legal_actions(seat);
+            let obs = Observation::new(&game, seat, &legal);
+            let action = bots[seat.index()].choose(&obs, &mut rng);
+            if seat == searcher {
+                let view = game.view(Viewer::seat(seat));
+                let bad: Vec<bool> = legal.iter().map(|a| foolish(&view, seat, a)).collect();
+                if bad.iter().any(|b| *b) && bad.iter().any(|b| !*b) {
+                    offered += 1;
+                    if foolish(&view, seat, &action) {
+                        chosen.push(format!("game {g}, move {steps}: {action:?}"));
+                    }
+                }
+            }
+            game.apply(seat, action).expect("a legal action");
+            steps += 1;
+        }
+    }
+    (offered, chosen)
+}
+
+/// Sorcery: `hard` never silences (or banishes, or fatigues, or burns) its own minion nor
+/// strengthens the opponent's.
+#[test]
+fn sorcery_hard_makes_no_foolish_move() {
+    let (offered, chosen) = check::<sorcery::Sorcery>(30, sorcery::bots::foolish);
+    assert!(offered >= 20, "only {offered} decisions offered a foolish move");
+    assert!(chosen.is_empty(), "{} foolish moves of {offered} offered: {chosen:#?}", chosen.len());
+}
+
+/// Wolf Pack: a `hard` pilot never heals a pilot at full health.
+#[test]
+fn wolfpack_hard_makes_no_foolish_move() {
+    let (offered, chosen) = check::<wolfpack::WolfPack>(24, wolfpack::bots::foolish);
+    assert!(offered >= 20, "only {offered} decisions offered a foolish move");
+    assert!(chosen.is_empty(), "{} foolish moves of {offered} offered: {chosen:#?}", chosen.len());
+}
+
+/// Buckshot: `hard` never shoots itself with a shell it knows is live, nor an opponent with one
+/// it knows is a blank.
+#[test]
+fn buckshot_hard_makes_no_foolish_move() {
+    let (offered, chosen) = check::<buckshot::Buckshot>(60, buckshot::foolish);
+    assert!(offered >= 20, "only {offered} decisions offered a foolish move");
+    assert!(chosen.is_empty(), "{} foolish moves of {offered} offered: {chosen:#?}", chosen.len());
+}
