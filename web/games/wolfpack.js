@@ -15,7 +15,7 @@
 // for this viewer ("Your Open Fire at the Ace."), added to the log as their step plays.
 // Nothing a player typed is inserted as HTML.
 
-import { h, replaceChildren } from '/dom.js';
+import { h, replaceChildren, botBadge } from '/dom.js';
 
 // card → [name, text]
 const CARDS = {
@@ -110,6 +110,8 @@ export function mount(ctx) {
   let afterPlayback = [];
 
   const seatName = (s) => data?.seats?.[s] ?? lastView?.names?.[s] ?? (s === lastView?.ace?.seat ? 'the Ace' : `seat ${s}`);
+  /** The room's entry for a pilot played by a bot (its level on the badge), or null. */
+  const botAt = (s) => (data?.players ?? []).find((p) => p.isBot && p.username === seatName(s)) ?? null;
   const mySeat = () => { const v = data?.view?.viewer ?? lastView?.viewer; return v?.type === 'Seat' ? v.seat : null; };
   const isMe = (s) => s != null && s === mySeat();
   /** A seat as an object: "you", "bob", "the Ace". */
@@ -393,6 +395,7 @@ export function mount(ctx) {
         h('span', { class: 'wp-badge', text: `${a.hand_size} cards · plays ${a.plays_per_turn}` }),
       ]),
       ...(v.pilots ?? []).map((p) => fighter(v, p.seat, isMe(p.seat) ? `You (${seatName(p.seat)})` : seatName(p.seat), p.max_health, [
+        botAt(p.seat) ? h('span', { class: 'wp-badge', dataset: { testid: 'bot-level' }, text: botBadge(botAt(p.seat)) }) : null,
         p.alive && v.phase === 'Selection' ? h('span', { class: `wp-badge ${p.confirmed ? 'wp-good' : ''}`, dataset: { testid: 'confirmed' }, text: p.confirmed ? 'confirmed ✓' : 'choosing…' }) : null,
         // The rules' host, who hands the turn over, is the lead pilot (the lowest seat still
         // flying: docs/rules/wolfpack.md), not the room's host: the badge says which it is.
@@ -538,10 +541,33 @@ export function mount(ctx) {
     return h('section', { class: 'wp-mine card', attrs: { 'aria-label': 'Your hand' } }, hand);
   }
 
+  // The match's length as the server recorded it (`GET /api/matches/{id}`: the room's end
+  // screen and `cardtable matches` show the same figure), fetched once per finished match.
+  let recorded = { match: null, secs: null };
+  function matchSecs(d) {
+    const id = d?.lastMatch;
+    if (id == null || !d.roomId) return null;
+    if (recorded.match !== id) {
+      recorded = { match: id, secs: null };
+      fetch(`/api/matches/${id}?room=${encodeURIComponent(d.roomId)}&steps=last`)
+        .then((r) => (r.ok ? r.json() : null))
+        .then((m) => {
+          if (!m || recorded.match !== id) return;
+          // Whole seconds, rounded down, as the end screen writes them.
+          recorded.secs = Math.max(0, Math.floor((m.endedAt - m.startedAt) / 1000));
+          draw();
+        })
+        .catch(() => { /* the line goes without a duration */ });
+    }
+    return recorded.secs;
+  }
+
   function renderEnd(d) {
     const v = lastView;
     const won = stats?.winner === 'Pilots';
-    const secs = stats?.endedAt && stats.startedAt ? Math.max(0, Math.round((stats.endedAt - stats.startedAt) / 1000)) : null;
+    // Until the server's figure is here (a moment), this page's own count, rounded the same way.
+    const own = stats?.endedAt && stats.startedAt ? Math.max(0, Math.floor((stats.endedAt - stats.startedAt) / 1000)) : null;
+    const secs = matchSecs(d) ?? own;
     const played = Object.values(stats?.played ?? {}).reduce((x, y) => x + y, 0);
     const rows = (v.pilots ?? []).map((p) => {
       const f = live.get(p.seat) ?? { hp: p.health, alive: p.alive };
@@ -572,7 +598,7 @@ export function mount(ctx) {
       h('h2', { text: 'Wolf Pack: 1 to 5 pilots against the Ace' }),
       h('ul', { class: 'wp-lobby-list' }, (d.players ?? []).map((p) => h('li', { class: 'pcard', dataset: { player: p.username } },
         h('span', { class: 'pc-name', text: p.username }),
-        p.isBot ? h('span', { class: 'badge badge-bot', text: 'bot' }) : null,
+        p.isBot ? h('span', { class: 'badge badge-bot', dataset: { testid: 'bot-level' }, text: botBadge(p) }) : null,
         p.isSpectator ? h('span', { class: 'badge badge-spec', text: 'spectator' }) : null))),
       h('p', { class: 'lobby-note', dataset: { testid: 'ace-tier-note' }, text: `The Ace: ${d.options?.gameOptions?.ace ?? 'rookie'} (chosen when the room was made).` }),
       h('p', { class: 'lobby-note', text: n < 1 ? 'Waiting for pilots.' : d.host === d.you ? 'Ready when you are: start the fight.' : `Waiting for ${d.host ?? 'the host'} to start.` }));

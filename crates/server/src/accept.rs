@@ -6,7 +6,8 @@
 //! A connection holds its [`Slot`] for as long as its socket lives: the slot travels inside
 //! the socket ([`Counted`]), so a connection upgraded to a WebSocket keeps counting after
 //! hyper hands the socket over. A connection over a cap gets `503` with a JSON reason and is
-//! closed.
+//! closed, except that past the cap in all a few connections are taken on for health checks
+//! only ([`HEALTH_LANE`]): a monitor sees the server alive while every slot is taken.
 //!
 //! Connections are counted by their peer address: the accept loop has no request to read a
 //! forwarded address from, so a configured trusted proxy's connections are capped in all
@@ -48,6 +49,18 @@ const REFUSAL: Duration = Duration::from_secs(1);
 /// for up to [`REFUSAL`]: they come out of [`crate::limits::RESERVED_FDS`].
 const REFUSALS: usize = 32;
 
+/// Connections taken on past the cap in all, for health checks only (see [`serve_health_lane`]),
+/// at most [`HEALTH_LANE_PER_ADDR`] from one address. They come out of
+/// [`crate::limits::RESERVED_FDS`], as refusals do.
+pub const HEALTH_LANE: usize = 8;
+/// A health-lane connection's share per address, so that one client cannot hold the lane.
+pub const HEALTH_LANE_PER_ADDR: usize = 2;
+/// How long a health-lane connection may take to send its request head before it gets the
+/// full server's `503` (a slow client cannot sit in the lane).
+const HEALTH_LANE_HEAD: Duration = Duration::from_secs(1);
+/// The one path the health lane serves.
+const HEALTH_PATH: &str = "/api/health";
+
 /// Serves `app` on `listener` until `shutdown` resolves, then lets the HTTP requests in
 /// progress finish. (WebSockets are their rooms' business: a room closes its sockets when it
 /// stops.)
@@ -78,7 +91,15 @@ pub async fn serve(
         };
         // Packets are small and latency matters: no Nagle delay on any connection.
         let _ = tcp.set_nodelay(true);
-        match counts.admit(peer.ip()) {
+        // Past the cap in all, a health check may still come in by its own lane.
+        let admitted = counts.admit(peer.ip()).or_else(|refusal| match refusal {
+            Refusal::Full => counts.admit_to_lane(address_key(peer.ip())).ok_or(refusal),
+            other => Err(other),
+        });
+        match admitted {
+            Ok(slot) if slot.lane => {
+                tokio::spawn(serve_health_lane(Counted { tcp, _slot: slot }, peer, app.clone()));
+            }
             Ok(slot) => {
                 let conn = serve_connection(Counted { tcp, _slot: slot }, peer, app.clone(), &limits, stop_rx.clone());
                 tokio::spawn(conn);
@@ -151,6 +172,55 @@ fn serve_connection(
     }
 }
 
+/// A connection taken on past the cap in all: one request, read by hand within
+/// [`HEALTH_LANE_HEAD`]. `GET` or `HEAD /api/health` is answered by the app as always (so a
+/// monitor sees the server alive while every slot is taken), then the connection closes;
+/// anything else, or nothing in time, gets the `503` of a refused connection.
+async fn serve_health_lane(mut io: Counted, peer: std::net::SocketAddr, app: Router) {
+    let mut head = Vec::with_capacity(512);
+    let complete = tokio::time::timeout(HEALTH_LANE_HEAD, async {
+        let mut chunk = [0u8; 1024];
+        while !head.windows(4).any(|w| w == b"\r\n\r\n") {
+            let n = io.read(&mut chunk).await?;
+            if n == 0 || head.len() + n > 16 * 1024 {
+                return Ok::<bool, io::Error>(false);
+            }
+            head.extend_from_slice(&chunk[..n]);
+        }
+        Ok(true)
+    })
+    .await;
+    let line = head.split(|&b| b == b'\r').next().unwrap_or_default();
+    let mut words = line.split(|&b| b == b' ');
+    let (method, target) = (words.next().unwrap_or_default(), words.next().unwrap_or_default());
+    let path = target.split(|&b| b == b'?').next().unwrap_or_default();
+    let head_only = method == b"HEAD";
+    if !matches!(complete, Ok(Ok(true))) || !(method == b"GET" || head_only) || path != HEALTH_PATH.as_bytes() {
+        return refuse(io, Refusal::Full).await;
+    }
+    let mut req = axum::http::Request::new(axum::body::Body::empty());
+    *req.uri_mut() = axum::http::Uri::from_static(HEALTH_PATH);
+    req.extensions_mut().insert(axum::extract::ConnectInfo(peer));
+    let Ok(res) = tower_service::Service::call(&mut app.clone(), req).await;
+    let (parts, body) = res.into_parts();
+    let Ok(body) = axum::body::to_bytes(body, 64 * 1024).await else { return };
+    let mut answer = format!("HTTP/1.1 {}\r\n", parts.status);
+    for (name, value) in &parts.headers {
+        if name != axum::http::header::CONTENT_LENGTH && name != axum::http::header::CONNECTION {
+            answer.push_str(&format!("{name}: {}\r\n", value.to_str().unwrap_or_default()));
+        }
+    }
+    answer.push_str(&format!("content-length: {}\r\nconnection: close\r\n\r\n", body.len()));
+    let _ = tokio::time::timeout(REFUSAL, async {
+        io.write_all(answer.as_bytes()).await?;
+        if !head_only {
+            io.write_all(&body).await?;
+        }
+        io.shutdown().await
+    })
+    .await;
+}
+
 /// Why a connection was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Refusal {
@@ -172,7 +242,7 @@ impl Refusal {
 /// Answers `503 {"error": reason}` without reading the request, then closes. The client's
 /// request is read and dropped after the answer, so that closing does not reset the
 /// connection (a reset can destroy the answer before the client reads it).
-async fn refuse(mut tcp: TcpStream, refusal: Refusal) {
+async fn refuse(mut tcp: impl AsyncRead + AsyncWrite + Unpin, refusal: Refusal) {
     let body = serde_json::json!({ "error": refusal.reason() }).to_string();
     let mut head = String::from("HTTP/1.1 503 Service Unavailable\r\n");
     for (name, value) in SECURITY_HEADERS {
@@ -199,6 +269,8 @@ struct Counts {
     /// Peers not capped per address (trusted proxies).
     uncapped: Vec<IpAddr>,
     open: Mutex<(usize, HashMap<IpAddr, usize>)>,
+    /// The health lane's connections, in all and per address.
+    lane: Mutex<(usize, HashMap<IpAddr, usize>)>,
 }
 
 /// One admitted connection's place in [`Counts`], given back when dropped.
@@ -206,6 +278,8 @@ pub struct Slot {
     counts: Arc<Counts>,
     /// The address counted against, if any.
     key: Option<IpAddr>,
+    /// Taken on past the cap in all, for a health check only.
+    lane: bool,
 }
 
 impl Counts {
@@ -215,7 +289,20 @@ impl Counts {
             total: limits.conns,
             uncapped: limits.trusted_proxies.iter().map(|p| p.to_canonical()).collect(),
             open: Mutex::new((0, HashMap::new())),
+            lane: Mutex::new((0, HashMap::new())),
         }
+    }
+
+    /// A place in the health lane for `key`'s connection, if the lane has one for it.
+    fn admit_to_lane(self: &Arc<Self>, key: IpAddr) -> Option<Slot> {
+        let mut lane = self.lane.lock().expect("counts lock");
+        let n = lane.1.get(&key).copied().unwrap_or(0);
+        if lane.0 >= HEALTH_LANE || n >= HEALTH_LANE_PER_ADDR {
+            return None;
+        }
+        lane.0 += 1;
+        lane.1.insert(key, n + 1);
+        Some(Slot { counts: self.clone(), key: Some(key), lane: true })
     }
 
     fn admit(self: &Arc<Self>, ip: IpAddr) -> Result<Slot, Refusal> {
@@ -233,13 +320,13 @@ impl Counts {
             *n += 1;
         }
         open.0 += 1;
-        Ok(Slot { counts: self.clone(), key: capped.then_some(key) })
+        Ok(Slot { counts: self.clone(), key: capped.then_some(key), lane: false })
     }
 }
 
 impl Drop for Slot {
     fn drop(&mut self) {
-        let mut open = self.counts.open.lock().expect("counts lock");
+        let mut open = if self.lane { &self.counts.lane } else { &self.counts.open }.lock().expect("counts lock");
         open.0 -= 1;
         if let Some(key) = self.key
             && let Some(n) = open.1.get_mut(&key)
@@ -325,6 +412,23 @@ mod tests {
         let proxy: IpAddr = "10.0.0.100".parse().unwrap();
         let _p: Vec<Slot> = (0..2).map(|_| c.admit(proxy).unwrap()).collect();
         assert_eq!(c.admit(proxy).err(), Some(Refusal::Full));
+    }
+
+    #[test]
+    fn the_health_lane_is_small_shared_and_its_places_come_back() {
+        let c = counts(0, 1);
+        let _full = c.admit("10.0.0.1".parse().unwrap()).unwrap();
+        let a: IpAddr = "10.0.0.2".parse().unwrap();
+        let mut lane: Vec<Slot> = (0..HEALTH_LANE_PER_ADDR).map(|_| c.admit_to_lane(a).unwrap()).collect();
+        assert!(c.admit_to_lane(a).is_none(), "one address holds at most its share of the lane");
+        for i in 3..(3 + HEALTH_LANE - HEALTH_LANE_PER_ADDR) {
+            lane.push(c.admit_to_lane(format!("10.0.0.{i}").parse().unwrap()).expect("room in the lane"));
+        }
+        assert!(c.admit_to_lane("10.0.0.99".parse().unwrap()).is_none(), "the lane holds {HEALTH_LANE}");
+        // The lane is not the main count: the server is still full for ordinary connections.
+        assert_eq!(c.admit("10.0.0.98".parse().unwrap()).err(), Some(Refusal::Full));
+        lane.truncate(0);
+        assert!(c.admit_to_lane(a).is_some(), "places come back when lane connections close");
     }
 
     #[test]

@@ -294,6 +294,60 @@ async fn slow_connections_from_one_loopback_address_leave_the_health_check_alone
     s.stop().await;
 }
 
+/// Many addresses together fill the global cap (each within its own per-address cap): a health
+/// check must still be answered, from a lane kept for it; anything else in that lane is told
+/// the server is full.
+#[tokio::test]
+async fn when_many_addresses_fill_every_connection_slot_the_health_check_is_still_answered() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut config = plain_config();
+    config.limits.conns = 40;
+    config.limits.conns_per_addr = 8;
+    let s = Server::start_with(config).await;
+    let addr: std::net::SocketAddr = s.addr.parse().unwrap();
+    let connect_from = |ip: &str| {
+        let ip: std::net::SocketAddr = format!("{ip}:0").parse().unwrap();
+        async move {
+            let sock = tokio::net::TcpSocket::new_v4().unwrap();
+            sock.bind(ip).unwrap();
+            sock.connect(addr).await
+        }
+    };
+    // Six addresses, eight slow connections each (they send nothing): 48 against a cap of 40.
+    let mut held = Vec::new();
+    for a in 10..16 {
+        for _ in 0..8 {
+            if let Ok(c) = connect_from(&format!("127.0.0.{a}")).await {
+                held.push(c);
+            }
+        }
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let ask = |from: String, path: &'static str| {
+        let connect = connect_from(&from);
+        async move {
+            let mut c = connect.await.unwrap();
+            let req = format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+            let _ = c.write_all(req.as_bytes()).await;
+            let mut answer = String::new();
+            let _ = tokio::time::timeout(Duration::from_secs(5), c.read_to_string(&mut answer)).await;
+            answer
+        }
+    };
+    // The cap is full: an ordinary request from a new address is refused ...
+    let other = ask("127.0.0.40".into(), "/api/rooms").await;
+    assert!(other.starts_with("HTTP/1.1 503"), "the server is full: {other}");
+    assert!(other.contains("connection limit"), "{other}");
+    // ... but health checks are answered, one after another.
+    for i in 0..5 {
+        let health = ask(format!("127.0.0.{}", 50 + i), "/api/health").await;
+        assert!(health.starts_with("HTTP/1.1 200"), "health answered while full (try {i}): {health}");
+        assert!(health.contains("\"status\":\"ok\""), "{health}");
+    }
+    drop(held);
+    s.stop().await;
+}
+
 #[tokio::test]
 async fn loopback_is_capped_per_address_like_any_client_and_a_forwarded_header_is_ignored() {
     let mut config = plain_config();

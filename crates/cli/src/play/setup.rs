@@ -134,6 +134,35 @@ mod tests {
     }
 
     #[test]
+    fn the_sorcery_example_is_played_from_its_position() {
+        let path = docs().join("sorcery.txt");
+        let args = super::super::PlayArgs {
+            game: GameKind::Sorcery,
+            players: Some(2),
+            seat: 0,
+            bots: vec!["medium".into()],
+            seed: Some(5),
+            init: None,
+            general: None,
+            ace: None,
+            setup: Some(path.clone()),
+        };
+        let table = GameKind::Sorcery.visit(super::super::Check(&args)).unwrap();
+        let game = sorcery::Sorcery::from_setup(&clauses(&read(&path).unwrap())).unwrap();
+        // Banish player 2's Bone Golem, then both minions attack player 2 until the game ends.
+        let script = format!("ana\nhand\nplay 1 2 1\n{}", "attack 1\nattack 2\nend\n".repeat(20));
+        let input = crate::input::Lines::new(None, Box::new(std::io::Cursor::new(script))).unwrap();
+        let mut out = Vec::new();
+        super::super::sorcery::from_position(&args, &table, game, input, &mut out).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        // The position's turn and magic, its hand, not a fresh deal's.
+        assert!(out.contains("Turn 1: ana to play (magic 5)."), "{out}");
+        assert!(out.contains("Banish") && out.contains("Blizzard"), "{out}");
+        assert!(out.contains("ana wins"), "{out}");
+        assert!(out.contains(&format!("replay: --setup {} --seed 5", path.display())), "{out}");
+    }
+
+    #[test]
     fn a_malformed_setup_names_its_line_and_never_panics() {
         let text = "pilots 2\np0 health 20 hand OpenFire\np1 hand OpenFlre\n";
         let e = players(GameKind::WolfPack, text).unwrap_err();

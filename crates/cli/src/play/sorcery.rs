@@ -76,12 +76,9 @@ pub fn parse_args(args: &[String]) -> Result<Args, String> {
 }
 
 /// `cardtable play sorcery`: the same game, its options translated into the spec's.
-pub fn play(args: &super::PlayArgs, table: &super::Table, _out: &mut dyn Write) -> anyhow::Result<ExitCode> {
-    if args.setup.is_some() {
-        // `run` has read and checked the position; the spec's session starts from decks only.
-        anyhow::bail!(
-            "the setup file is a valid Sorcery position, but Sorcery's terminal game cannot start from one yet (its `-init FILE` runs commands from a fresh deal)"
-        );
+pub fn play(args: &super::PlayArgs, table: &super::Table, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
+    if let Some(game) = super::setup_game(args, |text| Sorcery::from_setup(&super::setup::clauses(text)))? {
+        return from_position(args, table, game, super::stdin_lines(args)?, out);
     }
     let mut spec_args = Vec::new();
     if let Some(seed) = args.seed {
@@ -93,6 +90,33 @@ pub fn play(args: &super::PlayArgs, table: &super::Table, _out: &mut dyn Write) 
     let seat_flag = if args.seat == 0 { "-bot2" } else { "-bot1" };
     spec_args.extend([seat_flag.to_string(), table.bots[0].clone()]);
     run(&spec_args)
+}
+
+/// `cardtable play sorcery --setup FILE`: the terminal game from the position `game` (the
+/// file in the setup notation), the player in `args.seat`, the other seat's bot `table.bots[0]`.
+/// The commands are the spec's; `--init` lines run first, then standard input.
+pub(super) fn from_position(
+    args: &super::PlayArgs,
+    table: &super::Table,
+    game: Sorcery,
+    mut lines: crate::input::Lines,
+    out: &mut dyn Write,
+) -> anyhow::Result<ExitCode> {
+    let mut options = Options::default();
+    options.bots[usize::from(args.seat == 0)] = Some(table.bots[0].clone());
+    let seed = super::seed_or_clock(args.seed);
+    let (mut session, first) = Session::from_position(&options, game, seed, |n| registry::bot::<Sorcery>(n).ok());
+    write!(out, "{first}")?;
+    let mut echo = super::Echo::new(args);
+    while !session.is_over() {
+        let Some(line) = echo.ask(&mut lines, out)? else { break };
+        write!(out, "{}", session.feed(&line))?;
+    }
+    write!(out, "{}", session.finish())?;
+    if let Some(path) = &args.setup {
+        writeln!(out, "(replay: --setup {} --seed {seed})", path.display())?;
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The binary's `cardtable sorcery ARGS`: the real files, terminal and clock.

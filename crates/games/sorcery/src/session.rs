@@ -47,6 +47,8 @@ pub struct Session {
     style: Style,
     phase: Phase,
     events: Vec<Event>,
+    /// What is told once the names are known: the game's start, or a position's turn.
+    opening: Vec<Event>,
 }
 
 impl Session {
@@ -70,6 +72,38 @@ impl Session {
             config.turn_limit = Some(500);
         }
         let game = Sorcery::new(&config, seed)?;
+        let opening = game.start_events();
+        Ok(Session::start(args, game, bots, seed, opening))
+    }
+
+    /// A session from a position written in the setup notation ([`Sorcery::from_setup`]:
+    /// `cardtable play sorcery --setup FILE`, a practice puzzle or a bug report's position),
+    /// with the bots of `args` made by `make`. `-testing` (in `args` or the position) lifts the
+    /// magic costs as usual. The first line, once the names are known, says whose turn it is.
+    pub fn from_position(
+        args: &Options,
+        mut game: Sorcery,
+        seed: u64,
+        make: fn(&str) -> Option<Box<dyn Bot<Sorcery>>>,
+    ) -> (Session, String) {
+        let bots = [0, 1].map(|i| args.bots[i].as_deref().and_then(make));
+        game.testing |= args.testing;
+        if bots.iter().all(Option::is_some) {
+            // Nobody can type `quit`: make sure two bots finish.
+            game.turn_limit = Some(game.turn() + 500);
+        }
+        let player = game.active();
+        let opening = vec![Event::TurnStarted { player, turn: game.turn(), magic: game.player(player).magic }];
+        Session::start(args, game, bots, seed, opening)
+    }
+
+    fn start(
+        args: &Options,
+        game: Sorcery,
+        bots: [Option<Box<dyn Bot<Sorcery>>>; 2],
+        seed: u64,
+        opening: Vec<Event>,
+    ) -> (Session, String) {
         let names = [0, 1].map(|i: usize| match &args.bots[i] {
             Some(b) => format!("{}{} bot", b[..1].to_uppercase(), &b[1..]),
             None => String::new(),
@@ -82,10 +116,11 @@ impl Session {
             style: if args.unicode { Style::Fancy } else { Style::Simple },
             phase: Phase::AskName(0),
             events: Vec::new(),
+            opening,
         };
         let mut out = String::new();
         s.next_prompt(&mut out);
-        Ok((s, out))
+        (s, out)
     }
 
     pub fn is_over(&self) -> bool {
@@ -121,7 +156,7 @@ impl Session {
             self.phase = if i == 0 { Phase::AskName(1) } else { Phase::Playing };
         }
         if self.phase == Phase::Playing {
-            for e in self.game.start_events() {
+            for e in std::mem::take(&mut self.opening) {
                 self.narrate(&e, out);
             }
             self.run_bots(out);

@@ -79,6 +79,54 @@ fn treachery_takes_the_duel_card_but_not_seed_of_animositys() {
     assert!(g.discard.contains(&card("♠7 Attack")));
 }
 
+/// The rooms acceptance suite's `duel` reports (room seed 3197, and again in a rerun): Cao Cao,
+/// the Lord, challenged Liu Bei with the Duel his Treachery had taken, lost it at 1 HP and died
+/// with nobody to save him. The engine was right: a dead Cao Cao takes nothing, and the game
+/// ends with his `Died` and the `GameOver`. (The suite read the watcher's events as soon as a
+/// player heard `GameEnded`, while the watcher's own socket still carried those last two.)
+/// Alive, Cao Cao takes back his own Duel when it hurts him.
+#[test]
+fn cao_cao_takes_back_his_own_duel_and_a_dead_one_takes_nothing() {
+    let [_, _, c, d] = plain();
+    let mut g = build([
+        S::new(G::CaoCao, Role::Lord).hand(&["♣A Duel"]),
+        S::new(G::LiuBei, Role::Rebel).hand(&["♣J Attack"]),
+        c.clone(),
+        d.clone(),
+    ]);
+    act(&mut g, 0, use1("♣A Duel", Kind::Duel, 1));
+    pass_negates(&mut g);
+    // Cao Cao's hand is empty now: he cannot answer, and the Duel hurts him at once.
+    let events = act(&mut g, 1, respond("♣J Attack", Kind::Attack));
+    assert!(events.iter().any(|e| matches!(e, Event::Damaged { seat: Seat(0), .. })), "{events:?}");
+    assert_eq!(g.p(Seat(0)).hp, g.p(Seat(0)).max_hp - 1);
+    assert!(
+        events.iter().any(|e| matches!(e, Event::Gained { seat: Seat(0), card: c } if *c == card("♣A Duel"))),
+        "Treachery takes back Cao Cao's own Duel: {events:?}"
+    );
+    assert!(g.p(Seat(0)).hand.contains(&card("♣A Duel")));
+
+    let mut g = build([
+        S::new(G::CaoCao, Role::Lord).hp(1).hand(&["♣A Duel"]),
+        S::new(G::LiuBei, Role::Rebel).hand(&["♣J Attack"]),
+        c,
+        d,
+    ]);
+    act(&mut g, 0, use1("♣A Duel", Kind::Duel, 1));
+    pass_negates(&mut g);
+    let mut events = act(&mut g, 1, respond("♣J Attack", Kind::Attack));
+    // Nobody holds a Peach: the rescue passes every seat without asking.
+    while g.pending.is_some() && g.winners().is_none() {
+        let s = waiting(&g);
+        events.extend(act(&mut g, s, Action::Pass));
+    }
+    let died = events.iter().position(|e| matches!(e, Event::Died { seat: Seat(0), .. }));
+    let over = events.iter().position(|e| matches!(e, Event::GameOver { .. }));
+    assert!(died.is_some() && over.is_some() && died < over, "the Lord died and the game ended: {events:?}");
+    assert!(!events.iter().any(|e| matches!(e, Event::Gained { .. })), "a dead Cao Cao takes nothing: {events:?}");
+    assert!(matches!(events.last(), Some(Event::GameOver { .. })), "the game's last event is GameOver");
+}
+
 // 2. ------------------------------------------------------------------------------------------
 
 /// Every general is in play at most once: Hua Xiong, picked by the Lord, was dealt again.
