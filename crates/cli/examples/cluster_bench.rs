@@ -383,7 +383,8 @@ async fn faults(a: &Args) -> Vec<String> {
     match t {
         Ok(t) => {
             out.push(format!("checks: {}", t.summary()));
-            for p in t.problems.iter().take(10) {
+            // Every problem kept (up to 40): the first ones may all be of one room.
+            for p in &t.problems {
                 out.push(format!("  problem: {p}"));
             }
         }

@@ -125,6 +125,9 @@ pub struct Lobby {
     /// Rooms read from the store that could not be run (damaged, an unknown game, a failed
     /// rebuild): left in the database, and not claimed again and again by the heartbeat.
     unrunnable: Mutex<std::collections::HashSet<String>>,
+    /// Held across a claim and the adoption of what it claimed (the heartbeat's, a lookup's):
+    /// one at a time, so neither claims again a room the other is about to run.
+    claiming: tokio::sync::Mutex<()>,
     /// A cluster's list of every node's rooms, read from PostgreSQL at most once a second.
     listed: tokio::sync::Mutex<Option<(Instant, Arc<Vec<serde_json::Value>>)>>,
     /// Held while a dormant room is woken or dormant rooms are closed, so a room is never
@@ -286,6 +289,7 @@ impl Lobby {
             usage,
             node,
             unrunnable: Mutex::new(Default::default()),
+            claiming: tokio::sync::Mutex::new(()),
             listed: tokio::sync::Mutex::new(None),
             waking: Arc::new(tokio::sync::Mutex::new(())),
         };
@@ -333,6 +337,11 @@ impl Lobby {
     /// Whether room `id` was read from the store and could not be run (see `unrunnable`).
     pub fn unrunnable(&self, id: &str) -> bool {
         self.unrunnable.lock().expect("unrunnable lock").contains(id)
+    }
+
+    /// Taken around a claim and the adoption of its rooms (see `claiming`).
+    pub(crate) async fn claims(&self) -> tokio::sync::MutexGuard<'_, ()> {
+        self.claiming.lock().await
     }
 
     /// This server as a node.
@@ -638,6 +647,11 @@ impl Lobby {
         let Some(pg) = self.store.postgres().filter(|_| self.node.cluster) else { return Ok(Whereabouts::Missing) };
         let ttl = self.node.config.ttl;
         let Some(found) = pg.locate(id, ttl).await? else { return Ok(Whereabouts::Missing) };
+        let _claims = self.claims().await;
+        if self.contains(id) {
+            // Claimed meanwhile (the heartbeat, another lookup).
+            return Ok(Whereabouts::Here);
+        }
         if found.owner.as_deref() == Some(self.node.id()) {
             if self.node.draining() || !self.node.connected() {
                 return Ok(Whereabouts::Moving);

@@ -280,6 +280,8 @@ pub(crate) async fn beat(node: &Node, lobby: &Lobby) {
     if node.draining() {
         return;
     }
+    // Claims and adoptions one at a time (a lookup may be claiming a room right now).
+    let _claims = lobby.claims().await;
     // Rooms this node owns but does not run (let go while it was cut off, and nobody took
     // them): run them again.
     let mine: Vec<String> = owned.keys().filter(|id| !lobby.contains(id) && !lobby.unrunnable(id)).cloned().collect();
