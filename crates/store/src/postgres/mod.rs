@@ -97,7 +97,8 @@ impl PgStore {
     /// As [`PgStore::connect`], migrating no further than `target` (tests of migrations).
     #[doc(hidden)]
     pub async fn connect_to_version(url: &str, node: &str, target: i64) -> Result<PgStore, StoreError> {
-        let config: tokio_postgres::Config = url.parse()?;
+        let mut config: tokio_postgres::Config = url.parse()?;
+        session_limits(&mut config);
         let manager = Manager::from_config(
             config,
             tokio_postgres::NoTls,
@@ -280,4 +281,24 @@ fn row_to_match(r: &tokio_postgres::Row) -> MatchRecord {
         started_at: r.get::<_, i64>(8) as u64,
         ended_at: r.get::<_, i64>(9) as u64,
     }
+}
+
+/// How long PostgreSQL keeps a session of ours idle inside a transaction before it ends it.
+/// Our transactions are pipelined and never wait on anything but the network, so a session
+/// idle in one for seconds is a node cut off mid-transaction (a partition, a black-holed
+/// link): PostgreSQL would keep its room rows locked `FOR SHARE` until TCP noticed (hours), and
+/// the survivors' `FOR UPDATE SKIP LOCKED` claims would skip those rooms for as long. Ending
+/// the session within about a TTL (3 s by default) lets them be claimed.
+pub const IDLE_IN_TRANSACTION_MS: u32 = 3_000;
+
+/// Adds our session settings to the `options` a URL may already carry, and TCP keepalives so
+/// a dead peer is noticed from our side too.
+fn session_limits(config: &mut tokio_postgres::Config) {
+    let ours = format!("-c idle_in_transaction_session_timeout={IDLE_IN_TRANSACTION_MS}");
+    let options = match config.get_options() {
+        Some(theirs) if !theirs.is_empty() => format!("{theirs} {ours}"),
+        _ => ours,
+    };
+    config.options(&options);
+    config.keepalives(true).keepalives_idle(Duration::from_secs(5));
 }
