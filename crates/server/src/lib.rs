@@ -41,6 +41,7 @@ pub mod lobby;
 pub mod replay;
 pub mod room;
 pub mod rules;
+pub mod setup_rooms;
 pub mod watch;
 
 pub use accept::SECURITY_HEADERS;

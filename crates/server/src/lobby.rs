@@ -325,6 +325,7 @@ impl Lobby {
             )));
         }
         let kind = game.parse::<GameKind>().map_err(|e| CreateError::Bad(e.into()))?;
+        crate::setup_rooms::admit(&options, kind.name(), self.usage.limits()).map_err(CreateError::Bad)?;
         let ticket = self.usage.admit_room(from).map_err(CreateError::Refused)?;
         let id = self.new_id();
         let create = CreateRoom { id: id.clone(), options, lobby: self, ticket };
