@@ -56,6 +56,11 @@ pub struct ServeArgs {
     /// and with it such a room is marked seeded to its members and in the lobby.
     #[arg(long)]
     allow_seeded_rooms: bool,
+    /// Let `POST /api/rooms` start a room from a position (`setup`: the game's setup notation,
+    /// docs/setups/; puzzles, bug reports). Off by default: whoever wrote the position knows
+    /// every card; with it such a room is marked seeded to its members and in the lobby.
+    #[arg(long)]
+    allow_setup_rooms: bool,
     /// Lookups of room ids that do not exist one address may make in any minute (0: no cap).
     /// Past it every room lookup from the address gets HTTP 429 for a while.
     #[arg(long, default_value_t = server::limits::Limits::default().lookup_misses_per_minute_per_addr)]
@@ -191,6 +196,9 @@ async fn serve(args: ServeArgs, nofile: Option<u64>) -> anyhow::Result<ExitCode>
     if args.allow_seeded_rooms {
         tracing::warn!("rooms may be created with a chosen seed (--allow-seeded-rooms): they are marked seeded");
     }
+    if args.allow_setup_rooms {
+        tracing::warn!("rooms may start from a position (--allow-setup-rooms): they are marked seeded");
+    }
     let limits = server::limits::Limits {
         queue_bytes: args.queue_bytes.max(1),
         header_timeout: seconds(args.header_timeout),
@@ -199,6 +207,7 @@ async fn serve(args: ServeArgs, nofile: Option<u64>) -> anyhow::Result<ExitCode>
         conns: max_conns,
         trusted_proxies: args.trusted_proxies,
         allow_seeded_rooms: args.allow_seeded_rooms,
+        allow_setup_rooms: args.allow_setup_rooms,
         lookup_misses_per_minute_per_addr: args.max_lookup_misses_per_minute_per_addr,
         allow_origins: args.allow_origins,
         rooms_per_minute_per_addr: args.max_rooms_per_minute_per_addr,

@@ -42,6 +42,7 @@ pub mod node;
 pub mod replay;
 pub mod room;
 pub mod rules;
+pub mod setup_rooms;
 pub mod watch;
 
 pub use accept::SECURITY_HEADERS;

@@ -73,6 +73,9 @@ pub struct Limits {
     /// card, so by default it is refused (`400`), and where it is allowed the room is marked
     /// `seeded` to its members and in the lobby.
     pub allow_seeded_rooms: bool,
+    /// Whether `POST /api/rooms` may give a position to start from (`serve
+    /// --allow-setup-rooms`: puzzles, bug reports); such a room is marked `seeded` too.
+    pub allow_setup_rooms: bool,
     /// Lookups of room ids that do not exist (`GET /api/rooms/{id}`, the room's WebSocket, a
     /// replay's `room`) one address may make in any minute, in bursts of as many; 0 means no
     /// cap. Past it every room lookup from the address, of a real id too, gets `429` until
@@ -114,6 +117,7 @@ impl Default for Limits {
             conns: 16 * 1024,
             trusted_proxies: Vec::new(),
             allow_seeded_rooms: false,
+            allow_setup_rooms: false,
             lookup_misses_per_minute_per_addr: 30,
             allow_origins: Vec::new(),
             rooms_per_minute_per_addr: 30,

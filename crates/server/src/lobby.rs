@@ -468,6 +468,7 @@ impl Lobby {
                 reason: "this server is stopping: create the room on another (try again)".into(),
             }));
         }
+        crate::setup_rooms::admit(&options, kind.name(), self.usage.limits()).map_err(CreateError::Bad)?;
         let ticket = self.usage.admit_room(from).map_err(CreateError::Refused)?;
         let id = self.new_id().await.map_err(|e| CreateError::Bad(e.into()))?;
         let create = CreateRoom { id: id.clone(), options, lobby: self, ticket };

@@ -135,10 +135,12 @@ fn moves_of(m: &MatchRecord) -> usize {
 
 /// Plays the stored moves of game `G` from its seed, calling `each` with the game after the
 /// start and after every move, with the events of that step.
-fn rebuild<G: Game>(m: &MatchRecord, mut each: impl FnMut(&G, &[G::Event])) -> Result<(), String> {
+fn rebuild<G: Game + 'static>(m: &MatchRecord, mut each: impl FnMut(&G, &[G::Event])) -> Result<(), String> {
     let config: G::Config = serde_json::from_str(&m.config).map_err(|e| format!("config: {e}"))?;
     let moves: Vec<Move<G::Action>> = serde_json::from_str(&m.log).map_err(|e| format!("moves: {e}"))?;
-    let mut game = G::new(&config, m.seed).map_err(|e| e.to_string())?;
+    let setup = crate::setup_rooms::of_result(&m.result);
+    let mut game = crate::setup_rooms::new_game::<G>(&m.game, &config, m.seed, setup.as_deref(), None)
+        .map_err(|e| e.to_string())?;
     each(&game, &game.start_events());
     let mut events = Vec::new();
     for (index, mv) in moves.into_iter().enumerate() {

@@ -13,6 +13,10 @@ pub struct RoomOptions {
     /// card, so it is never sent to a client (see [`RoomOptions::public`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
+    /// A position to start every match from, in the game's setup notation
+    /// ([`crate::setup_rooms`]); never sent to a client, as the seed is not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub setup: Option<String>,
     /// How long a dropped player keeps their seat during a game.
     pub hold_seconds: u64,
     /// How long a disconnected player's turn waits before a bot plays it.
@@ -32,6 +36,7 @@ impl Default for RoomOptions {
     fn default() -> Self {
         RoomOptions {
             seed: None,
+            setup: None,
             hold_seconds: 60,
             turn_seconds: 30,
             bot_delay_ms: 700,
@@ -53,7 +58,7 @@ pub const MAX_GAME_OPTIONS_BYTES: usize = 4 * 1024;
 impl RoomOptions {
     /// The options as clients see them: all but the seed.
     pub fn public(&self) -> RoomOptions {
-        RoomOptions { seed: None, ..self.clone() }
+        RoomOptions { seed: None, setup: None, ..self.clone() }
     }
 
     /// Whether every option is in its range; if not, a reason naming the option.

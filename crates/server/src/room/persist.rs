@@ -98,7 +98,9 @@ impl<A: GameAdapter> Room<A> {
         if let Some(ms) = snap.current {
             let config: <A::G as Game>::Config =
                 serde_json::from_value(ms.config).map_err(|e| Error::restore(id, format!("config: {e}")))?;
-            let mut game = A::G::new(&config, ms.seed).map_err(|e| Error::restore(id, e))?;
+            let setup = room.options.setup.as_deref();
+            let mut game = crate::setup_rooms::new_game::<A::G>(A::name(), &config, ms.seed, setup, None)
+                .map_err(|e| Error::restore(id, e))?;
             let mut moves = Vec::with_capacity(stored.moves.len());
             let mut serials = Vec::with_capacity(stored.moves.len() + 1);
             serials.push(game.decision().serial);
@@ -191,9 +193,11 @@ impl<A: GameAdapter> Room<A> {
     /// Undoes the last move of the current match (its write was refused): the game is rebuilt
     /// from its seed and the moves before it, as a restart would (the hot path keeps no copy).
     pub(super) fn take_back_last_move(&mut self, stand_in: SeatSet) {
+        let setup = self.options.setup.clone();
         let Some(cur) = self.current.as_mut() else { return };
         cur.moves.pop();
-        let mut game = A::G::new(&cur.config, cur.seed).expect("the match was made from this config and seed");
+        let mut game = crate::setup_rooms::new_game::<A::G>(A::name(), &cur.config, cur.seed, setup.as_deref(), None)
+            .expect("the match was made from this config and seed");
         let mut scratch = Vec::new();
         for m in &cur.moves {
             match m {

@@ -75,7 +75,8 @@ impl<A: GameAdapter> Room<A> {
         } else {
             derive_seed(self.base_seed, self.matches_played)
         };
-        let game = match A::G::new(&config, seed) {
+        let setup = self.options.setup.as_deref();
+        let game = match crate::setup_rooms::new_game::<A::G>(A::name(), &config, seed, setup, Some(seated.len())) {
             Ok(g) => g,
             Err(e) => return self.fail(conn, e.code, &e.message),
         };
@@ -196,11 +197,14 @@ impl<A: GameAdapter> Room<A> {
         let Some(cur) = self.current.take() else { return };
         let abandoned = winners.is_none();
         let winners = winners.unwrap_or_default();
-        let result = if abandoned {
+        let mut result = if abandoned {
             serde_json::json!({ "winners": winners, "abandoned": true })
         } else {
             serde_json::json!({ "winners": winners })
         };
+        if let Some(setup) = &self.options.setup {
+            result["setup"] = serde_json::Value::from(setup.as_str());
+        }
         let record = store::MatchRecord {
             id: 0,
             room_id: self.id.clone(),

@@ -202,7 +202,8 @@ impl<A: GameAdapter> Room<A> {
             .put("minPlayers", &A::MIN_PLAYERS)
             .put("maxPlayers", &A::MAX_PLAYERS)
             .put("options", &self.options.public())
-            .put("seeded", &self.options.seed.is_some());
+            .put("seeded", &(self.options.seed.is_some() || self.options.setup.is_some()))
+            .put("setUp", &self.options.setup.is_some());
         t
     }
 
