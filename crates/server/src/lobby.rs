@@ -773,6 +773,11 @@ impl<'a> AdapterVisitor for CreateRoom<'a> {
             }
             let (mut room, handle, rx) = Room::<A>::create(id.clone(), options, lobby.store.clone());
             lobby.prepare(&mut room);
+            // Stored and put in the lobby under the claims lock: between the two, the room is
+            // this node's in the database but not in its lobby, and the heartbeat reclaimed it
+            // (a second copy, a new epoch): the first copy's next write was refused and its
+            // sockets closed 4001 "moved" at their first join (seen in cluster_nodes.rs).
+            let _claims = lobby.claims().await;
             room.persist_new().await?;
             lobby.rooms.lock().expect("lobby lock").insert(id.clone(), Slot::Live(handle.clone()));
             spawn(room, rx, id, Arc::downgrade(&lobby.rooms), ticket, handle);

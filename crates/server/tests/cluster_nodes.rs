@@ -494,3 +494,24 @@ async fn a_node_cut_off_from_the_database_lets_its_rooms_go_and_a_peer_takes_the
     assert_eq!(resolve(&n1, &room, TTL).await["node"], "n2");
     assert_eq!(stored_moves(&url, &room).await.len(), before.len() + 1, "the move once");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_start_the_database_cannot_store_is_refused_and_nothing_starts() {
+    let Some(url) = cluster("cluster_start_cut").await else { return };
+    let link = Link::to(&url).await;
+    let n1 = TestNode::start(&link.url(&url), "n1");
+    let room = n1.room(json!({"game": "buckshot", "seed": 9, "botDelayMs": 60_000})).await;
+    let mut a = n1.client(&room).await;
+    a.join("alice").await;
+    let mut b = n1.client(&room).await;
+    b.join("bob").await;
+    link.cut();
+    // The match cannot be stored: refused (store_unavailable or, once let go, room_moved or
+    // the socket closed 4001), and nobody hears of a game.
+    a.send(json!({"type": "StartGame"})).await;
+    let got = a.drain(TTL.as_millis() as u64 * 4).await;
+    assert!(!got.iter().any(|p| p["type"] == "GameStarted"), "a start not stored does not start: {got:?}");
+    let refused = failures(&got).iter().any(|c| c == "store_unavailable" || c == "room_moved");
+    assert!(refused || closed_moved(&a), "the start is refused: {got:?} ({:?})", a.closed);
+    assert!(!b.drain(100).await.iter().any(|p| p["type"] == "GameStarted"));
+}

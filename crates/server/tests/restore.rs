@@ -1,5 +1,10 @@
-//! A room the store cannot rebuild does not keep the server, or the other rooms, from starting.
+//! A room the store cannot rebuild does not keep the server, or the other rooms, from starting;
+//! a room stored in the middle of a change comes back able to go on.
 
+mod common;
+
+use common::Server;
+use serde_json::{Value, json};
 use server::lobby::Lobby;
 use server::room::RoomOptions;
 
@@ -14,4 +19,92 @@ async fn a_broken_room_is_left_out_and_the_others_come_back() {
     let lobby = Lobby::restore(store).await.expect("the server starts");
     assert!(lobby.contains(&good));
     assert!(!lobby.contains("broken"));
+}
+
+/// A legal entry, chosen without knowing the game (as `every_game.rs` picks).
+fn pick(legal: &[Value]) -> Option<&Value> {
+    legal.iter().find(|a| a["type"] == "Lock").or_else(|| legal.iter().find(|a| a["type"] != "End")).or(legal.first())
+}
+
+/// A server killed (no drain, no last write) right after it stored a match's last move, before
+/// it recorded the match as finished: the move log in the store holds a game that is over, the
+/// room's snapshot still says a match runs. The restarted server must finish that match (record
+/// it, back to the lobby), not show a table that waits on nobody for ever — what the cluster's
+/// fault benchmark saw for Buckshot and Sorcery rooms after a failover (`waitingOn: []`,
+/// `legal: []`, `gameStarted: true`), since both games' decisions are empty only once they are
+/// over.
+async fn a_match_stored_to_its_end_but_not_finished_is_finished_by_the_restore(game: &str, seed: u64) {
+    let dir = std::env::temp_dir().join(format!("cardtable-restore-{game}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("t.db");
+    let _ = std::fs::remove_file(&path);
+    let store = store::Store::open(&path).unwrap();
+    let s = Server::fast(store.clone()).await;
+    let id = s.room(json!({"game": game, "seed": seed, "botDelayMs": 2})).await;
+    let mut a = s.client(&id).await;
+    a.join("alice").await;
+    let mut b = s.client(&id).await;
+    b.join("bob").await;
+    a.send(json!({"type": "StartGame"})).await;
+    a.expect("GameStarted").await;
+    // The room as stored when its match started (no moves yet).
+    let started = store.load_room(&id).await.unwrap().expect("stored").snapshot;
+    'play: for _ in 0..3_000 {
+        for c in [&mut a, &mut b] {
+            let d = c.sync().await;
+            if c.seen.iter().any(|p| p["type"] == "GameEnded") {
+                break 'play;
+            }
+            c.seen.clear();
+            if let Some(action) = pick(d["legal"].as_array().map_or(&[][..], |l| l.as_slice())) {
+                c.send(json!({"type": "Act", "action": action})).await;
+            }
+        }
+    }
+    drop((a, b));
+    s.stop().await;
+    let finished = store.list_matches(10).await.unwrap();
+    assert_eq!(finished.len(), 1, "{game}: the match was played to its end");
+    let log: Vec<Value> = serde_json::from_str(&finished[0].log).unwrap();
+    assert!(!log.is_empty());
+    // The store as the kill left it (a database of its own: the first server's room tasks may
+    // still write to theirs): the match's snapshot, every move stored, no end written.
+    let path = dir.join("killed.db");
+    let _ = std::fs::remove_file(&path);
+    let store = store::Store::open(&path).unwrap();
+    store.save_room(&id, game, started).await.unwrap();
+    for (i, m) in log.iter().enumerate() {
+        store.append_move(&id, i as u64, m.to_string()).await.unwrap();
+    }
+    let s = Server::fast(store.clone()).await;
+    let mut w = s.client(&id).await;
+    let table = w.sync().await;
+    let waiting = table["waitingOn"].as_array().map_or(0, Vec::len);
+    assert!(
+        table["gameStarted"] == false || waiting > 0,
+        "{game}: the restored room waits on nobody and its match is not finished: {table}"
+    );
+    assert_eq!(table["gameStarted"], false, "{game}: the match that was over is finished: {table}");
+    let recorded = store.list_matches(10).await.unwrap();
+    assert_eq!(recorded.len(), 1, "{game}: the finished match is recorded");
+    assert_eq!(recorded[0].log, finished[0].log, "{game}: with every move");
+    assert_eq!(table["lastWinner"], finished_winner(&finished[0]), "{game}: {table}");
+    s.stop().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn a_buckshot_match_stored_to_its_end_is_finished_by_the_restore() {
+    a_match_stored_to_its_end_but_not_finished_is_finished_by_the_restore("buckshot", 21).await;
+}
+
+#[tokio::test]
+async fn a_sorcery_match_stored_to_its_end_is_finished_by_the_restore() {
+    a_match_stored_to_its_end_but_not_finished_is_finished_by_the_restore("sorcery", 22).await;
+}
+
+/// The first winner of a recorded match (null for a draw).
+fn finished_winner(m: &store::MatchRecord) -> Value {
+    let result: Value = serde_json::from_str(&m.result).unwrap();
+    result["winners"][0].clone()
 }

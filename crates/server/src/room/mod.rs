@@ -171,6 +171,11 @@ impl<A: GameAdapter> Room<A> {
         let Inbox(mut rx) = inbox;
         self.awake_since = Instant::now();
         self.dormant = false;
+        // A restored match can be over already: its last move was stored, then the server
+        // stopped (kill -9, a failover) before it recorded the match's end. Replayed, it asks
+        // nobody (`waitingOn: []`) and no move will ever come to end it: end it here, as that
+        // move would have. A running match is left as it is (`finish_if_over` checks).
+        self.finish_if_over().await;
         self.note_presence();
         loop {
             if self.has_moved() {

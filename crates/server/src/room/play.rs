@@ -104,7 +104,17 @@ impl<A: GameAdapter> Room<A> {
         self.waiting_since = None;
         if let Err(e) = self.store.reset_moves(&self.id, self.snapshot()).await {
             self.note_store_error(&e);
-            tracing::error!(room = %self.id, "saving the start failed: {e}");
+            tracing::error!(room = %self.id, "saving the start failed, the start is refused: {e}");
+            // Not stored, so not started (as a move is refused in `act`): a match the store
+            // does not know would be lost by a restart or a failover, and its first moves
+            // appended to the previous match's log. Nobody has heard of it yet.
+            self.current = None;
+            let reason = match e {
+                store::StoreError::Lost(_) => store_refusal(&e),
+                _ => "the game was not started: the server cannot reach its database right now; try again in a moment"
+                    .to_string(),
+            };
+            return self.fail(conn, e.code(), &reason);
         }
         self.save().await;
         self.broadcast(&ServerMsg::GameStarted);
