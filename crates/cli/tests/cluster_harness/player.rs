@@ -243,6 +243,7 @@ pub fn game_fields(gd: &Value, people: &[String]) -> Value {
         "waitingOn",
         "serial",
         "seeded",
+        "setUp",
         "legal",
         "replay",
         "players",
