@@ -38,6 +38,9 @@ pub(crate) enum Cmd {
     },
     FinishMatch {
         record: MatchRecord,
+        /// The match's number in its room (`Some`: recorded once per room and number, a
+        /// second record replacing the first; see [`crate::Store::record_match`]).
+        number: Option<u64>,
         ack: oneshot::Sender<Result<i64, StoreError>>,
     },
     LoadRooms {

@@ -200,6 +200,14 @@ impl Store {
         each!(self, s => s.finish_match(record).await)
     }
 
+    /// Records match number `number` of its room (the room's count of matches played before
+    /// it), once: recorded again (a server restoring a room whose match was recorded just
+    /// before its owner stopped, and ending it again), the new record replaces the first and
+    /// keeps its id, which is answered. Fenced like every write of a room.
+    pub async fn record_match(&self, record: MatchRecord, number: u64) -> Result<i64, StoreError> {
+        each!(self, s => s.record_match(record, number).await)
+    }
+
     /// Every live room (the server starting); on PostgreSQL, every room this node may own,
     /// claimed for it.
     pub async fn load_rooms(&self) -> Result<Vec<StoredRoom>, StoreError> {

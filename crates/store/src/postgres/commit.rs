@@ -26,7 +26,7 @@ enum Op {
     Reset { id: String, snapshot: String, epoch: i64 },
     Delete { id: String, epoch: i64 },
     Chat { id: String, entry: String, epoch: i64 },
-    Finish { record: MatchRecord, epoch: Option<i64> },
+    Finish { record: MatchRecord, number: Option<i64>, epoch: Option<i64> },
 }
 
 enum Ack {
@@ -73,9 +73,16 @@ struct Stmts {
     finish: Statement,
 }
 
-const MATCH_COLS: &str = "room_id, game, seed, config, players, log, result, started_at, ended_at";
+const MATCH_COLS: &str = "room_id, game, seed, config, players, log, result, started_at, ended_at, match_no";
 const MATCH_PARAMS: &str =
-    "$1::text, $2::text, $3::bigint, $4::text, $5::text, $6::text, $7::text, $8::bigint, $9::bigint";
+    "$1::text, $2::text, $3::bigint, $4::text, $5::text, $6::text, $7::text, $8::bigint, $9::bigint, $10::bigint";
+/// A match is recorded once per (room, number): recorded again (a node restoring a room whose
+/// last owner recorded the match and stopped before the room went back to the lobby), the new
+/// record replaces the first and keeps its id. The writes are fenced, so the later one is the
+/// room's owner's. Without a number (`NULL`), never a conflict.
+const MATCH_UPSERT: &str = "ON CONFLICT (room_id, match_no) DO UPDATE SET game = excluded.game,
+    seed = excluded.seed, config = excluded.config, players = excluded.players, log = excluded.log,
+    result = excluded.result, started_at = excluded.started_at, ended_at = excluded.ended_at";
 
 impl Stmts {
     async fn prepare(c: &Client) -> Result<Stmts, tokio_postgres::Error> {
@@ -84,13 +91,13 @@ impl Stmts {
         // happened the write matches no row.
         let finish_fenced = format!(
             "INSERT INTO matches ({MATCH_COLS}) SELECT {MATCH_PARAMS} FROM rooms
-             WHERE id = $1 AND epoch = $10 FOR SHARE RETURNING id"
+             WHERE id = $1 AND epoch = $11 FOR SHARE {MATCH_UPSERT} RETURNING id"
         );
         // A match of a room that has no row (an import, a test) is simply recorded; one of a
         // room another node holds is not.
         let finish = format!(
             "INSERT INTO matches ({MATCH_COLS}) SELECT {MATCH_PARAMS}
-             WHERE NOT EXISTS (SELECT 1 FROM rooms WHERE id = $1) RETURNING id"
+             WHERE NOT EXISTS (SELECT 1 FROM rooms WHERE id = $1) {MATCH_UPSERT} RETURNING id"
         );
         let (save, append, reset, delete, chat, chat_trim, finish_fenced, finish) = tokio::try_join!(
             c.prepare_cached(
@@ -178,11 +185,12 @@ fn prepare_items(batch: Vec<Cmd>, epochs: &Epochs) -> Vec<Item> {
                 let epoch = held(&epochs, &id).unwrap_or(NOT_OURS);
                 (id.clone(), Op::Chat { id, entry, epoch }, Ack::Unit(ack))
             }
-            Cmd::FinishMatch { record, ack } => {
+            Cmd::FinishMatch { record, number, ack } => {
                 // A match of a room this node holds is fenced by its epoch; see `finish` for
                 // one it never held.
                 let epoch = held(&epochs, &record.room_id);
-                (record.room_id.clone(), Op::Finish { record, epoch }, Ack::Id(ack))
+                let number = number.map(|n| n as i64);
+                (record.room_id.clone(), Op::Finish { record, number, epoch }, Ack::Id(ack))
             }
             Cmd::LoadRooms { reply, .. } => {
                 let _ = reply.send(Err(StoreError::Closed));
@@ -232,10 +240,10 @@ fn step<'a>(c: &'a Client, s: &'a Stmts, node: &'a str, op: &'a Op) -> Step<'a> 
                 let (added, _) = tokio::try_join!(c.execute(&s.chat, &add), c.execute(&s.chat_trim, &trim))?;
                 affected(added)
             }
-            Op::Finish { record: m, epoch } => {
+            Op::Finish { record: m, number, epoch } => {
                 let (seed, started, ended) = (m.seed as i64, m.started_at as i64, m.ended_at as i64);
-                let params: [&(dyn tokio_postgres::types::ToSql + Sync); 9] =
-                    [&m.room_id, &m.game, &seed, &m.config, &m.players, &m.log, &m.result, &started, &ended];
+                let params: [&(dyn tokio_postgres::types::ToSql + Sync); 10] =
+                    [&m.room_id, &m.game, &seed, &m.config, &m.players, &m.log, &m.result, &started, &ended, number];
                 match epoch {
                     Some(epoch) => {
                         let mut with_epoch = params.to_vec();

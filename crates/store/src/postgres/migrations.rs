@@ -57,6 +57,18 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         id TEXT PRIMARY KEY,
         retired_at TIMESTAMPTZ NOT NULL DEFAULT now()
     );",
+    // 3-5: not used on PostgreSQL (SQLite's schema reached 5 first); numbered alike from 6 on
+    // so one change is one number on both.
+    "",
+    "",
+    "",
+    // 6: a finished match is recorded once per (room, match number): a node that restores a
+    // room whose last owner recorded its match and stopped before it went back to the lobby
+    // records it again under the same number, which replaces the first (the writes are
+    // fenced, so the later record is the room's legitimate owner's). Rows from before have no
+    // number (NULL: never a conflict).
+    "ALTER TABLE matches ADD COLUMN match_no BIGINT;
+    CREATE UNIQUE INDEX matches_room_match ON matches (room_id, match_no);",
 ];
 
 /// The schema version this binary brings a database to.

@@ -163,8 +163,14 @@ impl PgStore {
         self.call(|ack| Cmd::DeleteRoom { id: id.into(), ack }).await
     }
 
+    /// Records a finished match; answers its id.
     pub async fn finish_match(&self, record: MatchRecord) -> Result<i64, StoreError> {
-        self.call(|ack| Cmd::FinishMatch { record, ack }).await
+        self.call(|ack| Cmd::FinishMatch { record, number: None, ack }).await
+    }
+
+    /// Records match `number` of its room once (see [`crate::Store::record_match`]).
+    pub async fn record_match(&self, record: MatchRecord, number: u64) -> Result<i64, StoreError> {
+        self.call(|ack| Cmd::FinishMatch { record, number: Some(number), ack }).await
     }
 
     /// Claims for this node every room it owned or nobody owns (bumping each one's epoch, so

@@ -70,11 +70,19 @@ pub(crate) fn migrations() -> Migrations<'static> {
             retired_at INTEGER NOT NULL
         ) WITHOUT ROWID;",
         ),
+        // v6: a finished match is recorded once per (room, match number): a server that
+        // restores a room whose match was recorded just before a kill -9 (the room not back in
+        // the lobby yet) records it again under the same number, which replaces the first.
+        // Rows from before have no number (NULL: never a conflict). As on PostgreSQL.
+        M::up(
+            "ALTER TABLE matches ADD COLUMN match_no INTEGER;
+        CREATE UNIQUE INDEX matches_room_match ON matches (room_id, match_no);",
+        ),
     ])
 }
 
 /// The schema version this binary brings a database to (the number of migrations).
-pub(crate) const SCHEMA_VERSION: i64 = 5;
+pub(crate) const SCHEMA_VERSION: i64 = 6;
 
 pub(crate) fn open(path: &Path) -> Result<Connection, StoreError> {
     open_with(path, false)

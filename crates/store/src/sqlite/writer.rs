@@ -198,28 +198,38 @@ pub(crate) fn run(tx: &Connection, cmd: Cmd, acks: &mut Acks, log: &mut LogState
                 .map(|_| ());
             ack_after(acks, r, ack);
         }
-        Cmd::FinishMatch { record: m, ack } => {
+        Cmd::FinishMatch { record: m, number, ack } => {
+            // Once per (room, number): a second record of the same match (restored after a
+            // kill -9 that came between recording it and the room's return to the lobby)
+            // replaces the first and keeps its id. Without a number, never a conflict.
             let r = tx
                 .prepare_cached(
-                    "INSERT INTO matches (room_id, game, seed, config, players, log, result, started_at, ended_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                    "INSERT INTO matches (room_id, game, seed, config, players, log, result, started_at, ended_at, match_no)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+                 ON CONFLICT (room_id, match_no) DO UPDATE SET game = excluded.game, seed = excluded.seed,
+                 config = excluded.config, players = excluded.players, log = excluded.log,
+                 result = excluded.result, started_at = excluded.started_at, ended_at = excluded.ended_at
+                 RETURNING id",
                 )
                 .and_then(|mut st| {
-                    st.execute(params![
-                        m.room_id,
-                        m.game,
-                        m.seed as i64,
-                        m.config,
-                        m.players,
-                        m.log,
-                        m.result,
-                        m.started_at as i64,
-                        m.ended_at as i64
-                    ])
+                    st.query_row(
+                        params![
+                            m.room_id,
+                            m.game,
+                            m.seed as i64,
+                            m.config,
+                            m.players,
+                            m.log,
+                            m.result,
+                            m.started_at as i64,
+                            m.ended_at as i64,
+                            number.map(|n| n as i64)
+                        ],
+                        |row| row.get::<_, i64>(0),
+                    )
                 });
             match r {
-                Ok(_) => {
-                    let id = tx.last_insert_rowid();
+                Ok(id) => {
                     acks.push(Box::new(move |c| {
                         let _ = ack.send(c.map(|()| id).map_err(StoreError::Batch));
                     }));
