@@ -69,7 +69,11 @@ impl<A: GameAdapter> Room<A> {
         let mut acted = false;
         if due(self.gone_since) {
             tracing::info!(room = %self.id, "the game's people have all been gone for {ttl:?}: abandoned");
-            self.end_match(None).await;
+            if !self.end_match(None).await {
+                // Not stored: the game goes on as it was, and its end is tried again (the
+                // retry wait keeps this from spinning).
+                return true;
+            }
             self.broadcast(&ServerMsg::ShowAlert {
                 text: "Everyone playing left: the game is over, abandoned.".to_string(),
             });
@@ -78,10 +82,16 @@ impl<A: GameAdapter> Room<A> {
             acted = true;
         }
         if due(self.empty_since) {
-            self.end_match(None).await;
+            // A room closes only once its match is recorded and the room is deleted: a close
+            // the store refused is tried again, so nothing of the match is dropped unrecorded.
+            if !self.end_match(None).await {
+                return true;
+            }
             if let Err(e) = self.store.delete_room(&self.id).await {
                 self.note_store_error(&e);
-                tracing::error!(room = %self.id, "deleting the closed room failed: {e}");
+                tracing::error!(room = %self.id, "deleting the closed room failed, the close waits: {e}");
+                self.retry_store_later();
+                return true;
             }
             tracing::info!(room = %self.id, "room closed: nobody connected for {ttl:?}");
             self.closed = true;

@@ -139,8 +139,11 @@ impl<A: GameAdapter> Room<A> {
             }
             self.save().await;
             self.sync_all();
-        } else {
-            self.leave(i).await;
+        } else if self.leave(i).await.is_err() {
+            // In the lobby a leave writes no move, so this is not reached; were it, the member
+            // stays, dropped, and its hold's timer tries again.
+            self.members[i].dropped_at = Some(Instant::now());
+            self.retry_store_later();
         }
     }
 
@@ -158,9 +161,13 @@ impl<A: GameAdapter> Room<A> {
     }
 
     /// Member `i` leaves the room for good (left, dropped in the lobby, or not back in time).
-    pub(super) async fn leave(&mut self, i: usize) {
-        let member = self.members.remove(i);
-        let username = member.username.clone();
+    ///
+    /// A seated player's leave is a move of the match (`Move::Leave`), stored before anything
+    /// of it is told or changed, as any move: refused by the store, the member stays, the
+    /// game is as before, and the error is answered (the caller tells the client, or tries
+    /// again later).
+    pub(super) async fn leave(&mut self, i: usize) -> Result<(), store::StoreError> {
+        let username = self.members[i].username.clone();
         let mut events = Vec::new();
         let mut played = false;
         if let Some(seat) = self.seat_of(&username)
@@ -168,6 +175,7 @@ impl<A: GameAdapter> Room<A> {
             && cur.game.outcome().is_none()
         {
             played = true;
+            let stand_in = cur.stand_in;
             cur.game.leave(seat, &mut events);
             cur.moves.push(Move::Leave { seat });
             cur.note_move();
@@ -175,9 +183,12 @@ impl<A: GameAdapter> Room<A> {
             let index = (cur.moves.len() - 1) as u64;
             if let Err(e) = self.store.append_move(&self.id, index, entry).await {
                 self.note_store_error(&e);
-                tracing::error!(room = %self.id, "saving a leave failed: {e}");
+                tracing::error!(room = %self.id, "saving a leave failed, the leave is refused: {e}");
+                self.take_back_last_move(stand_in);
+                return Err(e);
             }
         }
+        self.members.remove(i);
         if self.host.as_deref() == Some(username.as_str()) {
             self.host = None;
             self.pass_host().await;
@@ -192,5 +203,6 @@ impl<A: GameAdapter> Room<A> {
         if played {
             self.after_events(events).await;
         }
+        Ok(())
     }
 }

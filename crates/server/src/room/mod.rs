@@ -93,6 +93,10 @@ pub struct Room<A: GameAdapter> {
     /// The room is not this server's any more (shared with its handle: set by the lobby, or
     /// by the room when a write answers `Lost`): the task ends, writing nothing more.
     moved: Arc<std::sync::atomic::AtomicBool>,
+    /// A write the room must make on its own (a match's end, a seat given up after its hold,
+    /// an empty room's close) was refused by the store: the room's timers wait until then, and
+    /// then try again (see [`STORE_RETRY`]).
+    retry_at: Option<Instant>,
     _adapter: std::marker::PhantomData<A>,
 }
 
@@ -110,6 +114,11 @@ pub enum RunEnd<A: GameAdapter> {
     /// as it stopped), in which case it runs again. The instant is since when it is empty.
     Dormant(Box<Room<A>>, Inbox, Instant),
 }
+
+/// How long a room waits before it tries again a write of its own that the store refused (the
+/// database out of reach): long enough not to spin through an outage, short enough that play
+/// goes on soon after it.
+pub(super) const STORE_RETRY: std::time::Duration = std::time::Duration::from_millis(500);
 
 pub fn now_ms() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
@@ -160,6 +169,7 @@ impl<A: GameAdapter> Room<A> {
             awake_since: Instant::now(),
             dormant: false,
             moved,
+            retry_at: None,
             _adapter: std::marker::PhantomData,
         };
         (room, handle, inbox)
@@ -185,6 +195,12 @@ impl<A: GameAdapter> Room<A> {
                 (Some(a), Some(b)) => Some(a.min(b)),
                 (a, b) => a.or(b),
             };
+            // After a refused write of its own, the room's clocks wait for the retry (and it
+            // wakes then even if nothing else is due: a match's end to record).
+            let deadline = match self.retry_at {
+                Some(r) => Some(deadline.map_or(r, |d| d.max(r))),
+                None => deadline,
+            };
             tokio::select! {
                 // Commands first: a connection arriving as the room's time runs out keeps it.
                 biased;
@@ -193,7 +209,11 @@ impl<A: GameAdapter> Room<A> {
                     None => break,
                 },
                 () = sleep_until_opt(deadline), if deadline.is_some() => {
-                    if !self.on_life_timer().await {
+                    // A match's end the store refused is tried again first; while it is refused
+                    // nothing else of the match can happen.
+                    let waited = self.retry_at.take().is_some();
+                    let ended = !waited || self.finish_if_over().await;
+                    if ended && !self.on_life_timer().await {
                         self.on_timer().await;
                     }
                 }
@@ -232,6 +252,11 @@ impl<A: GameAdapter> Room<A> {
             // The flag is set already; the loop ends the task.
             RoomCmd::Moved => {}
         }
+    }
+
+    /// A write the room makes on its own was refused: its timers wait [`STORE_RETRY`].
+    pub(super) fn retry_store_later(&mut self) {
+        self.retry_at = Some(Instant::now() + STORE_RETRY);
     }
 
     /// Whether the room is not this server's any more.

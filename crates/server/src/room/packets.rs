@@ -2,6 +2,7 @@
 //! the game's passed on to [`Room::on_action_packet`].
 
 use super::handle::ConnId;
+use super::persist::store_refusal;
 use super::play::ActionPacket;
 use super::state::{Member, random_token};
 use super::sync::{MAX_QUOTED_TYPE, clip};
@@ -87,11 +88,16 @@ impl<A: GameAdapter> Room<A> {
             ClientMsg::GameDataRequest => self.sync(conn),
             ClientMsg::LeaveGame => {
                 let Some(i) = me else { return self.fail(conn, codes::NOT_JOINED, "you are not in this room") };
-                if let Some(c) = self.conns.get_mut(&conn) {
-                    c.member = None;
-                }
+                let name = self.conns.get_mut(&conn).and_then(|c| c.member.take());
                 self.members[i].conn = None;
-                self.leave(i).await;
+                if let Err(e) = self.leave(i).await {
+                    // Not stored, so not left: still a member, connected as before.
+                    self.members[i].conn = Some(conn);
+                    if let Some(c) = self.conns.get_mut(&conn) {
+                        c.member = name;
+                    }
+                    return self.fail(conn, e.code(), &store_refusal(&e));
+                }
                 self.sync(conn);
             }
             ClientMsg::SetHost { username } => {
@@ -125,16 +131,24 @@ impl<A: GameAdapter> Room<A> {
                 let player = self.player_json(i);
                 let msg = ChatMessage { message, player, timestamp: now_ms() };
                 // A line is one insert in the store's chat table, not a rewrite of the room.
+                // Stored before anyone reads it, as a move: refused by the store, the line is
+                // not said (the sender hears why) and the chat is as before.
                 let line = serde_json::to_string(&msg).expect("chat serializes");
+                if let Err(e) = self.store.append_chat(&self.id, line).await {
+                    self.note_store_error(&e);
+                    tracing::error!(room = %self.id, "saving a chat line failed, the line is refused: {e}");
+                    let reason = match e {
+                        store::StoreError::Lost(_) => store_refusal(&e),
+                        _ => "the message was not sent: the server cannot reach its database right now; try again in a moment"
+                            .to_string(),
+                    };
+                    return self.fail(conn, e.code(), &reason);
+                }
                 self.chat.push(msg.clone());
                 if self.chat.len() > CHAT_KEPT {
                     self.chat.remove(0);
                 }
                 self.room_fields.lock().expect("room fields lock").take();
-                if let Err(e) = self.store.append_chat(&self.id, line).await {
-                    self.note_store_error(&e);
-                    tracing::error!(room = %self.id, "saving a chat line failed: {e}");
-                }
                 self.broadcast(&ServerMsg::NewChatMessageSent {
                     message: msg.message,
                     player: msg.player,
@@ -184,7 +198,11 @@ impl<A: GameAdapter> Room<A> {
                     return self.fail(conn, code, reason);
                 }
                 match self.member_index(&username) {
-                    Some(j) if self.members[j].bot.is_some() => self.leave(j).await,
+                    Some(j) if self.members[j].bot.is_some() => {
+                        if let Err(e) = self.leave(j).await {
+                            self.fail(conn, e.code(), &store_refusal(&e));
+                        }
+                    }
                     _ => self.fail(conn, codes::UNKNOWN_PLAYER, &format!("{username} is not a bot in this room")),
                 }
             }

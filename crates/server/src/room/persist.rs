@@ -196,6 +196,9 @@ impl<A: GameAdapter> Room<A> {
         let setup = self.options.setup.clone();
         let Some(cur) = self.current.as_mut() else { return };
         cur.moves.pop();
+        // And the decision serial noted after it (`serials` has one more entry than `moves`):
+        // left behind, every later serial would be read one table off by `check_serial`.
+        cur.serials.truncate(cur.moves.len() + 1);
         let mut game = crate::setup_rooms::new_game::<A::G>(A::name(), &cur.config, cur.seed, setup.as_deref(), None)
             .expect("the match was made from this config and seed");
         let mut scratch = Vec::new();

@@ -193,18 +193,26 @@ impl<A: GameAdapter> Room<A> {
     }
 
     /// If the match is over: record it, announce the winner, and go back to the lobby with
-    /// everyone present as players.
-    pub(super) async fn finish_if_over(&mut self) {
-        let Some(outcome) = self.current.as_ref().and_then(|c| c.game.outcome()) else { return };
+    /// everyone present as players. `false` if the store refused (see [`Room::end_match`]).
+    pub(super) async fn finish_if_over(&mut self) -> bool {
+        let Some(outcome) = self.current.as_ref().and_then(|c| c.game.outcome()) else { return true };
         let cur = self.current.as_ref().expect("checked");
         let winners: Vec<String> = outcome.winners.iter().map(|s| cur.seats[s.index()].clone()).collect();
-        self.end_match(Some(winners)).await;
+        self.end_match(Some(winners)).await
     }
 
     /// Records the match (won by `winners`, or abandoned: `None`) and goes back to the lobby
-    /// with everyone present as players.
-    pub(super) async fn end_match(&mut self, winners: Option<Vec<String>>) {
-        let Some(cur) = self.current.take() else { return };
+    /// with everyone present as players; `true` once that is stored (or there was no match).
+    ///
+    /// Nothing of the end is told before it is stored: the match is recorded (once per room
+    /// and match number, so recording it again — a retry, or a server that restored the room
+    /// after its owner recorded it and stopped — replaces the first record), then the room's
+    /// snapshot goes back to the lobby with the match's moves cleared. If either write is
+    /// refused the room stays exactly as it was, the match still current (its moves are all
+    /// stored: a restart or a failover restores it and ends it the same way), and tries again
+    /// after [`super::STORE_RETRY`]; `Lost`: the room stops here and its new owner ends it.
+    pub(super) async fn end_match(&mut self, winners: Option<Vec<String>>) -> bool {
+        let Some(cur) = self.current.as_ref() else { return true };
         let abandoned = winners.is_none();
         let winners = winners.unwrap_or_default();
         let mut result = if abandoned {
@@ -227,22 +235,28 @@ impl<A: GameAdapter> Room<A> {
             started_at: cur.started_at,
             ended_at: now_ms(),
         };
-        match self.store.finish_match(record).await {
-            Ok(id) => {
-                tracing::info!(room = %self.id, match_id = id, abandoned, "match finished");
-                self.last_match = Some(id);
-            }
+        // The match's number: the room's count of matches played before it (stored in the
+        // snapshot written when it started, so a restored room numbers it the same).
+        let id = match self.store.record_match(record, self.matches_played).await {
+            Ok(id) => id,
             Err(e) => {
                 self.note_store_error(&e);
-                tracing::error!(room = %self.id, "recording the match failed: {e}");
-                self.last_match = None;
+                tracing::error!(room = %self.id, "recording the match failed, its end waits: {e}");
+                self.retry_store_later();
+                return false;
             }
-        }
+        };
+        // The lobby state, kept aside until the store has it.
+        let before = (
+            self.current.take(),
+            self.matches_played,
+            self.last_match,
+            self.last_winner.clone(),
+            self.members.iter().map(|m| m.spectator).collect::<Vec<_>>(),
+        );
         self.matches_played += 1;
+        self.last_match = Some(id);
         self.last_winner = winners.first().cloned();
-        for m in &mut self.members {
-            m.spectator = false;
-        }
         // Over the player limit, the latest joiners keep watching.
         let mut seated = 0;
         for m in &mut self.members {
@@ -251,9 +265,21 @@ impl<A: GameAdapter> Room<A> {
         }
         if let Err(e) = self.store.reset_moves(&self.id, self.snapshot()).await {
             self.note_store_error(&e);
-            tracing::error!(room = %self.id, "saving the end failed: {e}");
+            tracing::error!(room = %self.id, "saving the end failed, the end waits: {e}");
+            let (current, played, last_match, last_winner, spectators) = before;
+            self.current = current;
+            self.matches_played = played;
+            self.last_match = last_match;
+            self.last_winner = last_winner;
+            for (m, spectator) in self.members.iter_mut().zip(spectators) {
+                m.spectator = spectator;
+            }
+            self.retry_store_later();
+            return false;
         }
+        tracing::info!(room = %self.id, match_id = id, abandoned, "match finished");
         self.save().await;
         self.broadcast(&ServerMsg::GameEnded { winner: winners.first().cloned() });
+        true
     }
 }

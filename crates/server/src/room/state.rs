@@ -50,6 +50,7 @@ pub(super) struct Match<G: Game> {
 impl<G: Game> Match<G> {
     /// Notes the decision open after a move was added to `moves`.
     pub(super) fn note_move(&mut self) {
+        debug_assert_eq!(self.serials.len(), self.moves.len(), "one serial a table: moves.len() + 1 after this");
         self.serials.push(self.game.decision().serial);
     }
 

@@ -130,7 +130,12 @@ impl<A: GameAdapter> Room<A> {
         let now = Instant::now();
         let hold = Duration::from_secs(self.options.hold_seconds);
         if let Some(i) = self.members.iter().position(|m| m.dropped_at.is_some_and(|at| later(at, hold) <= now)) {
-            return self.leave(i).await;
+            // Not back in time: the seat is given up (a move, stored first; refused, it is tried
+            // again after the store's retry wait).
+            if self.leave(i).await.is_err() {
+                self.retry_store_later();
+            }
+            return;
         }
         let Some(cur) = self.current.as_ref() else { return };
         let Some((_, since)) = self.waiting_since else { return };
