@@ -379,9 +379,33 @@ pub async fn check_rooms(pg_url: &str, plans: &[RoomPlan], players: &[Player]) -
                         t.acked += 1;
                         if !in_some_log[j] {
                             t.acked_lost += 1;
+                            // Evidence for the reader: how it was sent, what the logs hold from
+                            // its serial on, and a refusal that came after it was taken as applied.
+                            let late: Vec<&String> = s
+                                .late_refusals
+                                .iter()
+                                .filter(|(i, _)| std::ptr::eq(&s.attempts[*i], *a))
+                                .map(|(_, code)| code)
+                                .collect();
+                            let after: Vec<String> = group
+                                .iter()
+                                .flat_map(|&i| logs[i].iter().skip(a.serial as usize).take(3))
+                                .map(|e| e.to_string())
+                                .collect();
+                            let near: Vec<String> = attempts
+                                .iter()
+                                .filter(|b| b.serial + 3 >= a.serial && b.serial <= a.serial + 3)
+                                .map(|b| {
+                                    format!(
+                                        "[serial {} {:?} x{} conn {} {}]",
+                                        b.serial, b.outcome, b.sends, b.conn, b.action
+                                    )
+                                })
+                                .collect();
                             t.problem(format!(
-                                "room {room} ({}) match {key:?}: {}'s move at serial {} ({}) was seen applied and is not in the log",
-                                plan.game, s.name, a.serial, a.action
+                                "room {room} ({}) match {key:?}: {}'s move at serial {} ({}) was seen applied and is not in the log (sent {}x, on connection {}, multi {}; refused afterwards: {late:?}; the log from that serial: {after:?}; its moves near it: {near:?}; closes: {:?})",
+                                plan.game, s.name, a.serial, a.action, a.sends, a.conn, a.multi,
+                                s.closes.iter().rev().take(3).map(|(_, why)| why).collect::<Vec<_>>()
                             ));
                         }
                     }

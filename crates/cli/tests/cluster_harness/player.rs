@@ -175,6 +175,10 @@ pub struct PState {
     pub lobby_rejoins: u32,
     /// The last table, in short (for a failure's message).
     pub last_table: String,
+    /// Evidence only (no check reads it): a refusal (`ActionFailed`, its code) that came with no
+    /// move pending, after the last move sent on that connection (its index in `attempts`)
+    /// had been taken as seen applied.
+    pub late_refusals: Vec<(usize, String)>,
 }
 
 pub struct Player {
@@ -602,7 +606,14 @@ async fn run(plan: RoomPlan, st: Arc<Mutex<PState>>, ctl: Arc<Ctl>) {
                                 };
                             }
                         }
-                        None => s.notes.push(format!("refused: {v}")),
+                        None => {
+                            s.notes.push(format!("refused: {v}"));
+                            if let Some(j) = s.attempts.iter().rposition(|a| a.conn == conn_no)
+                                && s.attempts[j].outcome == Outcome::Acked
+                            {
+                                s.late_refusals.push((j, code.clone()));
+                            }
+                        }
                     }
                     out.push(json!({"type": "GameDataRequest"}));
                 }
