@@ -66,6 +66,32 @@ pub struct StoredRoom {
     pub damaged: Option<String>,
 }
 
+/// How both backends build a room as they read it: its row, then its chat lines and moves.
+impl StoredRoom {
+    pub(crate) fn new(id: String, game: String, snapshot: String) -> StoredRoom {
+        StoredRoom { id, game, snapshot, moves: Vec::new(), chat: Vec::new(), damaged: None }
+    }
+
+    /// Keeps the last [`CHAT_KEPT`] chat lines (once every line is read, oldest first).
+    pub(crate) fn keep_last_chat(&mut self) {
+        let extra = self.chat.len().saturating_sub(CHAT_KEPT);
+        self.chat.drain(..extra);
+    }
+
+    /// Adds the move read at `idx` (moves are read in order): a move written twice counts
+    /// once, the later write winning; one stored without those before it marks the room
+    /// damaged.
+    pub(crate) fn add_move(&mut self, idx: usize, entry: String) {
+        match idx.cmp(&self.moves.len()) {
+            std::cmp::Ordering::Less => self.moves[idx] = entry,
+            std::cmp::Ordering::Equal => self.moves.push(entry),
+            std::cmp::Ordering::Greater => {
+                self.damaged.get_or_insert(format!("move {idx} is stored without the moves before it"));
+            }
+        }
+    }
+}
+
 /// A finished match.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MatchRecord {

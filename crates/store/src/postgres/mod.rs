@@ -14,7 +14,7 @@ mod commit;
 mod migrations;
 
 use crate::batch::{Cmd, Gather, call};
-use crate::records::{CHAT_KEPT, MatchRecord, StoreError, StoredRoom};
+use crate::records::{MatchRecord, StoreError, StoredRoom};
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -207,14 +207,7 @@ impl PgStore {
         let mut rooms: Vec<StoredRoom> = Vec::with_capacity(claimed.len());
         let mut epochs = Vec::with_capacity(claimed.len());
         for r in &claimed {
-            rooms.push(StoredRoom {
-                id: r.get(0),
-                game: r.get(1),
-                snapshot: r.get(2),
-                moves: Vec::new(),
-                chat: Vec::new(),
-                damaged: None,
-            });
+            rooms.push(StoredRoom::new(r.get(0), r.get(1), r.get(2)));
             epochs.push((r.get::<_, String>(0), r.get::<_, i64>(3)));
         }
         rooms.sort_by(|a, b| a.id.cmp(&b.id));
@@ -229,18 +222,9 @@ impl PgStore {
         for r in &chat {
             rooms[at[r.get::<_, &str>(0)]].chat.push(r.get(1));
         }
-        for room in &mut rooms {
-            let extra = room.chat.len().saturating_sub(CHAT_KEPT);
-            room.chat.drain(..extra);
-        }
+        rooms.iter_mut().for_each(StoredRoom::keep_last_chat);
         for r in &moves {
-            let room = &mut rooms[at[r.get::<_, &str>(0)]];
-            let idx = r.get::<_, i64>(1) as usize;
-            if idx == room.moves.len() {
-                room.moves.push(r.get(2));
-            } else {
-                room.damaged.get_or_insert(format!("move {idx} is stored without the moves before it"));
-            }
+            rooms[at[r.get::<_, &str>(0)]].add_move(r.get::<_, i64>(1) as usize, r.get(2));
         }
         tx.commit().await.map_err(query_error)?;
         self.shared.epochs.lock().expect("epochs lock").extend(epochs);

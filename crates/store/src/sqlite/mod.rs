@@ -241,14 +241,7 @@ pub(crate) fn load_rooms(conn: &Connection, only: Option<&str>) -> Result<Vec<St
         conn.prepare("SELECT id, game, snapshot, moves_from FROM rooms WHERE ?1 IS NULL OR id = ?1 ORDER BY rowid")?;
     let mut rows = st.query([only])?;
     while let Some(r) = rows.next()? {
-        let room = StoredRoom {
-            id: r.get(0)?,
-            game: r.get(1)?,
-            snapshot: r.get(2)?,
-            moves: Vec::new(),
-            chat: Vec::new(),
-            damaged: None,
-        };
+        let room = StoredRoom::new(r.get(0)?, r.get(1)?, r.get(2)?);
         from.insert(room.id.clone(), (rooms.len(), r.get::<_, i64>(3)?));
         rooms.push(room);
     }
@@ -259,10 +252,7 @@ pub(crate) fn load_rooms(conn: &Connection, only: Option<&str>) -> Result<Vec<St
             rooms[i].chat.push(r.get(1)?);
         }
     }
-    for room in &mut rooms {
-        let extra = room.chat.len().saturating_sub(CHAT_KEPT);
-        room.chat.drain(..extra);
-    }
+    rooms.iter_mut().for_each(StoredRoom::keep_last_chat);
     // One pass over the log, keeping each room's moves from its current match on.
     let oldest = from.values().map(|&(_, f)| f).min().unwrap_or(i64::MAX);
     let mut st = conn.prepare(
@@ -275,16 +265,7 @@ pub(crate) fn load_rooms(conn: &Connection, only: Option<&str>) -> Result<Vec<St
         if r.get::<_, i64>(0)? < first {
             continue;
         }
-        let (idx, entry) = (r.get::<_, i64>(2)? as usize, r.get::<_, String>(3)?);
-        let room = &mut rooms[i];
-        // A move written twice (it never is) counts once, the later write winning.
-        match idx.cmp(&room.moves.len()) {
-            std::cmp::Ordering::Less => room.moves[idx] = entry,
-            std::cmp::Ordering::Equal => room.moves.push(entry),
-            std::cmp::Ordering::Greater => {
-                room.damaged.get_or_insert(format!("move {idx} is stored without the moves before it"));
-            }
-        }
+        rooms[i].add_move(r.get::<_, i64>(2)? as usize, r.get(3)?);
     }
     Ok(rooms)
 }
