@@ -490,7 +490,7 @@ mod tests {
         say(&game.start_events(), &mut lines);
         for mv in &replay.moves {
             let Move::Act { seat, action } = mv else { unreachable!("bots do not leave") };
-            let events = game.apply(*seat, action.clone()).unwrap();
+            let events = game.apply(*seat, *action).unwrap();
             say(&events, &mut lines);
         }
         let record = MatchRecord {
