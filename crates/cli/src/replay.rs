@@ -1,7 +1,10 @@
 //! `cardtable replay MATCH-ID` and `cardtable matches`: finished matches from the server's
-//! database. A match is stored as its seed, config and moves; `replay` rebuilds it and narrates
-//! every event in its game's own words (the registry's `describe_event`), seen by a spectator
-//! after the end (so every card is shown). `--json` prints the record as plain JSON.
+//! database. A match is stored as its seed, config and moves (and, in its result, the rules
+//! version that played it and, for a room started from a position, that position); `replay`
+//! rebuilds it as the server's own replay does (from the position when there is one) and
+//! narrates every event in its game's own words (the registry's `describe_event`), seen by a
+//! spectator after the end (so every card is shown). A match recorded by other rules than this
+//! build's says so. `--json` prints the record as plain JSON.
 
 use anyhow::{Context, bail};
 use clap::Args;
@@ -147,10 +150,24 @@ fn moves(m: &MatchRecord) -> usize {
     parsed(&m.log).as_array().map_or(0, Vec::len)
 }
 
+/// The position the match started from (a set-up room's), if any.
+fn setup(m: &MatchRecord) -> Option<String> {
+    server::setup_rooms::of_result(&m.result)
+}
+
+/// A sentence when the match was recorded by other rules than this build's.
+fn rules_note(m: &MatchRecord) -> Option<String> {
+    let kind: GameKind = m.game.parse().ok()?;
+    server::replay::rules_note(kind, server::replay::rules_version_of(&m.result))
+}
+
 /// The whole record, with the JSON it stores as text given as JSON values.
 fn to_json(m: &MatchRecord) -> Value {
     let narration = narration(m).map_or(Value::Null, |lines| json!(lines));
     json!({
+        "setUp": setup(m).is_some(),
+        "rulesVersion": server::replay::rules_version_of(&m.result),
+        "rulesNote": rules_note(m),
         "id": m.id,
         "room": m.room_id,
         "game": m.game,
@@ -167,6 +184,7 @@ fn to_json(m: &MatchRecord) -> Value {
 
 fn summary_json(m: &MatchRecord) -> Value {
     json!({
+        "setUp": setup(m).is_some(),
         "id": m.id,
         "room": m.room_id,
         "game": m.game,
@@ -190,10 +208,11 @@ pub fn table(list: &[MatchRecord]) -> String {
         "id", "game", "players", "result", "moves", "lasted"
     );
     for m in list {
+        let id = if setup(m).is_some() { format!("{}*", m.id) } else { m.id.to_string() };
         let _ = writeln!(
             s,
             "{:>5}  {:<14} {:<24} {:<20} {:>5}  {:<10}  {}",
-            m.id,
+            id,
             m.game,
             clip(&players(m).join(", "), 24),
             clip(&result_words(m), 20),
@@ -201,6 +220,9 @@ pub fn table(list: &[MatchRecord]) -> String {
             duration(m.ended_at.saturating_sub(m.started_at)),
             utc(m.ended_at)
         );
+    }
+    if list.iter().any(|m| setup(m).is_some()) {
+        let _ = writeln!(s, "* started from a position (a room made with a setup), not from a deal");
     }
     s
 }
@@ -247,7 +269,16 @@ pub fn narrate(m: &MatchRecord) -> anyhow::Result<String> {
     let names = players(m);
     let mut s = String::new();
     let title = m.game.parse::<GameKind>().map_or_else(|_| m.game.clone(), |k| k.title().to_string());
-    let _ = writeln!(s, "Match {} — {title} in room {}, seed {}", m.id, m.room_id, m.seed);
+    // A set-up match starts from its position, whatever the seed (which the position does
+    // not use).
+    match setup(m) {
+        Some(_) => {
+            let _ = writeln!(s, "Match {} — {title} in room {}, from a position (a set-up room)", m.id, m.room_id);
+        }
+        None => {
+            let _ = writeln!(s, "Match {} — {title} in room {}, seed {}", m.id, m.room_id, m.seed);
+        }
+    }
     let _ = writeln!(s, "Players: {}", names.join(", "));
     let _ = writeln!(
         s,
@@ -256,6 +287,10 @@ pub fn narrate(m: &MatchRecord) -> anyhow::Result<String> {
         moves(m),
         duration(m.ended_at.saturating_sub(m.started_at))
     );
+    let note = rules_note(m);
+    if let Some(note) = &note {
+        let _ = writeln!(s, "Note: {note}: the narration may not be what was played.");
+    }
     match narration(m) {
         Ok(lines) => {
             // An event may take several lines (a Three Kingdoms attack and its target's
@@ -264,9 +299,18 @@ pub fn narrate(m: &MatchRecord) -> anyhow::Result<String> {
                 let _ = writeln!(s, "  {line}");
             }
         }
-        Err(e) => {
-            let _ = writeln!(s, "  (the moves cannot be narrated: {e:#}; `--json` prints them)");
-        }
+        Err(e) => match note {
+            Some(note) => {
+                let _ = writeln!(
+                    s,
+                    "  (the moves cannot be narrated: {note}, and they do not replay on it ({e:#}); \
+                     `--json` prints them, or replay it with a build of those rules)"
+                );
+            }
+            None => {
+                let _ = writeln!(s, "  (the moves cannot be narrated: {e:#}; `--json` prints them)");
+            }
+        },
     }
     let _ = writeln!(s, "Result: {}.", result_words(m));
     Ok(s)
@@ -289,7 +333,10 @@ impl GameVisitor for Narrate<'_> {
     fn visit<G: Entry>(self) -> Self::Out {
         let config: G::Config = serde_json::from_str(&self.m.config).context("the stored config")?;
         let moves: Vec<Move<G::Action>> = serde_json::from_str(&self.m.log).context("the stored moves")?;
-        let mut game = G::new(&config, self.m.seed).map_err(|e| anyhow::anyhow!("{e}"))?;
+        // From the position a set-up room started it from, as the server's replay does.
+        let mut game =
+            server::setup_rooms::new_game::<G>(&self.m.game, &config, self.m.seed, setup(self.m).as_deref(), None)
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
         let say = |events: &[G::Event], lines: &mut Vec<String>| {
             lines.extend(events.iter().filter_map(|e| G::describe_event(e, Viewer::Spectator, self.names)));
         };
@@ -320,7 +367,7 @@ impl GameVisitor for Narrate<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine::{MatchRng, Replay, Seat, play_out};
+    use engine::{Game, MatchRng, Replay, Seat, play_out};
 
     /// A database of its own in the system's temporary directory, removed when dropped.
     struct TempDb(PathBuf);
@@ -378,7 +425,8 @@ mod tests {
                 config: serde_json::to_string(&config).unwrap(),
                 players: serde_json::to_string(&names).unwrap(),
                 log: serde_json::to_string(&moves).unwrap(),
-                result: json!({ "winners": winners }).to_string(),
+                // As a room records it (room/play.rs `end_match`).
+                result: json!({ "winners": winners, "rulesVersion": G::RULES_VERSION }).to_string(),
                 // 2026-11-25 09:00:00 UTC, and 3 min 12 s later.
                 started_at: 1_795_597_200_000,
                 ended_at: 1_795_597_392_000,
@@ -411,6 +459,142 @@ mod tests {
             assert!(!text.contains("cannot be narrated"), "{text}");
             insta::assert_snapshot!(format!("replay_{}", kind.name()), text);
         }
+    }
+
+    /// Buckshot's example position (docs/setups/buckshot.txt) in the notation's clauses.
+    const BUCKSHOT_SETUP: &str = "seats 3\nlives 5 2 5\nitems 0=skip,quickshot 2=steal\nchamber LBL\nturn 1\n";
+
+    /// A match played by heuristic bots from `BUCKSHOT_SETUP`, recorded as a set-up room
+    /// records it (the position in the result), and the narration of the same moves played
+    /// from the position by the game crate itself (what `replay` must print).
+    fn set_up_buckshot(seed: u64) -> (MatchRecord, Vec<String>) {
+        let names: Vec<String> = ["ana", "ben", "cat"].map(String::from).to_vec();
+        let from_position = || buckshot::Buckshot::from_setup(&BUCKSHOT_SETUP.trim().replace('\n', ";")).unwrap();
+        let game = from_position();
+        // The room's config for three seats (the position says the rest).
+        let config = <buckshot::Buckshot as Entry>::config(3).unwrap();
+        let mut bots: Vec<_> = (0..3).map(|_| registry::bot::<buckshot::Buckshot>("heuristic").unwrap()).collect();
+        let mut replay = Replay::new(config.clone(), seed);
+        let result = play_out(game, &mut bots, &mut MatchRng::new(seed), Some(&mut replay)).expect("ends");
+        let winners: Vec<&String> = result.outcome.winners.iter().map(|s| &names[s.index()]).collect();
+        // The narration straight from the position: the start, then every move.
+        let mut game = from_position();
+        let mut lines: Vec<String> = Vec::new();
+        let say = |events: &[buckshot::Event], lines: &mut Vec<String>| {
+            lines.extend(
+                events
+                    .iter()
+                    .filter_map(|e| <buckshot::Buckshot as Entry>::describe_event(e, Viewer::Spectator, &names)),
+            );
+        };
+        say(&game.start_events(), &mut lines);
+        for mv in &replay.moves {
+            let Move::Act { seat, action } = mv else { unreachable!("bots do not leave") };
+            let events = game.apply(*seat, *action).unwrap();
+            say(&events, &mut lines);
+        }
+        let record = MatchRecord {
+            id: 0,
+            room_id: "setup".into(),
+            game: "buckshot".into(),
+            seed,
+            config: serde_json::to_string(&config).unwrap(),
+            players: serde_json::to_string(&names).unwrap(),
+            log: serde_json::to_string(&replay.moves).unwrap(),
+            result: json!({ "winners": winners, "rulesVersion": 1, "setup": BUCKSHOT_SETUP }).to_string(),
+            started_at: 1_795_597_200_000,
+            ended_at: 1_795_597_392_000,
+        };
+        (record, lines)
+    }
+
+    #[test]
+    fn a_match_from_a_position_is_narrated_from_the_position() {
+        let db = TempDb::new("setup");
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let (record, expected) = set_up_buckshot(5);
+        let id = runtime.block_on(async {
+            let store = store::Store::open(&db.path()).unwrap();
+            let id = store.finish_match(record).await.unwrap();
+            // And a match dealt from a seed, which `matches` does not mark.
+            store.finish_match(GameKind::Buckshot.visit(Record { seed: 7, players: 2 })).await.unwrap();
+            id
+        });
+        let m = store::read_match(&db.path(), id).unwrap().expect("stored");
+        assert_eq!(narration(&m).unwrap(), expected, "narrated from the position, move for move");
+        let text = narrate(&m).unwrap();
+        assert!(text.contains("from a position (a set-up room)"), "{text}");
+        assert!(!text.contains("seed 5"), "the seed is not what the match started from: {text}");
+        assert!(!text.contains("Note:"), "recorded by this build's rules: {text}");
+
+        let mut out = Vec::new();
+        run(
+            ReplayArgs { match_id: Some(id), db: store::Location::Sqlite(db.path()), json: true, list: false },
+            &mut out,
+        )
+        .unwrap();
+        let v: Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(v["setUp"], true, "{v}");
+        assert_eq!(v["narration"], json!(expected));
+
+        // `matches` marks it, and only it.
+        let mut out = Vec::new();
+        matches(MatchesArgs { db: store::Location::Sqlite(db.path()), limit: 5, json: false }, &mut out).unwrap();
+        let table = String::from_utf8(out).unwrap();
+        assert!(table.contains(&format!("{id}*")), "{table}");
+        assert_eq!(table.matches('*').count(), 2, "one row and the footnote: {table}");
+        assert!(table.contains("started from a position"), "{table}");
+        let mut out = Vec::new();
+        matches(MatchesArgs { db: store::Location::Sqlite(db.path()), limit: 5, json: true }, &mut out).unwrap();
+        let v: Value = serde_json::from_slice(&out).unwrap();
+        let set_up: Vec<bool> = v.as_array().unwrap().iter().map(|m| m["setUp"] == true).collect();
+        assert_eq!(set_up, [false, true], "newest first: {v}");
+    }
+
+    #[test]
+    fn a_match_of_other_rules_says_which_rules_recorded_it() {
+        let m = GameKind::ThreeKingdoms.visit(Record { seed: 7, players: 4 });
+        let text = narrate(&m).unwrap();
+        assert!(!text.contains("Note:") && !text.contains("cannot be narrated"), "this build's own: {text}");
+
+        // Moves that the rules of this build refuse (as a stored match of rules since
+        // changed would have them): the third move played again where it is not legal.
+        let mut moves: Vec<Value> = serde_json::from_str(&m.log).unwrap();
+        let third = moves[2].clone();
+        moves.insert(3, third);
+        let mut changed = m.clone();
+        changed.log = serde_json::to_string(&moves).unwrap();
+        let mut result: Value = serde_json::from_str(&m.result).unwrap();
+        // Recorded by a build with other rules (a newer one: this build is version 1) ...
+        result["rulesVersion"] = json!(7);
+        changed.result = result.to_string();
+        let text = narrate(&changed).unwrap();
+        let build = <three_kingdoms::ThreeKingdoms as Game>::RULES_VERSION;
+        let said = format!("this match was recorded by Three Kingdoms rules version 7; this build is {build}");
+        assert!(text.contains(&format!("Note: {said}")), "{text}");
+        assert!(
+            text.contains(&format!("cannot be narrated: {said}, and they do not replay on it (move 3 was refused")),
+            "{text}"
+        );
+        // ... or before versions were stored.
+        result.as_object_mut().unwrap().remove("rulesVersion");
+        changed.result = result.to_string();
+        let text = narrate(&changed).unwrap();
+        assert!(
+            text.contains(
+                "recorded by Three Kingdoms rules older than version 1 (before versions were stored); this build is 1"
+            ),
+            "{text}"
+        );
+        let v = to_json(&changed);
+        assert_eq!(v["rulesVersion"], Value::Null, "{v}");
+        assert!(v["rulesNote"].as_str().is_some_and(|n| n.contains("older than version 1")), "{v}");
+        // The same moves under the same version: an error in the record, said as before.
+        result["rulesVersion"] = json!(build);
+        changed.result = result.to_string();
+        let text = narrate(&changed).unwrap();
+        assert!(text.contains("(the moves cannot be narrated: move 3 was refused"), "{text}");
+        assert!(!text.contains("Note:"), "{text}");
     }
 
     #[test]

@@ -27,9 +27,14 @@ fn drain(out: impl std::io::Read + Send + 'static) {
 }
 
 fn start(db: &str) -> Proc {
+    // The test plays a known deal (seed 77).
+    start_allowing(db, "--allow-seeded-rooms")
+}
+
+/// A server on `db` that allows `allow` (`--allow-seeded-rooms` or `--allow-setup-rooms`).
+fn start_allowing(db: &str, allow: &str) -> Proc {
     let mut child = Command::new(env!("CARGO_BIN_EXE_cardtable"))
-        // The test plays a known deal (seed 77).
-        .args(["serve", "--addr", "127.0.0.1:0", "--allow-seeded-rooms", "--db"])
+        .args(["serve", "--addr", "127.0.0.1:0", allow, "--db"])
         .arg(db)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -69,8 +74,12 @@ async fn sync(ws: &mut Ws) -> Value {
 }
 
 async fn create_room(addr: &str) -> String {
+    create_room_with(addr, json!({"game": "buckshot", "seed": 77})).await
+}
+
+async fn create_room_with(addr: &str, body: Value) -> String {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let body = json!({"game": "buckshot", "seed": 77}).to_string();
+    let body = body.to_string();
     let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
     let req = format!(
         "POST /api/rooms HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
@@ -150,6 +159,124 @@ async fn kill_9_mid_game_and_restart_on(db: &str) {
     assert_eq!(shot["by"], turn.as_str());
     let _ = p.child.kill();
     let _ = p.child.wait();
+}
+
+/// Buckshot's example position: three seats on 5, 2 and 5 lives, a live, a blank and a live
+/// shell left, seat 1 (bob) to play. A deal from a seed has every seat on the same lives.
+const BUCKSHOT_SETUP: &str = include_str!("../../../docs/setups/buckshot.txt");
+
+#[tokio::test]
+async fn kill_9_mid_game_of_a_set_up_room_and_restart() {
+    let dir = std::env::temp_dir().join(format!("cardtable-kill9-setup-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    kill_9_mid_game_of_a_set_up_room_and_restart_on(dir.join("k.db").to_str().unwrap()).await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn kill_9_mid_game_of_a_set_up_room_and_restart_on_postgres() {
+    let Some(url) = pg_env::pg_url() else { return };
+    let _one = PG.lock().await;
+    kill_9_mid_game_of_a_set_up_room_and_restart_on(&pg_env::fresh_schema(&url, "kill9setup").await).await;
+}
+
+fn lives(d: &Value) -> Vec<Value> {
+    d["players"].as_array().unwrap().iter().map(|p| p["lives"].clone()).collect()
+}
+
+/// A room started from a position, killed mid-match: it comes back at the same point of the
+/// position's match (not a fresh deal from the room's seed), play goes on to the end, and
+/// `cardtable replay` of the stored match narrates it from the position.
+async fn kill_9_mid_game_of_a_set_up_room_and_restart_on(db: &str) {
+    let mut p = start_allowing(db, "--allow-setup-rooms");
+    let room = create_room_with(&p.addr, json!({"game": "buckshot", "setup": BUCKSHOT_SETUP})).await;
+    let url = |addr: &str| format!("ws://{addr}/api/rooms/{room}/ws");
+    let names = ["alice", "bob", "cat"];
+    let mut ws = Vec::new();
+    let mut tokens = Vec::new();
+    for name in names {
+        let (mut w, _) = connect_async(url(&p.addr)).await.unwrap();
+        send(&mut w, json!({"type": "JoinGame", "username": name})).await;
+        tokens.push(expect(&mut w, "Joined").await["token"].as_str().unwrap().to_string());
+        ws.push(w);
+    }
+    send(&mut ws[0], json!({"type": "StartGame"})).await;
+    expect(&mut ws[0], "GameStarted").await;
+    let start = sync(&mut ws[0]).await;
+    assert_eq!(lives(&start), [json!(5), json!(2), json!(5)], "the position's lives: {start}");
+    assert_eq!(
+        (start["currentTurn"].clone(), start["liveLeft"].clone(), start["blankLeft"].clone()),
+        (json!("bob"), json!(2), json!(1))
+    );
+    assert_eq!(start["setUp"], true);
+    // Two shots: bob takes the live shell on cat, then cat shoots bob.
+    for (by, at) in [(1, "cat"), (2, "bob")] {
+        let data = sync(&mut ws[0]).await;
+        assert_eq!(data["currentTurn"], names[by], "{data}");
+        send(&mut ws[by], json!({"type": "ShootPlayer", "username": at})).await;
+        expect(&mut ws[by], "ShootPlayer").await;
+    }
+    let before = sync(&mut ws[0]).await;
+    assert_eq!(before["gameStarted"], true);
+
+    // SIGKILL: no shutdown code runs.
+    p.child.kill().unwrap();
+    p.child.wait().unwrap();
+    drop(ws);
+
+    let mut p = start_allowing(db, "--allow-setup-rooms");
+    let mut ws = Vec::new();
+    for token in &tokens {
+        let (mut w, _) = connect_async(url(&p.addr)).await.unwrap();
+        send(&mut w, json!({"type": "Reconnect", "token": token})).await;
+        expect(&mut w, "Joined").await;
+        ws.push(w);
+    }
+    let after = sync(&mut ws[0]).await;
+    for key in ["currentTurn", "turnCount", "round", "liveLeft", "blankLeft", "gameStarted", "host", "setUp"] {
+        assert_eq!(before[key], after[key], "{key} after the restart");
+    }
+    assert_eq!(lives(&before), lives(&after), "lives after the restart");
+
+    // And the match goes on to its end: whoever is to play shoots the next seat still alive.
+    let mut shots = 2;
+    let ended = loop {
+        let data = sync(&mut ws[0]).await;
+        if data["gameStarted"] != true {
+            break data;
+        }
+        let turn = data["currentTurn"].as_str().unwrap().to_string();
+        let by = names.iter().position(|n| *n == turn).unwrap();
+        let alive = lives(&data);
+        let at = (1..3).map(|k| (by + k) % 3).find(|&i| alive[i].as_u64() > Some(0)).unwrap();
+        send(&mut ws[by], json!({"type": "ShootPlayer", "username": names[at]})).await;
+        expect(&mut ws[by], "ShootPlayer").await;
+        shots += 1;
+        assert!(shots < 200, "the match does not end: {data}");
+    };
+    let id = ended["lastMatch"].as_i64().expect("the match was recorded");
+    p.child.kill().unwrap();
+    p.child.wait().unwrap();
+    drop(ws);
+
+    // `cardtable replay` rebuilds it from the position: every shot narrated, none refused.
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_cardtable")).args(["replay", "--db", db, &id.to_string()]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains(&format!("Match {id} — Buckshot in room {room}, from a position")), "{text}");
+    assert!(!text.contains("cannot be narrated") && !text.contains("Note:"), "{text}");
+    // The position's chamber, and bob out after two lives lost (a dealt seat has more).
+    assert!(text.contains("Round 1: the chamber is loaded with 2 live and 1 blank."), "{text}");
+    let bob_out = text.find("bob is out!").expect("bob is shot down");
+    assert_eq!(text[..bob_out].matches("bob loses 1.").count(), 2, "{text}");
+    let out = Command::new(env!("CARGO_BIN_EXE_cardtable"))
+        .args(["replay", "--json", "--db", db, &id.to_string()])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["setUp"], true);
+    assert_eq!(v["moves"].as_array().map(Vec::len), Some(shots), "every shot stored once: {v}");
 }
 
 /// Runs the tests' PostgreSQL control script (`scripts/pg.sh` exports it): `stop` or `start`.

@@ -33,6 +33,13 @@ pub trait Game: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send 
     /// The name used on the command line, in URLs and in the database.
     const NAME: &'static str;
 
+    /// The version of these rules as a stored match sees them: a finished match records it
+    /// (`"rulesVersion"` in its result) and its replay is the seed, config and moves played
+    /// again by this build. Raise it with any change after which a stored move list no longer
+    /// plays the same (a move refused, a different draw, another outcome), so that a replay of
+    /// an older match can say which rules recorded it instead of failing obscurely.
+    const RULES_VERSION: u32 = 1;
+
     type Config: Clone + Debug + Default + Serialize + DeserializeOwned + Send + Sync;
     type Action: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
     type Event: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;

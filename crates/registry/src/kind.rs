@@ -71,6 +71,11 @@ impl GameKind {
         entry_const!(self, &'static str, G => G::TITLE)
     }
 
+    /// The version of the game's rules a stored match records (`engine::Game::RULES_VERSION`).
+    pub fn rules_version(self) -> u32 {
+        entry_const!(self, u32, G => G::RULES_VERSION)
+    }
+
     /// One line about the game.
     pub fn description(self) -> &'static str {
         entry_const!(self, &'static str, G => G::DESCRIPTION)

@@ -86,6 +86,43 @@ pub async fn get_match(
 
 type Failure = (StatusCode, String);
 
+/// The key of a finished match's result (the `matches.result` JSON) that holds the version of
+/// the game's rules that played it (`engine::Game::RULES_VERSION`); absent in matches recorded
+/// before versions were kept. Next to it: `"setup"` ([`crate::setup_rooms::of_result`]).
+pub const RULES_VERSION_KEY: &str = "rulesVersion";
+
+/// The rules version a finished match was recorded by, from its result; `None` for a match
+/// recorded before versions were kept (or a result that is not JSON).
+pub fn rules_version_of(result: &str) -> Option<u32> {
+    let v: Value = serde_json::from_str(result).ok()?;
+    v.get(RULES_VERSION_KEY)?.as_u64().and_then(|n| u32::try_from(n).ok())
+}
+
+/// What to tell someone replaying a match of `kind` whose rules version (`recorded`) is not
+/// this build's; `None` when they are the same.
+pub fn rules_note(kind: GameKind, recorded: Option<u32>) -> Option<String> {
+    let build = kind.rules_version();
+    let title = kind.title();
+    match recorded {
+        Some(v) if v == build => None,
+        Some(v) => Some(format!("this match was recorded by {title} rules version {v}; this build is {build}")),
+        None => Some(format!(
+            "this match was recorded by {title} rules older than version 1 (before versions were stored); this build is {build}"
+        )),
+    }
+}
+
+/// A rebuild that failed (`e`), explained by the rules version when it differs: the stored
+/// moves are intact, the rules that read them are not the ones that recorded them.
+fn rebuild_failure(m: &MatchRecord, kind: GameKind, e: &str) -> Failure {
+    match rules_note(kind, rules_version_of(&m.result)) {
+        Some(note) => {
+            (StatusCode::CONFLICT, format!("match {}: {note}, and its moves do not replay on this build ({e})", m.id))
+        }
+        None => (StatusCode::INTERNAL_SERVER_ERROR, format!("match {}: the stored moves cannot be read: {e}", m.id)),
+    }
+}
+
 /// The match as JSON: its summary and its steps for the viewer at `seat` (or a spectator).
 pub fn replay(m: &MatchRecord, seat: Option<u8>, only_last: bool) -> Result<Value, Failure> {
     let unreadable = |what: &str, e: &dyn std::fmt::Display| {
@@ -102,8 +139,8 @@ pub fn replay(m: &MatchRecord, seat: Option<u8>, only_last: bool) -> Result<Valu
     let viewer = seat.map_or(Viewer::Spectator, |s| Viewer::seat(Seat(s)));
     let tables = visit_adapter(kind, Tables { m, names: &names, viewer })
         .ok_or_else(|| (StatusCode::NOT_FOUND, format!("{} has no tables on the server", kind.title())))?
-        .map_err(|e| unreadable("moves", &e))?;
-    let lines = kind.visit(Lines { m, names: &names, viewer }).map_err(|e| unreadable("moves", &e))?;
+        .map_err(|e| rebuild_failure(m, kind, &e))?;
+    let lines = kind.visit(Lines { m, names: &names, viewer }).map_err(|e| rebuild_failure(m, kind, &e))?;
     let from = if only_last { tables.len() - 1 } else { 0 };
     let steps: Vec<Value> = tables
         .into_iter()
@@ -125,6 +162,10 @@ pub fn replay(m: &MatchRecord, seat: Option<u8>, only_last: bool) -> Result<Valu
         "startedAt": m.started_at,
         "endedAt": m.ended_at,
         "seat": seat,
+        // The rules that recorded it (null: before versions were stored), and a sentence when
+        // they are not this build's (the replay may then differ from what was played).
+        "rulesVersion": rules_version_of(&m.result),
+        "rulesNote": rules_note(kind, rules_version_of(&m.result)),
         "steps": steps,
     }))
 }
@@ -288,7 +329,8 @@ mod tests {
                 config: serde_json::to_string(&config).unwrap(),
                 players: serde_json::to_string(&names).unwrap(),
                 log: serde_json::to_string(&replay.moves).unwrap(),
-                result: json!({ "winners": winners }).to_string(),
+                // As a room records it (room/play.rs `end_match`).
+                result: json!({ "winners": winners, "rulesVersion": G::RULES_VERSION }).to_string(),
                 started_at: 1_000,
                 ended_at: 61_000,
             }
@@ -338,6 +380,38 @@ mod tests {
             let e = replay(&m, Some(99), true).unwrap_err();
             assert_eq!(e.0, StatusCode::BAD_REQUEST);
         }
+    }
+
+    #[test]
+    fn a_match_of_other_rules_says_which_rules_recorded_it() {
+        let m = GameKind::ThreeKingdoms.visit(Record);
+        let same = replay(&m, None, true).unwrap();
+        assert_eq!((same["rulesVersion"].clone(), same["rulesNote"].clone()), (json!(1), Value::Null));
+
+        // Replays, but under other rules: said next to the steps.
+        let mut other = m.clone();
+        other.result = json!({ "winners": [], "rulesVersion": 7 }).to_string();
+        let v = replay(&other, None, true).unwrap();
+        assert_eq!(v["rulesVersion"], 7);
+        assert_eq!(v["rulesNote"], "this match was recorded by Three Kingdoms rules version 7; this build is 1");
+
+        // Does not replay on this build: a conflict of versions, named, not a broken record.
+        let mut moves: Vec<Value> = serde_json::from_str(&m.log).unwrap();
+        moves.insert(3, moves[2].clone());
+        other.log = serde_json::to_string(&moves).unwrap();
+        let (status, e) = replay(&other, None, false).unwrap_err();
+        assert_eq!(status, StatusCode::CONFLICT, "{e}");
+        assert!(
+            e.contains("recorded by Three Kingdoms rules version 7; this build is 1, and its moves do not replay on this build (move 3 was refused"),
+            "{e}"
+        );
+        other.result = json!({ "winners": [] }).to_string();
+        let (status, e) = replay(&other, None, false).unwrap_err();
+        assert_eq!(status, StatusCode::CONFLICT, "{e}");
+        assert!(e.contains("rules older than version 1 (before versions were stored)"), "{e}");
+        // The same rules: the record itself is at fault.
+        other.result = m.result.clone();
+        assert_eq!(replay(&other, None, false).unwrap_err().0, StatusCode::INTERNAL_SERVER_ERROR);
     }
 
     #[test]

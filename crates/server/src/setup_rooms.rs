@@ -104,7 +104,24 @@ pub fn new_game<G: Game + 'static>(
             format!("this room's position is for {n} player{}, not {players}", if n == 1 { "" } else { "s" }),
         ));
     }
-    state.downcast::<G>().map(|g| *g).map_err(|_| SetupError::new("bad_setup", "the position is not this game's"))
+    let mut game = state
+        .downcast::<G>()
+        .map(|g| *g)
+        .map_err(|_| SetupError::new("bad_setup", "the position is not this game's"))?;
+    apply_options(&mut game, config);
+    Ok(game)
+}
+
+/// What the room's options say that a position leaves as its notation's default: Wolf Pack's
+/// Ace tier (the room's `ace` option, in `config`; the notation has no tier, and the fight's
+/// view and end screen show the tier its Ace plays at, as `cardtable play wolfpack --setup
+/// --ace` applies it).
+fn apply_options<G: Game + 'static>(game: &mut G, config: &G::Config) {
+    let game: &mut dyn Any = game;
+    let config: &dyn Any = config;
+    if let (Some(g), Some(c)) = (game.downcast_mut::<wolfpack::WolfPack>(), config.downcast_ref::<wolfpack::Config>()) {
+        g.set_ace_tier(c.ace_tier);
+    }
 }
 
 /// The position a finished match started from, if any: its result's `"setup"`.

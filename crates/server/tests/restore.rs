@@ -108,3 +108,44 @@ fn finished_winner(m: &store::MatchRecord) -> Value {
     let result: Value = serde_json::from_str(&m.result).unwrap();
     result["winners"][0].clone()
 }
+
+/// A room whose running match was stored by other rules than this build's, and whose moves
+/// these rules refuse, is left out (as any room that does not rebuild) with the reason named:
+/// which rules played it and which this build has, not only the move refused.
+#[tokio::test]
+async fn a_running_match_of_other_rules_that_does_not_rebuild_names_both_versions() {
+    use server::games::buckshot::BuckshotAdapter;
+    use server::room::Room;
+    let store = store::Store::memory().unwrap();
+    let s = Server::fast(store.clone()).await;
+    let id = s.room(json!({"game": "buckshot", "seed": 21, "botDelayMs": 2})).await;
+    let mut a = s.client(&id).await;
+    a.join("alice").await;
+    let mut b = s.client(&id).await;
+    b.join("bob").await;
+    a.send(json!({"type": "StartGame"})).await;
+    a.expect("GameStarted").await;
+    let d = a.sync().await;
+    drop((a, b));
+    s.stop().await;
+    let mut stored = store.load_room(&id).await.unwrap().expect("stored");
+    let mut snap: Value = serde_json::from_str(&stored.snapshot).unwrap();
+    assert_eq!(snap["match"]["rulesVersion"], 1, "the running match's rules version is stored: {snap}");
+    // A move of the seat not to play: refused by these rules, as a log of changed rules may be.
+    let waiting = if d["currentTurn"] == "alice" { 1 } else { 0 };
+    let seat = engine::Seat(waiting);
+    let shot = engine::Move::Act { seat, action: buckshot::Action::Shoot { target: seat } };
+    stored.moves = vec![serde_json::to_string(&shot).unwrap()];
+    let since = tokio::time::Instant::now();
+    let same = Room::<BuckshotAdapter>::restore(&stored, store.clone(), since).err().expect("the move is refused");
+    let same = same.to_string();
+    assert!(same.contains("move 0 refused on replay") && !same.contains("rules version"), "{same}");
+    snap["match"]["rulesVersion"] = json!(7);
+    stored.snapshot = snap.to_string();
+    let e = Room::<BuckshotAdapter>::restore(&stored, store.clone(), since).err().expect("the move is refused");
+    let e = e.to_string();
+    assert!(
+        e.contains("recorded by Buckshot rules version 7; this build is 1, and its running match does not rebuild on it: move 0 refused on replay"),
+        "{e}"
+    );
+}

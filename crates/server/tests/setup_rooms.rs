@@ -112,3 +112,28 @@ async fn the_protocol_pages_examples_make_rooms_of_every_game() {
     assert_eq!(games, ["buckshot", "ivanhoe", "sorcery", "three-kingdoms", "wolfpack"]);
     s.stop().await;
 }
+
+/// The room's `ace` option applies to a position as to a deal: the fight's view (its badge,
+/// its end screen) names the tier the house plays the Ace at, not the notation's default.
+#[tokio::test]
+async fn a_wolfpack_position_flies_against_the_rooms_ace_tier() {
+    let s = Server::start_with(config(true)).await;
+    for (options, tier) in
+        [(json!({"ace": "veteran"}), "veteran"), (json!({"ace": "ace"}), "ace"), (json!({}), "rookie")]
+    {
+        let room =
+            s.room(json!({"game": "wolfpack", "setup": WOLFPACK, "botDelayMs": 50, "gameOptions": options})).await;
+        let mut a = s.client(&room).await;
+        a.join("alice").await;
+        a.sync().await;
+        a.send(json!({"type": "AddBot", "bot": "heuristic"})).await;
+        a.drain(200).await;
+        a.send(json!({"type": "StartGame"})).await;
+        a.expect("GameStarted").await;
+        let d = a.sync().await;
+        assert_eq!(d["view"]["ace"]["tier"], tier, "{options}: {}", d["view"]["ace"]);
+        assert_eq!(d["view"]["ace"]["health"], 12, "still the position's Ace: {}", d["view"]["ace"]);
+        assert_eq!(d["view"]["ace"]["plays_per_turn"], 1, "{}", d["view"]["ace"]);
+    }
+    s.stop().await;
+}

@@ -5,7 +5,7 @@
 //! applied is in the log, none twice, none that nobody sent; every player kept its seat.
 
 use super::player::{Outcome, Player, RoomPlan, game_fields, hash_value};
-use serde_json::Value;
+use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::fmt::Write;
 
@@ -187,7 +187,12 @@ pub async fn check_rooms(pg_url: &str, plans: &[RoomPlan], players: &[Player]) -
                     config: current["config"].to_string(),
                     players: current["seats"].to_string(),
                     log: format!("[{}]", entries.join(",")),
-                    result: "{}".into(),
+                    // A set-up room's running match starts from the room's position, as the
+                    // recorded ones do from their result's (server::setup_rooms::of_result).
+                    result: match snap["options"]["setup"].as_str() {
+                        Some(setup) => json!({ "setup": setup }).to_string(),
+                        None => "{}".into(),
+                    },
                     started_at: 0,
                     ended_at: 0,
                 },

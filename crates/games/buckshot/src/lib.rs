@@ -66,6 +66,8 @@ use engine::{Decision, DecisionKind, Game, MatchRng, Outcome, RuleError, Seat, S
 
 impl Game for Buckshot {
     const NAME: &'static str = "buckshot";
+    /// Raised with every change after which a stored match no longer replays the same.
+    const RULES_VERSION: u32 = 1;
     type Config = Config;
     type Action = Action;
     type Event = Event;

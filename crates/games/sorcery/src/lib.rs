@@ -71,6 +71,8 @@ engine::bot_table!(Sorcery {
 
 impl Game for Sorcery {
     const NAME: &'static str = "sorcery";
+    /// Raised with every change after which a stored match no longer replays the same.
+    const RULES_VERSION: u32 = 1;
     type Config = Config;
     type Action = Action;
     type Event = Event;

@@ -111,6 +111,8 @@ impl ThreeKingdoms {
 
 impl Game for ThreeKingdoms {
     const NAME: &'static str = "three-kingdoms";
+    /// Raised with every change after which a stored match no longer replays the same.
+    const RULES_VERSION: u32 = 1;
     type Config = Config;
     type Action = Action;
     type Event = Event;

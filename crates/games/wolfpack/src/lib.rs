@@ -100,6 +100,8 @@ use engine::{Game, MatchRng, Outcome, RuleError, Seat, SeatSet, SetupError, View
 
 impl Game for WolfPack {
     const NAME: &'static str = "wolfpack";
+    /// Raised with every change after which a stored match no longer replays the same.
+    const RULES_VERSION: u32 = 1;
     type Config = Config;
     type Action = Action;
     type Event = Event;

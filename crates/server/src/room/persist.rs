@@ -31,6 +31,10 @@ struct MatchSnap {
     seats: Vec<String>,
     bots: Vec<Option<String>>,
     started_at: u64,
+    /// The rules version that is playing the match (`engine::Game::RULES_VERSION`): a build
+    /// with other rules that cannot replay its moves says so. Absent in older snapshots.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    rules_version: Option<u32>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -96,22 +100,31 @@ impl<A: GameAdapter> Room<A> {
         room.last_match = snap.last_match;
         room.last_winner = snap.last_winner;
         if let Some(ms) = snap.current {
+            // A match that does not rebuild under other rules than those that played it is
+            // said to be theirs, not a damaged record.
+            let note = A::name().parse().ok().and_then(|kind| crate::replay::rules_note(kind, ms.rules_version));
+            let failed = |why: String| match &note {
+                Some(note) => {
+                    Error::restore(id, format!("{note}, and its running match does not rebuild on it: {why}"))
+                }
+                None => Error::restore(id, why),
+            };
             let config: <A::G as Game>::Config =
-                serde_json::from_value(ms.config).map_err(|e| Error::restore(id, format!("config: {e}")))?;
+                serde_json::from_value(ms.config).map_err(|e| failed(format!("config: {e}")))?;
             let setup = room.options.setup.as_deref();
             let mut game = crate::setup_rooms::new_game::<A::G>(A::name(), &config, ms.seed, setup, None)
-                .map_err(|e| Error::restore(id, e))?;
+                .map_err(|e| failed(e.to_string()))?;
             let mut moves = Vec::with_capacity(stored.moves.len());
             let mut serials = Vec::with_capacity(stored.moves.len() + 1);
             serials.push(game.decision().serial);
             let mut scratch = Vec::new();
             for (i, entry) in stored.moves.iter().enumerate() {
                 let m: Move<<A::G as Game>::Action> =
-                    serde_json::from_str(entry).map_err(|e| Error::restore(id, format!("move {i}: {e}")))?;
+                    serde_json::from_str(entry).map_err(|e| failed(format!("move {i}: {e}")))?;
                 match &m {
                     Move::Act { seat, action } => game
                         .apply_into(*seat, action.clone(), &mut scratch)
-                        .map_err(|e| Error::restore(id, format!("move {i} refused on replay: {e}")))?,
+                        .map_err(|e| failed(format!("move {i} refused on replay: {e}")))?,
                     Move::Leave { seat } => game.leave(*seat, &mut scratch),
                 }
                 scratch.clear();
@@ -162,6 +175,7 @@ impl<A: GameAdapter> Room<A> {
                 seats: c.seats.clone(),
                 bots: c.bot_kinds.clone(),
                 started_at: c.started_at,
+                rules_version: Some(<A::G as Game>::RULES_VERSION),
             }),
         };
         serde_json::to_string(&snap).expect("snapshots serialize")
