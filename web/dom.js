@@ -78,10 +78,16 @@ export function botName(kind) {
   return BOT_KINDS[kind]?.[0] ?? String(kind ?? 'bot');
 }
 
-/** How a bot kind plays, as a sentence: "Medium: plays by the game's rules of thumb…". */
-export function botInfo(kind) {
+/**
+ * How a bot kind plays, as a sentence: "Medium: plays by the game's rules of thumb…", then its
+ * strength when the game's ladder rated it (`rating`: a row of `GET /api/games`' `ratings`,
+ * from docs/bot-ladder.md): "Rated +257 (95%: +217 to +297) above Random over 400 games."
+ */
+export function botInfo(kind, rating) {
   const k = BOT_KINDS[kind];
-  return k ? `${k[0]}: ${k[1]}.` : `${kind}: one of this game's bots.`;
+  const how = k ? `${k[0]}: ${k[1]}.` : `${kind}: one of this game's bots.`;
+  if (!rating || kind === 'random') return how;
+  return `${how} Rated ${rating.rating} (95%: ${rating.interval}) above Random over ${rating.games} games.`;
 }
 
 /** A seat's bot badge text: "bot · Medium" (just "bot" when the server did not say). */

@@ -163,6 +163,8 @@ test('bots: each level and game bot is named and explained, and a bot\'s seat sh
     await kind.selectOption(value);
     const about = await page.locator('[data-testid=bot-about]').textContent();
     assert.ok(about.startsWith(`${label}: `) && about.length > label.length + 20, `${value} is explained: ${about}`);
+    // Its strength in the committed ladder (docs/bot-ladder.md, through GET /api/games).
+    if (['easy', 'medium', 'hard', 'expert'].includes(value)) assert.match(about, /Rated [+-]?\d+ \(95%: .+\) above Random over \d+ games\.$/, `${value} is rated: ${about}`);
   }
   for (const [value, badge] of [['hard', 'bot · Hard'], ['random', 'bot · Random']]) {
     await kind.selectOption(value);

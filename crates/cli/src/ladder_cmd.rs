@@ -11,49 +11,17 @@ use std::fmt::Write as _;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
-/// The last committed ladder (`scripts/bot-ladder.sh` writes it): `--help` shows its ratings.
-const LADDER_MD: &str = include_str!("../../../docs/bot-ladder.md");
-
-/// Each game's ratings in [`LADDER_MD`], as (game title, [(level, rating)]) in page order,
-/// strongest first: the rows of the table under each `## Title, N players` heading whose
-/// header starts `| level | rating |`.
-pub fn committed_ratings() -> Vec<(String, Vec<(String, String)>)> {
-    parse_ratings(LADDER_MD)
-}
-
-fn parse_ratings(md: &str) -> Vec<(String, Vec<(String, String)>)> {
-    let mut out: Vec<(String, Vec<(String, String)>)> = Vec::new();
-    let mut in_table = false;
-    for line in md.lines() {
-        if let Some(h) = line.strip_prefix("## ") {
-            out.push((h.split(',').next().unwrap_or(h).trim().to_string(), Vec::new()));
-            in_table = false;
-        } else if line.starts_with("| level | rating |") {
-            in_table = true;
-        } else if !line.starts_with('|') {
-            in_table = false;
-        } else if in_table && let Some((_, rows)) = out.last_mut() {
-            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
-            if let [_, name, rating, ..] = cells[..]
-                && !name.starts_with("---")
-            {
-                rows.push((name.to_string(), rating.to_string()));
-            }
-        }
-    }
-    out.retain(|(_, rows)| !rows.is_empty());
-    out
-}
-
 /// `--help`'s lines of the committed ladder: one line per game.
 pub fn ratings_help() -> String {
     let mut s = String::from("Ratings from the last committed ladder (docs/bot-ladder.md; Elo points above random):");
-    let games = committed_ratings();
+    // The committed page (docs/bot-ladder.md, `scripts/bot-ladder.sh` writes it), as the
+    // registry reads it for the lobby too.
+    let games = registry::ratings::committed();
     if games.is_empty() {
         s.push_str(" none yet.");
     }
     for (title, rows) in games {
-        let list: Vec<String> = rows.iter().map(|(n, r)| format!("{n} {r}")).collect();
+        let list: Vec<String> = rows.iter().map(|r| format!("{} {}", r.level, r.rating)).collect();
         let _ = write!(s, "\n  {title:<15} {}", list.join(", "));
     }
     s
@@ -369,17 +337,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn ratings_are_read_from_the_committed_page() {
-        let md = "# x\n\n## Sorcery, 2 players\n\ntext\n\n| level | rating | 95% CI |\n| --- | --: | --- |\n\
-| expert | +620 | +447 to +793 |\n| random | 0 | 0 to 0 |\n\n| step | gap |\n| --- | --: |\n| easy over random | +237 |\n\n\
-## Buckshot, 4 players\n";
-        let r = parse_ratings(md);
-        assert_eq!(r.len(), 1);
-        assert_eq!(r[0].0, "Sorcery");
-        assert_eq!(r[0].1, [("expert".to_string(), "+620".to_string()), ("random".to_string(), "0".to_string())]);
-        // The committed page parses, one entry per game it rates.
-        for (title, rows) in committed_ratings() {
-            assert!(rows.iter().any(|(n, _)| n == "random"), "{title}: {rows:?}");
+    fn help_lists_every_rated_game() {
+        let help = ratings_help();
+        for (title, rows) in registry::ratings::committed() {
+            let line =
+                help.lines().find(|l| l.trim_start().starts_with(&title)).unwrap_or_else(|| panic!("{title}: {help}"));
+            assert!(rows.iter().all(|r| line.contains(&format!("{} {}", r.level, r.rating))), "{line}");
         }
     }
 

@@ -107,6 +107,7 @@ impl GameKind {
             default_players: self.default_players(),
             bots: self.bot_names(),
             levels: search::Level::NAMES,
+            ratings: crate::ratings::committed_for(self),
         }
     }
 
@@ -118,7 +119,7 @@ impl GameKind {
 
 /// A game as lists show it; serializes as `{"name":"ivanhoe","title":"Ivanhoe",
 /// "description":"…","minPlayers":2,"maxPlayers":5,"defaultPlayers":3,"bots":["random",…],
-/// "levels":["easy","medium","hard","expert"]}`.
+/// "levels":["easy","medium","hard","expert"],"ratings":[{"level":"hard","rating":"+446",…},…]}`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct GameInfo {
@@ -131,6 +132,9 @@ pub struct GameInfo {
     pub bots: &'static [&'static str],
     /// The difficulty levels, weakest first: every game offers them besides its own bots.
     pub levels: &'static [&'static str],
+    /// Each level's and bot's strength in the last committed ladder (`docs/bot-ladder.md`),
+    /// strongest first; empty for a game the page does not cover.
+    pub ratings: Vec<crate::ratings::Rating>,
 }
 
 impl fmt::Display for GameKind {

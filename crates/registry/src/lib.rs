@@ -30,6 +30,7 @@
 mod entry;
 mod games;
 mod kind;
+pub mod ratings;
 
 pub use entry::{Entry, UnknownBot, bot, bot_iterations_only, bots, level_bot};
 pub use kind::{GameInfo, GameKind, GameVisitor, UnknownGame};

@@ -4,7 +4,7 @@
 //! - `GET /` and `GET /r/{id}`: the web client (embedded); `GET /{asset}`: its files;
 //! - `GET /api/health` → `{"status":"ok","rooms":N,"dormantRooms":D}`;
 //! - `GET /api/games` → `[{name, title, description, minPlayers, maxPlayers, defaultPlayers,
-//!   bots}]`, every game a room can be created for (the registry's `GameInfo`);
+//!   bots, levels, ratings}]`, every game a room can be created for (the registry's `GameInfo`);
 //! - `GET /api/games/{game}/cards` → the card table of a game whose cards travel as ids (Three
 //!   Kingdoms: `[{id, name, suit, rank, kind}]`), `404` for the others;
 //! - `GET /api/rooms?after=ID&limit=N` → `[{id, game, players, state, spectators}]`: live,

@@ -64,6 +64,14 @@ async fn games_endpoint_lists_every_game() {
     for g in games {
         assert!(!g["description"].as_str().unwrap().is_empty(), "{g}");
         assert!(!g["bots"].as_array().unwrap().is_empty(), "{g}");
+        // Each level's strength from the committed ladder (docs/bot-ladder.md), for the host's
+        // bot list.
+        let ratings = g["ratings"].as_array().unwrap();
+        let hard = ratings.iter().find(|r| r["level"] == "hard").unwrap_or_else(|| panic!("no rating for hard: {g}"));
+        assert!(
+            hard["rating"].is_string() && hard["interval"].is_string() && hard["games"].as_u64() > Some(0),
+            "{hard}"
+        );
         let min = g["minPlayers"].as_u64().unwrap();
         assert!(min <= g["defaultPlayers"].as_u64().unwrap() && min <= g["maxPlayers"].as_u64().unwrap(), "{g}");
         let (st, v) = http(&s.addr, "POST", "/api/rooms", Some(json!({"game": g["name"]}))).await;

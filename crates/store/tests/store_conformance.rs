@@ -315,6 +315,11 @@ async fn postgres_nodes_heartbeat_claim_and_release() {
     a.save_room("rb", "buckshot", "{}".into()).await.unwrap();
     let owned = pa.heartbeat(inc_a).await.unwrap().expect("a is the latest incarnation");
     assert_eq!(owned.len(), 2);
+    // The heartbeat has a connection of its own: a node whose writers are all busy still beats.
+    let held = pa.hold_writers().await.unwrap();
+    let beat = tokio::time::timeout(Duration::from_secs(2), pa.heartbeat(inc_a)).await;
+    assert!(matches!(beat, Ok(Ok(Some(_)))), "the heartbeat waited for a writer: {beat:?}");
+    drop(held);
     assert_eq!(owned.get("ra"), Some(&0));
     let ttl = Duration::from_millis(300);
     // a is alive: nothing to claim.

@@ -40,6 +40,17 @@ fn millis(d: Duration) -> f64 {
 }
 
 impl PgStore {
+    /// Takes every connection of the writers' pool and holds them until the answer is dropped
+    /// (a test of the heartbeat's own connection).
+    #[doc(hidden)]
+    pub async fn hold_writers(&self) -> Result<Vec<deadpool_postgres::Object>, StoreError> {
+        let mut held = Vec::new();
+        for _ in 0..self.shared.pool.status().max_size {
+            held.push(self.shared.pool.get().await.map_err(pool_error)?);
+        }
+        Ok(held)
+    }
+
     /// The node this store writes as.
     pub fn node(&self) -> &str {
         &self.shared.node
@@ -65,8 +76,9 @@ impl PgStore {
     /// One round trip: refreshes this node's heartbeat (if `incarnation` is still its latest)
     /// and answers every room it owns with the epoch on its row; `None` if a newer incarnation
     /// of this node registered since (this process must stop).
+    /// It has a connection of its own, so it is not queued behind the node's writes.
     pub async fn heartbeat(&self, incarnation: i64) -> Result<Option<HashMap<String, i64>>, StoreError> {
-        let client = self.shared.pool.get().await.map_err(pool_error)?;
+        let client = self.shared.beat.get().await.map_err(pool_error)?;
         let rows = client
             .query(
                 "WITH hb AS (UPDATE nodes SET heartbeat = now() WHERE id = $1 AND incarnation = $2 RETURNING id)

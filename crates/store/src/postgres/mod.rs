@@ -42,6 +42,8 @@ struct Shared {
     pending: Mutex<Vec<Cmd>>,
     tx: mpsc::UnboundedSender<Vec<Cmd>>,
     pool: Pool,
+    /// One connection for the heartbeat alone (see `connect_to_version`).
+    beat: Pool,
     epochs: Epochs,
     node: String,
 }
@@ -87,6 +89,17 @@ fn query_error(e: tokio_postgres::Error) -> StoreError {
     if unreachable(&e) { StoreError::Unavailable(e.to_string()) } else { StoreError::Postgres(e) }
 }
 
+fn build_pool(manager: Manager, size: usize) -> Result<Pool, StoreError> {
+    Pool::builder(manager)
+        .max_size(size)
+        .runtime(Runtime::Tokio1)
+        .wait_timeout(Some(Duration::from_secs(5)))
+        .create_timeout(Some(Duration::from_secs(5)))
+        .recycle_timeout(Some(Duration::from_secs(5)))
+        .build()
+        .map_err(|e| StoreError::Unavailable(e.to_string()))
+}
+
 impl PgStore {
     /// Connects to `url` as node `node`, bringing the schema up to date (or refusing a newer
     /// one), and starts the committer task (on the current tokio runtime).
@@ -100,18 +113,22 @@ impl PgStore {
         let mut config: tokio_postgres::Config = url.parse()?;
         session_limits(&mut config);
         let manager = Manager::from_config(
-            config,
+            config.clone(),
             tokio_postgres::NoTls,
             ManagerConfig { recycling_method: RecyclingMethod::Fast },
         );
-        let pool = Pool::builder(manager)
-            .max_size(4)
-            .runtime(Runtime::Tokio1)
-            .wait_timeout(Some(Duration::from_secs(5)))
-            .create_timeout(Some(Duration::from_secs(5)))
-            .recycle_timeout(Some(Duration::from_secs(5)))
-            .build()
-            .map_err(|e| StoreError::Unavailable(e.to_string()))?;
+        let pool = build_pool(manager, 4)?;
+        // The heartbeat's own connection: a node whose four writers are all busy (a burst of
+        // commits, a slow disk) must still beat, or the others would take its rooms for a
+        // silence that was only a queue. Made on first use: a lone server never opens it.
+        let beat = build_pool(
+            Manager::from_config(
+                config,
+                tokio_postgres::NoTls,
+                ManagerConfig { recycling_method: RecyclingMethod::Fast },
+            ),
+            1,
+        )?;
         {
             let mut client = pool.get().await.map_err(|e| match pool_error(e) {
                 StoreError::Unavailable(e) => StoreError::Unavailable(format!("{}: {e}", redact(url))),
@@ -123,7 +140,14 @@ impl PgStore {
         let (tx, rx) = mpsc::unbounded_channel();
         tokio::spawn(commit::committer(pool.clone(), epochs.clone(), node.to_string(), rx));
         Ok(PgStore {
-            shared: Arc::new(Shared { pending: Mutex::new(Vec::new()), tx, pool, epochs, node: node.to_string() }),
+            shared: Arc::new(Shared {
+                pending: Mutex::new(Vec::new()),
+                tx,
+                pool,
+                beat,
+                epochs,
+                node: node.to_string(),
+            }),
         })
     }
 

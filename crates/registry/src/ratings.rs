@@ -1,0 +1,109 @@
+//! The last committed bot ladder (`docs/bot-ladder.md`, written by `scripts/bot-ladder.sh`), read
+//! at build time so that `--help` and the lobby show each level's measured strength without
+//! playing a game.
+//!
+//! The page has one section per game, `## Title, N players`, holding a table whose header starts
+//! `| level | rating | 95% CI | games |`; every other table (the steps between levels) and line
+//! is skipped. A game missing from the page, or a page of another shape, just has no ratings.
+
+use crate::GameKind;
+use serde::Serialize;
+
+/// The page, as committed.
+const LADDER_MD: &str = include_str!("../../../docs/bot-ladder.md");
+
+/// One level's row of the committed ladder.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Rating {
+    /// The level or bot (`hard`, `seed`, an Ace tier such as `veteran`).
+    pub level: String,
+    /// Elo points above `random`, signed as the page prints them (`+446`, `0`).
+    pub rating: String,
+    /// The 95% interval (`+401 to +490`).
+    pub interval: String,
+    /// Games the level played in the ladder.
+    pub games: u32,
+}
+
+/// Every game's ratings on the committed page, as (game title, rows strongest first), in page
+/// order.
+pub fn committed() -> Vec<(String, Vec<Rating>)> {
+    parse(LADDER_MD)
+}
+
+/// `kind`'s ratings on the committed page, strongest first (empty when the page has none).
+pub fn committed_for(kind: GameKind) -> Vec<Rating> {
+    committed().into_iter().find(|(title, _)| title == kind.title()).map(|(_, rows)| rows).unwrap_or_default()
+}
+
+/// Reads a ladder page (see the module's text for its shape).
+pub fn parse(md: &str) -> Vec<(String, Vec<Rating>)> {
+    let mut out: Vec<(String, Vec<Rating>)> = Vec::new();
+    let mut in_table = false;
+    for line in md.lines() {
+        if let Some(h) = line.strip_prefix("## ") {
+            out.push((h.split(',').next().unwrap_or(h).trim().to_string(), Vec::new()));
+            in_table = false;
+        } else if line.starts_with("| level | rating |") {
+            in_table = true;
+        } else if !line.starts_with('|') {
+            in_table = false;
+        } else if in_table && let Some((_, rows)) = out.last_mut() {
+            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+            if let [_, level, rating, rest @ ..] = &cells[..]
+                && !level.starts_with("---")
+                && !rating.starts_with("--")
+            {
+                rows.push(Rating {
+                    level: level.to_string(),
+                    rating: rating.to_string(),
+                    interval: rest.first().map_or_else(String::new, |s| s.to_string()),
+                    games: rest.get(1).and_then(|g| g.parse().ok()).unwrap_or(0),
+                });
+            }
+        }
+    }
+    out.retain(|(_, rows)| !rows.is_empty());
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PAGE: &str = "# Bot ladder\n\n## Buckshot, 4 players\n\n`cardtable ladder buckshot`\n\n\
+        | level | rating | 95% CI | games | CPU per move: mean (max) |\n| --- | --: | --- | --: | --: |\n\
+        | hard | +446 | +401 to +490 | 400 | 5.7 ms (max 19 ms) |\n| random | 0 | 0 to 0 | 400 | 0.1 µs |\n\n\
+        | step | gap | 95% CI | separated |\n| --- | --: | --- | --- |\n| hard over random | +446 | +401 to +490 | yes |\n\n\
+        ## Notes\n\nno table here\n";
+
+    #[test]
+    fn reads_the_level_table_and_skips_the_steps() {
+        let games = parse(PAGE);
+        assert_eq!(games.len(), 1, "a section without a level table is left out");
+        let (title, rows) = &games[0];
+        assert_eq!(title, "Buckshot");
+        assert_eq!(
+            rows[0],
+            Rating { level: "hard".into(), rating: "+446".into(), interval: "+401 to +490".into(), games: 400 }
+        );
+        assert_eq!(rows.len(), 2, "the steps table is not read as levels: {rows:?}");
+    }
+
+    /// Every section of the committed page names a game by its title, and every game's every
+    /// level has a rating there (a renamed game or a missing level fails here, not in the lobby).
+    #[test]
+    fn the_committed_page_covers_every_game_and_level() {
+        for (title, rows) in committed() {
+            let kind = GameKind::ALL.iter().find(|k| k.title() == title);
+            assert!(kind.is_some(), "docs/bot-ladder.md has a section `{title}` that is no game's title");
+            assert!(rows.iter().all(|r| r.games > 0), "{title}: {rows:?}");
+        }
+        for &k in GameKind::ALL {
+            let rows = committed_for(k);
+            for level in search::Level::NAMES.iter().chain(["random"].iter()) {
+                assert!(rows.iter().any(|r| r.level == *level), "{k}: no rating for `{level}` in docs/bot-ladder.md");
+            }
+        }
+    }
+}
