@@ -265,12 +265,11 @@ pub fn render(r: &LadderReport, title: &str, players: u8) -> String {
     let games: u64 = r.fixtures.iter().map(|f| f.games).sum();
     let _ = writeln!(
         s,
-        "{title} ladder, {players} players: {} fixtures × {} games ({games} games), seed {}, {} thread{}, {:.1} s",
+        "{title} ladder, {players} players: {} fixtures × {} games ({games} games), seed {}, {}, {:.1} s",
         r.fixtures.len(),
         r.games_per_fixture,
         r.seed,
-        r.threads,
-        if r.threads == 1 { "" } else { "s" },
+        threads(r),
         r.seconds
     );
     let _ = writeln!(s, "ratings: Elo points above `{}` (Bradley-Terry fit), 95% intervals:", anchor_name(r));
@@ -295,6 +294,11 @@ pub fn render(r: &LadderReport, title: &str, players: u8) -> String {
     s
 }
 
+/// "1 thread", "4 threads".
+fn threads(r: &LadderReport) -> String {
+    format!("{} thread{}", r.threads, if r.threads == 1 { "" } else { "s" })
+}
+
 fn anchor_name(r: &LadderReport) -> &str {
     r.ladder.iter().find(|g| g.rating.value == 0.0 && g.rating.lo == g.rating.hi).map_or("?", |g| g.name.as_str())
 }
@@ -314,12 +318,11 @@ fn markdown(r: &LadderReport, title: &str, players: u8, args: &LadderArgs) -> St
     }
     let _ = writeln!(
         s,
-        "`{cmd}`: {} fixtures of {} games, {:.0} s on {} thread{}. Ratings in Elo points above `{}`.\n",
+        "`{cmd}`: {} fixtures of {} games, {:.0} s on {}. Ratings in Elo points above `{}`.\n",
         r.fixtures.len(),
         r.games_per_fixture,
         r.seconds,
-        r.threads,
-        if r.threads == 1 { "" } else { "s" },
+        threads(r),
         anchor_name(r)
     );
     let _ = writeln!(s, "| level | rating | 95% CI | games | CPU per move: mean (max) |");
