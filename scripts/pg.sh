@@ -17,9 +17,13 @@ run_pg() {
 pg_dir=$(mktemp -d /tmp/cardtable-pg.XXXXXX)
 chmod 755 "$pg_dir"
 [ "$(id -u)" = 0 ] && chown postgres: "$pg_dir"
-# A free port: one nothing answers on (bash's /dev/tcp), picked at random.
+# A free port: one nothing answers on (bash's /dev/tcp), picked at random below the kernel's
+# ephemeral range (outgoing connections, say a test's to a server, take ports from that range
+# and could hold the one picked before PostgreSQL binds it), as scripts/cluster.sh does.
+read -r pg_ephemeral_lo _ </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || pg_ephemeral_lo=32768
+[ "$pg_ephemeral_lo" -gt 21024 ] || pg_ephemeral_lo=32768
 while :; do
-    pg_port=$((20000 + RANDOM % 40000))
+    pg_port=$((20000 + RANDOM % (pg_ephemeral_lo - 20000)))
     (exec 3<>"/dev/tcp/127.0.0.1/$pg_port") 2>/dev/null || break
 done
 run_pg "$pg_bin/initdb" -D "$pg_dir/data" -U postgres -A trust -E UTF8 >"$pg_dir/initdb.log" 2>&1 || {

@@ -328,6 +328,8 @@ class Room {
     this.lostSince = null;
     this.gaveUp = false;
     this.reconnecting = false;
+    // The last game action sent that the room has not answered yet (see `act`).
+    this.inFlight = null;
     this.chatSeen = new Set();
     this.tokenKey = `cardtable.token.${id}`;
     this.nameKey = `cardtable.name.${id}`;
@@ -393,9 +395,7 @@ class Room {
   async loadGame(name) {
     const ctx = {
       root: this.tableRoot,
-      // Every action carries the serial of the table it was chosen from: a double click, or a
-      // click on a table that has just moved on, is refused (`stale_action`), never played twice.
-      send: (p) => this.send(ROOM_PACKETS.has(p.type) || this.data?.serial == null ? p : { ...p, serial: this.data.serial }),
+      send: (p) => (ROOM_PACKETS.has(p.type) ? this.send(p) : this.act(p)),
       alert: (t, k) => showAlert(t, k),
       log: (t, opts) => this.log(t, opts),
       me: () => this.you,
@@ -514,6 +514,23 @@ class Room {
     return true;
   }
 
+  /**
+   * Sends a game action. Every action carries the serial of the table it was chosen from: a
+   * double click, or a click on a table that has just moved on, is refused (`stale_action`),
+   * never played twice. The action is kept until the room answers it (a table past its serial,
+   * or a refusal), so that one in flight when the socket closes (the room moved to another
+   * server, or the connection dropped) is sent again, with the same serial, once the page is
+   * back in its seat: the room applies it if it never got it and refuses it `stale_action` if
+   * it did (see docs/protocol.md, "At most once across a failover").
+   */
+  act(packet) {
+    if (this.data?.serial == null) return this.send(packet);
+    const p = { ...packet, serial: this.data.serial };
+    const sent = this.send(p);
+    if (sent) this.inFlight = p;
+    return sent;
+  }
+
   join(username) {
     setItem('local', NAME_KEY, username);
     this.pendingName = username;
@@ -524,23 +541,32 @@ class Room {
 
   onPacket(msg) {
     switch (msg.type) {
-      case 'Joined':
+      case 'Joined': {
+        const back = this.reconnecting;
         this.reconnecting = false;
         this.you = msg.username;
         setItem('session', this.tokenKey, msg.token);
         setItem('session', this.nameKey, msg.username);
         this.renderJoin();
+        // Back in the seat: the action that had no answer when the socket closed goes again,
+        // as it was (same serial); a joiner by name has no such action.
+        if (back && this.inFlight) this.send(this.inFlight);
+        else this.inFlight = null;
         break;
+      }
       case 'PlayerJoinRejected':
-        if (this.reconnecting) {
-          // The seat is gone (left the lobby on reload, or the hold time passed): join again
+        if (this.reconnecting && msg.code === 'unknown_token') {
+          // The seat is gone (left the lobby on reload, or the hold time passed; after a
+          // failover, a lobby member whose connection dropped has left the room): join again
           // under the same name if we can.
           this.reconnecting = false;
+          this.inFlight = null;
           setItem('session', this.tokenKey, null);
           const name = getItem('session', this.nameKey);
           this.send({ type: 'GameDataRequest' });
           if (name) this.join(name);
         } else {
+          this.reconnecting = false;
           showAlert(`Could not join: ${msg.reason}`, 'error');
           this.joinError = msg.reason;
           this.renderJoin();
@@ -593,10 +619,15 @@ class Room {
         }
         break;
       case 'ActionFailed':
+        // The room moved to another server before it stored the action: the socket closes
+        // (4001) and the action goes again from there. Any other answer settles it.
+        if (msg.code === 'room_moved' && this.inFlight) break;
+        this.inFlight = null;
         // A game may name refusals that are races, not mistakes (Wolf Pack: a Continue pressed
         // just as the host's confirm delay ran out); the page already shows the new state.
         if (this.mod?.isRace?.(msg.code)) break;
-        // A second click on a move already made: the page shows the table that followed it.
+        // A second click on a move already made, or a move sent again after a reconnect that
+        // the room had stored before the socket closed: the page shows the table that followed.
         if (msg.code === 'stale_action') break;
         showAlert(msg.reason, 'error');
         break;
@@ -615,8 +646,13 @@ class Room {
 
   onSync(data) {
     this.data = data;
+    // A table past the serial of the action in flight: the room has moved on (with it, or
+    // without it if another seat's move closed its decision); nothing to send again.
+    if (this.inFlight && !(data.serial != null && data.serial <= this.inFlight.serial)) this.inFlight = null;
     // A counter of table updates, so tests (and curious users) can tell a fresh table from a stale one.
     document.body.dataset.sync = String((Number(document.body.dataset.sync) || 0) + 1);
+    // And the table's serial (during a game), the one its actions carry.
+    document.body.dataset.serial = data.serial == null ? '' : String(data.serial);
     if (data.you !== this.you) {
       // `you` is the server's word on who this connection is (another tab may have taken the seat).
       if (this.you && !data.you) this.log('You are no longer seated here (did another tab take your seat?).');

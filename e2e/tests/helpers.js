@@ -112,6 +112,62 @@ export async function newPage(browser, opts = DESKTOP) {
   return page;
 }
 
+/**
+ * Records, in the page, every action it sends with a `serial` (`window.__acts`: the serial
+ * sent, the serial of the newest table the page had received when it sent it, and whether
+ * packets of a later move, such as its events, had already arrived). Call before the page
+ * opens a room. Read with `sentActs(page)`; `races(page, acts)` sorts `page.failures` with it.
+ */
+export async function watchActs(page) {
+  await page.addInitScript(() => {
+    window.__acts = [];
+    let table = null;
+    let moving = false;
+    const Base = window.WebSocket;
+    window.WebSocket = class extends Base {
+      constructor(...args) {
+        super(...args);
+        // Added before the page's own listener, so it has run when the page's has.
+        this.addEventListener('message', (e) => {
+          let m;
+          try { m = JSON.parse(e.data); } catch { return; }
+          if (m.type === 'GameDataSync') { table = m.gameData?.serial ?? null; moving = false; } else if (m.type === 'GameEvent') moving = true;
+        });
+      }
+      send(data) {
+        try {
+          const p = JSON.parse(data);
+          if (p.serial != null) window.__acts.push({ serial: p.serial, table, moving, type: p.type });
+        } catch { /* not JSON */ }
+        return super.send(data);
+      }
+    };
+  });
+}
+
+export function sentActs(page) {
+  return page.evaluate(() => window.__acts ?? []);
+}
+
+/**
+ * Splits `page.failures` into the one race a page cannot avoid and everything else. The race:
+ * an action sent with the serial of the newest table the page had, refused `stale_action`
+ * because the decision of that serial closed while the action was on its way (other seats
+ * moved: the refusal names a later table). A refusal for any other reason, `stale_action` for
+ * a table the page knew to be old, or for a seat that had already acted, is not the race.
+ */
+export function races(page, acts) {
+  const race = [];
+  const other = [];
+  for (const f of page.failures) {
+    const m = f.match(/^stale_action: the decision of serial (\d+) is over \(the table is at (\d+)\)/);
+    const fresh = m && acts.some((a) => a.serial === Number(m[1]) && a.table === a.serial);
+    if (m && Number(m[2]) > Number(m[1]) && fresh) race.push(f);
+    else other.push(f);
+  }
+  return { race, other };
+}
+
 export async function createRoom(base, body = {}) {
   const res = await fetch(`${base}/api/rooms`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ game: 'buckshot', ...body }) });
   if (res.status !== 201) throw new Error(`POST /api/rooms: ${res.status} ${await res.text()}`);

@@ -121,6 +121,138 @@ test('a server killed mid-game and started again: "reconnecting", then the same 
   }
 });
 
+// ---- a move in flight, a lobby member without a seat -----------------------------------
+
+/**
+ * Puts `page`'s room socket behind a relay the test steers (`relay.mode`): `pass` forwards
+ * everything; `drop-act` swallows the next action the page sends (the room never gets it)
+ * and closes the page's socket with 4001 "moved"; `lose-answer` forwards the next action,
+ * holds back what the room says until its table has moved past the action's serial, then
+ * closes with 4001 (the room stored the move, the page never heard). `close` closes the
+ * page's socket at once. The relay keeps every packet the page sent and every refusal.
+ */
+async function relayed(page) {
+  const relay = { mode: 'pass', sent: [], failures: [], rejected: [], closes: 0, act: null };
+  await page.routeWebSocket(/\/api\/rooms\/[^/]+\/ws$/, (ws) => {
+    const server = ws.connectToServer();
+    let held = null;
+    const cut = () => {
+      relay.closes += 1;
+      relay.mode = 'pass';
+      ws.close({ code: 4001, reason: 'moved' });
+      server.close();
+    };
+    relay.close = cut;
+    ws.onMessage((m) => {
+      const p = JSON.parse(m);
+      relay.sent.push(p);
+      if (p.serial != null && relay.mode === 'drop-act') {
+        relay.act = p;
+        return cut();
+      }
+      if (p.serial != null && relay.mode === 'lose-answer') {
+        relay.act = p;
+        held = [];
+      }
+      server.send(m);
+    });
+    server.onMessage((m) => {
+      const p = JSON.parse(m);
+      if (p.type === 'ActionFailed') relay.failures.push(`${p.code}: ${p.reason}`);
+      if (p.type === 'PlayerJoinRejected') relay.rejected.push(p.code);
+      if (held) {
+        held.push(m);
+        if (p.type === 'GameDataSync' && p.gameData.serial > relay.act.serial) { held = null; cut(); }
+        return;
+      }
+      ws.send(m);
+    });
+  });
+  return relay;
+}
+
+/** The serial of the table `page` shows; waits until it is past `serial`. */
+const tableSerial = (page) => page.evaluate(() => Number(document.body.dataset.serial));
+const waitMoved = (page, serial, timeout = 10000) =>
+  page.waitForFunction((s) => Number(document.body.dataset.serial) > s, serial, { timeout });
+
+/** Until it is `page`'s turn, the other page shoots. */
+async function untilTurn(page, other) {
+  for (let i = 0; i < 40 && !(await myTurnPanel(page).count()); i++) {
+    if (await myTurnPanel(other).count()) await oneShot([other]);
+    else await sleep(50);
+  }
+  await myTurnPanel(page).waitFor({ timeout: 5000 });
+}
+
+test('a lobby member whose token is gone joins again by name; a move in flight at a close is sent again, once', async () => {
+  const base = env.server.base;
+  const roomId = await createRoom(base, { seed: 5, botDelayMs: 50 });
+  const ann = await newPage(env.browser, DESKTOP);
+  const ben = await newPage(env.browser, PHONE);
+  const relay = await relayed(ann);
+  await joinRoom(ann, base, roomId, 'ann');
+  await joinRoom(ben, base, roomId, 'ben');
+
+  // In the lobby a member whose socket drops leaves the room, as after a failover: the page's
+  // token is unknown when it comes back (`unknown_token`), and it joins again by name.
+  await watchNote(ann);
+  relay.close();
+  await youLine(ann).filter({ hasText: 'ann' }).waitFor({ timeout: 15000 });
+  await note(ann).waitFor({ state: 'hidden', timeout: 15000 });
+  assert.deepEqual(relay.rejected, ['unknown_token'], 'the token was gone after the drop');
+  assert.equal(relay.sent.filter((p) => p.type === 'JoinGame' && p.username === 'ann').length, 2, 'ann joined again by name');
+  assert.ok(await sawNote(ann), 'the page showed the reconnecting note');
+  for (const p of [ann, ben]) await p.locator('.pcard[data-player="ann"]').waitFor();
+
+  // ben is the host now (ann left); he starts, and ann's turn comes.
+  await ben.locator('[data-testid=start]:enabled').click();
+  for (const p of [ann, ben]) await p.locator('[data-testid=actions]').waitFor();
+  await untilTurn(ann, ben);
+
+  // 1. The move never reached the room: sent again after the reconnect, with its serial, and
+  // applied there.
+  relay.mode = 'drop-act';
+  const before = await syncCount(ann);
+  await ann.locator('[data-testid=actions] [data-testid=shoot]:enabled').first().click();
+  await youLine(ann).filter({ hasText: 'ann' }).waitFor();
+  assert.ok(await waitSync(ann, before, 15000), 'a table after the reconnect');
+  const first = relay.act;
+  assert.ok(first && first.serial != null, 'the move carried its serial');
+  const resent = relay.sent.filter((p) => p.type === first.type && p.serial === first.serial);
+  assert.equal(resent.length, 2, 'the move went again, with the serial it was chosen at');
+  assert.deepEqual(resent[1], first, 'the same packet');
+  assert.deepEqual(relay.failures, [], 'the room applied it');
+  await waitMoved(ann, first.serial);
+
+  // 2. The room stored the move but the page never heard: sent again, refused stale_action,
+  // swallowed; the page shows the table after the move, and the move is in it once.
+  await untilTurn(ann, ben);
+  relay.mode = 'lose-answer';
+  const was = await tableSerial(ann);
+  await ann.locator('[data-testid=actions] [data-testid=shoot]:enabled').first().click();
+  await waitMoved(ann, was, 15000);
+  const second = relay.act;
+  assert.equal(second.serial, was);
+  assert.equal(relay.closes, 3, 'the socket was closed three times');
+  assert.equal(relay.sent.filter((p) => p.type === second.type && p.serial === second.serial).length, 2, 'the move went again');
+  for (let i = 0; i < 40 && relay.failures.length === 0; i++) await sleep(50);
+  assert.equal(relay.failures.length, 1, `one refusal: ${relay.failures}`);
+  // Stale: the move closed the decision it answered (or, in a window, the seat has acted).
+  const n = second.serial;
+  assert.match(relay.failures[0], new RegExp(`^stale_action: (the decision of serial ${n} is over|you have already acted since serial ${n}) `));
+  assert.equal(await ann.locator('.alert-error').count(), 0, 'the refusal of the resend is not shown');
+  assert.equal(await tableSerial(ann), second.serial + 1, 'the move is in the table once');
+
+  // Play goes on.
+  await oneShot([ann, ben]);
+  for (const p of [ann, ben]) {
+    assert.deepEqual(p.errors.filter((e) => !/WebSocket|ERR_CONNECTION_REFUSED|Failed to load resource/.test(e)), []);
+    await p.context().close();
+  }
+  assert.deepEqual(ben.failures, []);
+});
+
 // ---- through a cluster ------------------------------------------------------------------
 
 const clusterScript = path.join(repo, 'scripts', 'cluster.sh');

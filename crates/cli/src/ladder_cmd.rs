@@ -213,6 +213,11 @@ fn signed(x: f64) -> String {
     if x.abs() < 0.5 { "0".to_string() } else { format!("{x:+.0}") }
 }
 
+/// An estimate's interval, as the text and the Markdown tables both say it: `-35 to +12`.
+fn interval(e: &sim::rating::Estimate) -> String {
+    format!("{} to {}", signed(e.lo), signed(e.hi))
+}
+
 fn cpu(r: &sim::ladder::Rung) -> String {
     match r.kind {
         ContestantKind::House => "–".to_string(),
@@ -228,33 +233,25 @@ pub fn render(r: &LadderReport, title: &str, players: u8) -> String {
     let games: u64 = r.fixtures.iter().map(|f| f.games).sum();
     let _ = writeln!(
         s,
-        "{title} ladder, {players} players: {} fixtures × {} games ({games} games), seed {}, {} thread{}, {:.1} s",
+        "{title} ladder, {players} players: {} fixtures × {} games ({games} games), seed {}, {}, {:.1} s",
         r.fixtures.len(),
         r.games_per_fixture,
         r.seed,
-        r.threads,
-        if r.threads == 1 { "" } else { "s" },
+        threads(r),
         r.seconds
     );
     let _ = writeln!(s, "ratings: Elo points above `{}` (Bradley-Terry fit), 95% intervals:", anchor_name(r));
     let _ = writeln!(s, "  {:<10} {:>7}  {:<17} {:>7}  CPU per move", "", "rating", "95% CI", "games");
     for g in &r.ladder {
-        let ci = format!("{} to {}", signed(g.rating.lo), signed(g.rating.hi));
+        let ci = interval(&g.rating);
         let _ = writeln!(s, "  {:<10} {:>7}  {:<17} {:>7}  {}", g.name, signed(g.rating.value), ci, g.games, cpu(g));
     }
     if !r.steps.is_empty() {
         let _ = writeln!(s, "adjacent levels (the upper's gap, 95% CI):");
         for st in &r.steps {
-            let _ = writeln!(
-                s,
-                "  {:>8} over {:<8} {:>6} ({} to {}){}",
-                st.upper,
-                st.lower,
-                signed(st.gap.value),
-                signed(st.gap.lo),
-                signed(st.gap.hi),
-                if st.separated { "" } else { "  NOT separated" }
-            );
+            let (gap, ci) = (signed(st.gap.value), interval(&st.gap));
+            let flag = if st.separated { "" } else { "  NOT separated" };
+            let _ = writeln!(s, "  {:>8} over {:<8} {gap:>6} ({ci}){flag}", st.upper, st.lower);
         }
     }
     let _ = writeln!(s, "fixtures (pairwise results from the finishing order):");
@@ -263,6 +260,11 @@ pub fn render(r: &LadderReport, title: &str, players: u8) -> String {
         let _ = writeln!(s, "  {:>8} – {:<8} {:>5} – {:<5} in {} games{draws}", f.a, f.b, f.wins_a, f.wins_b, f.games);
     }
     s
+}
+
+/// "1 thread", "4 threads".
+fn threads(r: &LadderReport) -> String {
+    format!("{} thread{}", r.threads, if r.threads == 1 { "" } else { "s" })
 }
 
 fn anchor_name(r: &LadderReport) -> &str {
@@ -284,42 +286,26 @@ fn markdown(r: &LadderReport, title: &str, players: u8, args: &LadderArgs) -> St
     }
     let _ = writeln!(
         s,
-        "`{cmd}`: {} fixtures of {} games, {:.0} s on {} thread{}. Ratings in Elo points above `{}`.\n",
+        "`{cmd}`: {} fixtures of {} games, {:.0} s on {}. Ratings in Elo points above `{}`.\n",
         r.fixtures.len(),
         r.games_per_fixture,
         r.seconds,
-        r.threads,
-        if r.threads == 1 { "" } else { "s" },
+        threads(r),
         anchor_name(r)
     );
     let _ = writeln!(s, "| level | rating | 95% CI | games | CPU per move: mean (max) |");
     let _ = writeln!(s, "| --- | --: | --- | --: | --: |");
     for g in &r.ladder {
-        let _ = writeln!(
-            s,
-            "| {} | {} | {} to {} | {} | {} |",
-            g.name,
-            signed(g.rating.value),
-            signed(g.rating.lo),
-            signed(g.rating.hi),
-            g.games,
-            cpu(g)
-        );
+        let (rating, ci) = (signed(g.rating.value), interval(&g.rating));
+        let _ = writeln!(s, "| {} | {rating} | {ci} | {} | {} |", g.name, g.games, cpu(g));
     }
     if !r.steps.is_empty() {
         let _ = writeln!(s, "\n| step | gap | 95% CI | separated |");
         let _ = writeln!(s, "| --- | --: | --- | --- |");
         for st in &r.steps {
-            let _ = writeln!(
-                s,
-                "| {} over {} | {} | {} to {} | {} |",
-                st.upper,
-                st.lower,
-                signed(st.gap.value),
-                signed(st.gap.lo),
-                signed(st.gap.hi),
-                if st.separated { "yes" } else { "**no**" }
-            );
+            let (gap, ci) = (signed(st.gap.value), interval(&st.gap));
+            let flag = if st.separated { "yes" } else { "**no**" };
+            let _ = writeln!(s, "| {} over {} | {gap} | {ci} | {flag} |", st.upper, st.lower);
         }
     }
     let _ = writeln!(s, "\n<details><summary>Fixtures</summary>\n");

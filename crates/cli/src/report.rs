@@ -2,7 +2,8 @@
 //! charts are inline SVG drawn with `plotters` (no scripts, no fonts, nothing fetched), the
 //! figures are in tables beside them, and every rate carries its 95% Wilson interval.
 
-use plotters::coord::ranged1d::SegmentValue;
+use plotters::coord::ranged1d::{SegmentValue, SegmentedCoord};
+use plotters::coord::types::{RangedCoordf64, RangedCoordusize};
 use plotters::prelude::*;
 use sim::ladder::LadderReport;
 use sim::{Detail, SimReport};
@@ -65,42 +66,10 @@ fn rate_chart(rates: &[Rate], share: Option<f64>, x_desc: &str) -> String {
     if rates.is_empty() {
         return String::new();
     }
-    let longest = rates.iter().map(|r| r.label.chars().count()).max().unwrap_or(4);
-    let label_px = (longest as u32 * 8 + 16).clamp(60, 320);
-    let height = 70 + 34 * n as u32;
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (760, height)).into_drawing_area();
-        let _ = root.fill(&WHITE);
-        let top = rates.iter().map(|r| r.ci_pct().1).fold(share.unwrap_or(0.0), f64::max);
-        let x_max = ((top / 10.0).ceil() * 10.0 + 5.0).clamp(10.0, 100.0);
-        let Ok(mut chart) = ChartBuilder::on(&root)
-            .margin(10)
-            .x_label_area_size(38)
-            .y_label_area_size(label_px)
-            // An integer range includes its end: `0..n - 1` is n segments.
-            .build_cartesian_2d(0f64..x_max, (0..n - 1).into_segmented())
-        else {
-            return svg_error();
-        };
-        // Segments count from the bottom: the first rate is drawn in the top one.
-        let row = |i: usize| n - 1 - i;
-        let labels: Vec<String> = rates.iter().rev().map(|r| r.label.clone()).collect();
-        let _ = chart
-            .configure_mesh()
-            .disable_y_mesh()
-            .light_line_style(WHITE)
-            .bold_line_style(GRID)
-            .y_labels(n)
-            .y_label_formatter(&|v| match v {
-                SegmentValue::CenterOf(i) => labels.get(*i).cloned().unwrap_or_default(),
-                _ => String::new(),
-            })
-            .x_desc(x_desc)
-            .x_label_formatter(&|x| format!("{x:.0}%"))
-            .label_style((FONT, 14))
-            .axis_desc_style((FONT, 14))
-            .draw();
+    let top = rates.iter().map(|r| r.ci_pct().1).fold(share.unwrap_or(0.0), f64::max);
+    let x_max = ((top / 10.0).ceil() * 10.0 + 5.0).clamp(10.0, 100.0);
+    let labels = rates.iter().map(|r| r.label.clone()).collect();
+    rows_chart(labels, 0f64..x_max, x_desc, &|x| format!("{x:.0}%"), |chart, row| {
         let _ = chart.draw_series(rates.iter().enumerate().map(|(i, r)| {
             let mut bar = Rectangle::new(
                 [(0.0, SegmentValue::Exact(row(i))), (r.pct(), SegmentValue::Exact(row(i) + 1))],
@@ -119,10 +88,62 @@ fn rate_chart(rates: &[Rate], share: Option<f64>, x_desc: &str) -> String {
                 SHARE.stroke_width(2),
             ));
         }
+    })
+}
+
+/// A chart with one row per label (the first on top, segments count from the bottom) over `x`:
+/// the frame, the labels and the grid of the rate and ladder charts. `draw` draws the rows,
+/// given the segment of the i-th label.
+fn rows_chart(
+    labels: Vec<String>,
+    x: std::ops::Range<f64>,
+    x_desc: &str,
+    x_label: &dyn Fn(&f64) -> String,
+    draw: impl FnOnce(&mut RowsChart<'_, '_>, &dyn Fn(usize) -> usize),
+) -> String {
+    let n = labels.len();
+    let longest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(4);
+    let label_px = (longest as u32 * 8 + 16).clamp(60, 320);
+    let height = 70 + 34 * n as u32;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (760, height)).into_drawing_area();
+        let _ = root.fill(&WHITE);
+        let Ok(mut chart) = ChartBuilder::on(&root)
+            .margin(10)
+            .x_label_area_size(38)
+            .y_label_area_size(label_px)
+            // An integer range includes its end: `0..n - 1` is n segments.
+            .build_cartesian_2d(x, (0..n - 1).into_segmented())
+        else {
+            return svg_error();
+        };
+        let row = |i: usize| n - 1 - i;
+        let bottom_up: Vec<String> = labels.into_iter().rev().collect();
+        let _ = chart
+            .configure_mesh()
+            .disable_y_mesh()
+            .light_line_style(WHITE)
+            .bold_line_style(GRID)
+            .y_labels(n)
+            .y_label_formatter(&|v| match v {
+                SegmentValue::CenterOf(i) => bottom_up.get(*i).cloned().unwrap_or_default(),
+                _ => String::new(),
+            })
+            .x_desc(x_desc)
+            .x_label_formatter(x_label)
+            .label_style((FONT, 14))
+            .axis_desc_style((FONT, 14))
+            .draw();
+        draw(&mut chart, &row);
         let _ = root.present();
     }
     svg
 }
+
+/// What [`rows_chart`] draws on: x a number, y a row.
+type RowsChart<'a, 'b> =
+    ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, SegmentedCoord<RangedCoordusize>>>;
 
 /// A histogram of `counts` (value → games), in at most 40 bins.
 fn histogram(counts: &BTreeMap<u64, u64>, x_desc: &str) -> String {
@@ -365,38 +386,8 @@ fn ladder_chart(r: &LadderReport) -> String {
     let hi = rungs.iter().map(|g| finite(g.rating.hi)).fold(0.0, f64::max);
     let pad = ((hi - lo) * 0.05).max(20.0);
     let (x0, x1) = (((lo - pad) / 50.0).floor() * 50.0, ((hi + pad) / 50.0).ceil() * 50.0);
-    let longest = rungs.iter().map(|g| g.name.chars().count()).max().unwrap_or(4);
-    let label_px = (longest as u32 * 8 + 16).clamp(60, 320);
-    let height = 70 + 34 * n as u32;
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (760, height)).into_drawing_area();
-        let _ = root.fill(&WHITE);
-        let Ok(mut chart) = ChartBuilder::on(&root)
-            .margin(10)
-            .x_label_area_size(38)
-            .y_label_area_size(label_px)
-            .build_cartesian_2d(x0..x1, (0..n - 1).into_segmented())
-        else {
-            return svg_error();
-        };
-        let row = |i: usize| n - 1 - i;
-        let labels: Vec<String> = rungs.iter().rev().map(|g| g.name.clone()).collect();
-        let _ = chart
-            .configure_mesh()
-            .disable_y_mesh()
-            .light_line_style(WHITE)
-            .bold_line_style(GRID)
-            .y_labels(n)
-            .y_label_formatter(&|v| match v {
-                SegmentValue::CenterOf(i) => labels.get(*i).cloned().unwrap_or_default(),
-                _ => String::new(),
-            })
-            .x_desc("rating (Elo points, 95% interval)")
-            .x_label_formatter(&|x| format!("{x:.0}"))
-            .label_style((FONT, 14))
-            .axis_desc_style((FONT, 14))
-            .draw();
+    let labels = rungs.iter().map(|g| g.name.clone()).collect();
+    rows_chart(labels, x0..x1, "rating (Elo points, 95% interval)", &|x| format!("{x:.0}"), |chart, row| {
         let _ = chart.draw_series(rungs.iter().enumerate().map(|(i, g)| {
             let (l, h) = (g.rating.lo.max(x0), g.rating.hi.min(x1));
             ErrorBar::new_horizontal(SegmentValue::CenterOf(row(i)), l, g.rating.value, h, BLACK.stroke_width(2), 10)
@@ -411,9 +402,7 @@ fn ladder_chart(r: &LadderReport) -> String {
             [(0.0, SegmentValue::Exact(0)), (0.0, SegmentValue::Exact(n))],
             SHARE.stroke_width(2),
         ));
-        let _ = root.present();
-    }
-    svg
+    })
 }
 
 /// `cardtable ladder --report FILE`: the ladder plotted, its table, the adjacent steps and the

@@ -245,11 +245,14 @@ impl registry::Entry for Negates {
     }
 }
 
-struct NegatesAdapter;
+/// The toy in a room; with `QUIET` it has `only_passes`: a seat whose one legal action is Pass
+/// is not waited on.
+struct NegatesAdapter<const QUIET: bool = false>;
+type QuietAdapter = NegatesAdapter<true>;
 
 const ANSWER: Duration = Duration::from_secs(10);
 
-impl GameAdapter for NegatesAdapter {
+impl<const QUIET: bool> GameAdapter for NegatesAdapter<QUIET> {
     type G = Negates;
     const MIN_PLAYERS: usize = 3;
     const MAX_PLAYERS: usize = 3;
@@ -265,6 +268,9 @@ impl GameAdapter for NegatesAdapter {
     }
     fn decision_timeout(_: &Negates, _: Seat, kind: DecisionKind, _: &Value) -> Option<Duration> {
         (kind == DecisionKind::Response).then_some(ANSWER)
+    }
+    fn only_passes(game: &Negates, seat: Seat) -> bool {
+        QUIET && game.legal_actions(seat) == [Act::Pass]
     }
     fn event_packets(event: &Did, _: Viewer, _: &[String], out: &mut Vec<String>) {
         out.push(json!({"type": "GameEvent", "event": event}).to_string());
@@ -302,35 +308,6 @@ async fn a_window_on_a_window_starts_a_fresh_clock() {
     a.wait(Duration::from_secs(4)).await;
     assert!(a.any(did(1, "Pass")) && a.any(did(0, "Pass")), "{:?}", a.seen);
     assert!(a.any(|p| p["type"] == "GameEnded"));
-}
-
-/// The toy with `only_passes`: a seat whose one legal action is Pass is not waited on.
-struct QuietAdapter;
-
-impl GameAdapter for QuietAdapter {
-    type G = Negates;
-    const MIN_PLAYERS: usize = 3;
-    const MAX_PLAYERS: usize = 3;
-
-    fn config(_: usize, _: &Value) -> Result<(), String> {
-        Ok(())
-    }
-    fn bot_names() -> &'static [&'static str] {
-        &["eager"]
-    }
-    fn make_bot(name: &str) -> Option<Box<dyn Bot<Negates>>> {
-        (name == "eager").then(|| Box::new(Eager) as Box<dyn Bot<Negates>>)
-    }
-    fn decision_timeout(_: &Negates, _: Seat, kind: DecisionKind, _: &Value) -> Option<Duration> {
-        (kind == DecisionKind::Response).then_some(ANSWER)
-    }
-    fn only_passes(game: &Negates, seat: Seat) -> bool {
-        game.legal_actions(seat) == [Act::Pass]
-    }
-    fn event_packets(event: &Did, _: Viewer, _: &[String], out: &mut Vec<String>) {
-        out.push(json!({"type": "GameEvent", "event": event}).to_string());
-    }
-    fn public_data(_: Option<&Table<'_, Negates>>, _: &mut [Fields], _: &mut Fields) {}
 }
 
 /// A person who can only pass is passed for early, at a random moment 1 to 4 s into the

@@ -348,27 +348,28 @@ async fn when_many_addresses_fill_every_connection_slot_the_health_check_is_stil
     s.stop().await;
 }
 
+/// `POST /api/rooms` (a Buckshot room) with `X-Forwarded-For: {xff}`, on a connection of its
+/// own; the answer's status.
+async fn post_room_forwarded(addr: &str, xff: &str) -> u16 {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut t = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let body = r#"{"game":"buckshot"}"#;
+    let req = format!(
+        "POST /api/rooms HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nX-Forwarded-For: {xff}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    t.write_all(req.as_bytes()).await.unwrap();
+    let mut out = String::new();
+    t.read_to_string(&mut out).await.unwrap();
+    out[9..12].parse::<u16>().unwrap()
+}
+
 #[tokio::test]
 async fn loopback_is_capped_per_address_like_any_client_and_a_forwarded_header_is_ignored() {
     let mut config = plain_config();
     config.limits.rooms_per_addr = 2;
     let s = Server::start_with(config).await;
-    let post = |xff: &'static str| {
-        let addr = s.addr.clone();
-        async move {
-            use tokio::io::{AsyncReadExt, AsyncWriteExt};
-            let mut t = tokio::net::TcpStream::connect(&addr).await.unwrap();
-            let body = r#"{"game":"buckshot"}"#;
-            let req = format!(
-                "POST /api/rooms HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nX-Forwarded-For: {xff}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                body.len()
-            );
-            t.write_all(req.as_bytes()).await.unwrap();
-            let mut out = String::new();
-            t.read_to_string(&mut out).await.unwrap();
-            out[9..12].parse::<u16>().unwrap()
-        }
-    };
+    let post = |xff: &'static str| post_room_forwarded(&s.addr, xff);
     assert_eq!(post("10.0.0.1").await, 201);
     assert_eq!(post("10.0.0.2").await, 201);
     // Not a trusted proxy: the header is the client's word, and the client is 127.0.0.1.
@@ -382,22 +383,7 @@ async fn behind_a_trusted_proxy_the_forwarded_client_is_counted() {
     config.limits.rooms_per_addr = 2;
     config.limits.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
     let s = Server::start_with(config).await;
-    let post = |xff: &'static str| {
-        let addr = s.addr.clone();
-        async move {
-            use tokio::io::{AsyncReadExt, AsyncWriteExt};
-            let mut t = tokio::net::TcpStream::connect(&addr).await.unwrap();
-            let body = r#"{"game":"buckshot"}"#;
-            let req = format!(
-                "POST /api/rooms HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nX-Forwarded-For: {xff}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                body.len()
-            );
-            t.write_all(req.as_bytes()).await.unwrap();
-            let mut out = String::new();
-            t.read_to_string(&mut out).await.unwrap();
-            out[9..12].parse::<u16>().unwrap()
-        }
-    };
+    let post = |xff: &'static str| post_room_forwarded(&s.addr, xff);
     assert_eq!(post("10.0.0.1").await, 201);
     assert_eq!(post("10.0.0.1").await, 201);
     assert_eq!(post("10.0.0.1").await, 429, "the forwarded client is over its share");

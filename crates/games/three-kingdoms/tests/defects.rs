@@ -5,52 +5,11 @@ use engine::{Bot, Game, MatchRng, Observation, Seat, Viewer};
 use three_kingdoms::setup::{Scenario, SeatSetup as S, card};
 use three_kingdoms::state::{Frame, Pending};
 use three_kingdoms::{
-    Action, Config, Event, General as G, JudgeFor, Kind, Role, SeedCompat, Skill, Slot, Step, Targets, ThreeKingdoms,
+    Action, Config, Event, General as G, JudgeFor, Kind, Role, SeedCompat, Skill, Slot, Step, ThreeKingdoms,
 };
 
-fn act(g: &mut ThreeKingdoms, seat: u8, a: Action) -> Vec<Event> {
-    g.apply(Seat(seat), a).unwrap_or_else(|e| panic!("{a:?} by seat {seat} refused: {e} ({:?})", g.pending))
-}
-
-fn waiting(g: &ThreeKingdoms) -> u8 {
-    g.pending.expect("someone must decide").seat().0
-}
-
-fn use1(spec: &str, kind: Kind, t: u8) -> Action {
-    Action::Use { card: card(spec), kind, targets: Targets::one(Seat(t)) }
-}
-
-fn respond(spec: &str, kind: Kind) -> Action {
-    Action::Respond { card: card(spec), kind }
-}
-
-fn pass_negates(g: &mut ThreeKingdoms) {
-    while matches!(g.stack.last(), Some(Frame::Negate { .. })) && g.pending.is_some() {
-        let s = waiting(g);
-        act(g, s, Action::Pass);
-    }
-}
-
-/// Xu Chu (Lord), Lv Meng (Rebel), Huang Gai (Loyalist), Zhang Liao (Spy).
-fn plain() -> [S; 4] {
-    [
-        S::new(G::XuChu, Role::Lord),
-        S::new(G::LvMeng, Role::Rebel),
-        S::new(G::HuangGai, Role::Loyalist),
-        S::new(G::ZhangLiao, Role::Spy),
-    ]
-}
-
-fn build(seats: [S; 4]) -> ThreeKingdoms {
-    Scenario::new(seats.to_vec()).build().expect("scenario")
-}
-
-/// Ends seat 3's turn so that seat 0's turn begins.
-fn to_seat0_turn(seats: [S; 4], top: &[&'static str]) -> ThreeKingdoms {
-    let mut g = Scenario::new(seats.to_vec()).current(3).draw_top(top).build().unwrap();
-    act(&mut g, 3, Action::EndPlay);
-    g
-}
+mod common;
+use common::*;
 
 // 1. ------------------------------------------------------------------------------------------
 

@@ -3,36 +3,15 @@
 
 use engine::{Game, Seat};
 use three_kingdoms::setup::{Scenario, SeatSetup as S, card};
-use three_kingdoms::state::{Frame, Pending};
+use three_kingdoms::state::Pending;
 use three_kingdoms::{Action, Choice, Event, General as G, Kind, Role, Side, Slot, Step, Targets, ThreeKingdoms, Zone};
 
-fn act(g: &mut ThreeKingdoms, seat: u8, a: Action) -> Vec<Event> {
-    g.apply(Seat(seat), a).unwrap_or_else(|e| panic!("{a:?} by seat {seat} refused: {e} ({:?})", g.pending))
-}
-
-fn waiting(g: &ThreeKingdoms) -> u8 {
-    g.pending.expect("someone must decide").seat().0
-}
-
-/// Passes every Negate window now open.
-fn pass_negates(g: &mut ThreeKingdoms) {
-    while matches!(g.stack.last(), Some(Frame::Negate { .. })) && g.pending.is_some() {
-        let s = waiting(g);
-        act(g, s, Action::Pass);
-    }
-}
-
-fn use1(spec: &str, kind: Kind, t: u8) -> Action {
-    Action::Use { card: card(spec), kind, targets: Targets::one(Seat(t)) }
-}
+mod common;
+use common::*;
 
 fn use0(spec: &str) -> Action {
     let c = card(spec);
     Action::Use { card: c, kind: c.kind(), targets: Targets::NONE }
-}
-
-fn respond(spec: &str, kind: Kind) -> Action {
-    Action::Respond { card: card(spec), kind }
 }
 
 fn hp(g: &ThreeKingdoms, s: u8) -> i8 {
@@ -41,20 +20,6 @@ fn hp(g: &ThreeKingdoms, s: u8) -> i8 {
 
 fn hand(g: &ThreeKingdoms, s: u8) -> usize {
     g.p(Seat(s)).hand.len()
-}
-
-/// Four plain seats: Xu Chu (Lord), Lv Meng (Rebel), Huang Gai (Loyalist), Zhang Liao (Spy).
-fn plain() -> [S; 4] {
-    [
-        S::new(G::XuChu, Role::Lord),
-        S::new(G::LvMeng, Role::Rebel),
-        S::new(G::HuangGai, Role::Loyalist),
-        S::new(G::ZhangLiao, Role::Spy),
-    ]
-}
-
-fn build(seats: [S; 4]) -> ThreeKingdoms {
-    Scenario::new(seats.to_vec()).build().expect("scenario")
 }
 
 fn refused(g: &ThreeKingdoms, seat: u8, a: Action) -> &'static str {
@@ -377,13 +342,6 @@ fn dismantle_and_stealing_sheep() {
     pass_negates(&mut g);
     act(&mut g, 0, Action::Pick { zone: Zone::Equip(Slot::MinusHorse) });
     assert!(g.p(Seat(0)).hand.contains(&card("♥5 Red Hare")));
-}
-
-/// Ends seat 3's turn so that seat 0's turn (and judgement phase) begins.
-fn to_seat0_turn(seats: [S; 4], top: &[&'static str]) -> ThreeKingdoms {
-    let mut g = Scenario::new(seats.to_vec()).current(3).draw_top(top).build().unwrap();
-    act(&mut g, 3, Action::EndPlay);
-    g
 }
 
 #[test]

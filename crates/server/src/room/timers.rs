@@ -8,7 +8,7 @@
 
 use super::Room;
 use super::clock::later;
-use super::state::Match;
+use super::state::{Match, Member};
 use crate::adapter::GameAdapter;
 use engine::{DecisionKind, Game, Observation, Seat};
 use protocol::ServerMsg;
@@ -51,10 +51,8 @@ impl<A: GameAdapter> Room<A> {
             let delay = Duration::from_millis(self.options.bot_delay_ms);
             return Some((later(from, delay - self.window_think(kind)), Due::Bot));
         }
-        let name = &cur.seats[seat.index()];
-        let member = self.members.iter().find(|m| &m.username == name);
         let turn = Duration::from_secs(self.options.turn_seconds);
-        match member {
+        match self.seated(cur, seat) {
             Some(m) if m.conn.is_some() => A::decision_timeout(&cur.game, seat, kind, &self.options.game_options)
                 .filter(|_| cur.game.timeout_action(seat).is_some())
                 .map(|d| (later(since, d), Due::Clock)),
@@ -79,12 +77,17 @@ impl<A: GameAdapter> Room<A> {
         since: Instant,
     ) -> Option<(Instant, Due)> {
         let shown = self.seat_deadline(cur, seat, kind, since)?;
-        let name = &cur.seats[seat.index()];
-        let connected = self.members.iter().any(|m| &m.username == name && m.conn.is_some());
+        let connected = self.seated(cur, seat).is_some_and(|m| m.conn.is_some());
         if shown.1 != Due::Clock || !connected || !A::only_passes(&cur.game, seat) {
             return Some(shown);
         }
         Some((shown.0.min(later(since, self.quiet_pass)), Due::Clock))
+    }
+
+    /// The member who holds `seat`, if they are still in the room.
+    fn seated(&self, cur: &Match<A::G>, seat: Seat) -> Option<&Member> {
+        let name = &cur.seats[seat.index()];
+        self.members.iter().find(|m| &m.username == name)
     }
 
     /// How long before its delay is up a bot starts thinking in a reaction window, and so the

@@ -1,4 +1,6 @@
-//! Random 5-player playouts for a profiler: `cargo run --release -p three-kingdoms --example profile -- [GAMES] [PLAYERS]`.
+//! Random 5-player playouts for a profiler:
+//! `cargo run --release -p three-kingdoms --example tk_profile -- [GAMES] [PLAYERS]`. (Not
+//! `profile`: Wolf Pack has one, and a workspace's examples share target/*/examples/.)
 
 use engine::{PlayoutBuffers, random_playout};
 use three_kingdoms::{Config, ThreeKingdoms};
