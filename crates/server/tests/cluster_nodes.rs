@@ -613,13 +613,23 @@ async fn a_match_recorded_by_a_node_that_died_before_the_lobby_is_stored_once() 
     assert_eq!(matches.len(), 1, "one match, stored once: {matches:?}");
 }
 
-/// A chat line and a leave are stored before anyone hears of them: refused by the database,
-/// the sender is told `store_unavailable` and nothing changes; once it can, both go through.
+/// A join, a chat line and a leave are stored before anyone hears of them: refused by the
+/// database, the sender is told `store_unavailable` and nothing changes; once it can, each
+/// goes through.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_chat_line_or_a_leave_the_database_refuses_is_refused_and_changes_nothing() {
+async fn a_join_chat_line_or_leave_the_database_refuses_is_refused_and_changes_nothing() {
     let Some(url) = cluster("cluster_chat_leave_refused").await else { return };
     let n1 = TestNode::start(&url, "n1");
     let (room, mut a, mut b) = duel(&n1).await;
+    // A join's token is its way back: not stored, not given.
+    refuse(&url, "rooms", "UPDATE", "true").await;
+    let mut c = n1.client(&room).await;
+    c.send(json!({"type": "JoinGame", "username": "carol"})).await;
+    let r = c.expect("PlayerJoinRejected").await;
+    assert_eq!(r["code"], "store_unavailable", "{r}");
+    assert!(!b.drain(100).await.iter().any(|p| p["type"] == "PlayerJoined"));
+    allow(&url, "rooms").await;
+    c.join("carol").await;
     refuse(&url, "chat", "INSERT", "true").await;
     a.send(json!({"type": "SendNewChatMessage", "message": "hello"})).await;
     assert_eq!(failures(&a.drain(300).await), ["store_unavailable"]);

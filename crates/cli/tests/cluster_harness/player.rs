@@ -381,6 +381,15 @@ async fn run(plan: RoomPlan, st: Arc<Mutex<PState>>, ctl: Arc<Ctl>) {
     let mut last_lobby_act = Instant::now() - Duration::from_secs(10);
     // Tries at one table (a refused pick moves on to another entry).
     let mut tries: HashMap<(Option<i64>, u64), usize> = HashMap::new();
+    // After a move is sent again on a new connection, the player makes no new move until the
+    // room has answered everything sent before: a packet of an unknown type sent right after
+    // the resend (the room answers packets in order; this one with `bad_packet` quoting its
+    // type). `ActionFailed` says nothing of which move it answers: without this fence the
+    // resend's refusal (`stale_action`: it had been applied before the connection dropped)
+    // was taken as the answer to the next move, made meanwhile from the reconnect's table —
+    // seen in the 40-fault run: that move marked refused though it is in the log, and the
+    // move after it marked applied though it was refused.
+    let mut fence: Option<String> = None;
     while !ctl.stop.load(Ordering::SeqCst) {
         let Some(w) = ws.as_mut() else {
             match connect(&plan, &st, &ctl).await {
@@ -398,8 +407,14 @@ async fn run(plan: RoomPlan, st: Arc<Mutex<PState>>, ctl: Arc<Ctl>) {
                         a.conn = conn_no;
                         json!({"type": "Act", "action": a.action, "serial": a.serial})
                     });
+                    fence = None;
                     let ok = match resend {
-                        Some(p) => send(&mut w, &p).await,
+                        Some(p) => {
+                            let token = format!("harness-fence-{conn_no}");
+                            let sent = send(&mut w, &p).await && send(&mut w, &json!({"type": token.as_str()})).await;
+                            fence = Some(token);
+                            sent
+                        }
                         None => true,
                     };
                     if ok {
@@ -537,6 +552,7 @@ async fn run(plan: RoomPlan, st: Arc<Mutex<PState>>, ctl: Arc<Ctl>) {
                             && !legal.is_empty()
                             && tried < 3
                             && !ctl.paused.load(Ordering::SeqCst)
+                            && fence.is_none()
                             && let Some(action) = pick(&legal, tried)
                         {
                             tries.insert((key, serial), tried + 1);
@@ -561,7 +577,7 @@ async fn run(plan: RoomPlan, st: Arc<Mutex<PState>>, ctl: Arc<Ctl>) {
                                 a.outcome = Outcome::Unknown;
                             }
                         }
-                        let paused = ctl.paused.load(Ordering::SeqCst);
+                        let paused = ctl.paused.load(Ordering::SeqCst) || fence.is_some();
                         if !paused && gd["host"] == me.as_str() && last_lobby_act.elapsed() > Duration::from_millis(300)
                         {
                             let players = gd["players"].as_array().cloned().unwrap_or_default();
@@ -579,6 +595,15 @@ async fn run(plan: RoomPlan, st: Arc<Mutex<PState>>, ctl: Arc<Ctl>) {
                             }
                         }
                     }
+                }
+                "ActionFailed"
+                    if fence.as_deref().is_some_and(|t| {
+                        v["code"] == "bad_packet" && v["reason"].as_str().is_some_and(|r| r.contains(t))
+                    }) =>
+                {
+                    // Everything sent before the fence is answered: play on from a fresh table.
+                    fence = None;
+                    out.push(json!({"type": "GameDataRequest"}));
                 }
                 "ActionFailed" => {
                     let code = v["code"].as_str().unwrap_or("?").to_string();

@@ -71,7 +71,27 @@ impl<A: GameAdapter> Room<A> {
         if new_host {
             self.host = Some(username.clone());
         }
-        self.save().await;
+        // The token is the member's way back (a reconnect, here or on the server that takes
+        // the room over): it is stored before the member hears it, or the join is refused.
+        if let Err(e) = self.try_save().await {
+            tracing::error!(room = %self.id, "saving a join failed, the join is refused: {e}");
+            self.members.pop();
+            if let Some(c) = self.conns.get_mut(&conn) {
+                c.member = None;
+            }
+            if new_host {
+                self.host = None;
+            }
+            self.room_fields.lock().expect("room fields lock").take();
+            self.refresh_viewers();
+            self.publish_summary();
+            let reason = match e {
+                store::StoreError::Lost(_) => super::persist::store_refusal(&e),
+                _ => "you could not join: the server cannot reach its database right now; try again in a moment"
+                    .to_string(),
+            };
+            return self.reject(conn, e.code(), reason);
+        }
         self.send(conn, json(&ServerMsg::Joined { username: username.clone(), token }));
         let idx = self.members.len() - 1;
         // The others get the newcomer's `players` entry, not a sync listing everyone: a join

@@ -191,15 +191,24 @@ impl<A: GameAdapter> Room<A> {
     /// or the match passes here): also drops the cached room fields and refreshes the
     /// connections' viewers.
     pub(super) async fn save(&mut self) {
+        if let Err(e) = self.try_save().await {
+            tracing::error!(room = %self.id, "saving the room failed: {e}");
+        }
+    }
+
+    /// As [`Room::save`], answering the store's refusal (noted already: `Lost` stops the room)
+    /// for a caller that must not go on without it.
+    pub(super) async fn try_save(&mut self) -> Result<(), store::StoreError> {
         self.room_fields.lock().expect("room fields lock").take();
         self.refresh_viewers();
         self.publish_summary();
         // A cluster lists every node's rooms from their rows (one server lists from memory).
         let listing = self.store.postgres().is_some().then(|| self.listing());
-        if let Err(e) = self.store.save_room_listed(&self.id, A::name(), self.snapshot(), listing).await {
-            self.note_store_error(&e);
-            tracing::error!(room = %self.id, "saving the room failed: {e}");
+        let saved = self.store.save_room_listed(&self.id, A::name(), self.snapshot(), listing).await;
+        if let Err(e) = &saved {
+            self.note_store_error(e);
         }
+        saved
     }
 }
 
