@@ -364,9 +364,19 @@ pub async fn check_rooms(pg_url: &str, plans: &[RoomPlan], players: &[Player]) -
                                 for a in attempts.iter().skip(from.saturating_sub(1)).take(3) {
                                     let _ = write!(sent, " [{} {:?} x{}: {}]", a.serial, a.outcome, a.sends, a.action);
                                 }
+                                // Evidence for the reader: the log around it (a clock's answer for
+                                // the seat looks the same to this check) and the player's closes.
+                                let around: Vec<String> = logs[i]
+                                    .iter()
+                                    .enumerate()
+                                    .skip(idx.saturating_sub(4))
+                                    .take(6)
+                                    .map(|(n, e)| format!("{n}: {e}"))
+                                    .collect();
                                 t.problem(format!(
-                                    "room {room} ({}) match {key:?}: move {idx} of {} ({}) repeats a resent move already in the log (sent:{sent})",
-                                    plan.game, s.name, e["action"]
+                                    "room {room} ({}) match {key:?}: move {idx} of {} ({}) repeats a resent move already in the log (sent:{sent}; the log around it: {around:?}; closes: {:?})",
+                                    plan.game, s.name, e["action"],
+                                    s.closes.iter().rev().take(3).map(|(_, why)| why).collect::<Vec<_>>()
                                 ));
                             }
                         }
