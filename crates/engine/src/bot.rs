@@ -3,29 +3,69 @@
 //! determinized copies, which resample what the seat cannot see.
 
 use crate::{Game, MatchRng, Seat, Viewer};
-use std::cell::OnceCell;
+use std::cell::{Cell, OnceCell};
 
 /// What a bot may know when it must choose.
+///
+/// The legal list is either given ([`Observation::new`]) or listed on first use
+/// ([`Observation::lazy`], the runner's way): a bot that draws from the game's
+/// [`LegalShape`] instead never pays for a list it does not read.
 pub struct Observation<'a, G: Game> {
     game: &'a G,
     seat: Seat,
-    legal: &'a [G::Action],
+    legal: Legal<'a, G::Action>,
     view: OnceCell<G::View>,
+}
+
+enum Legal<'a, A> {
+    Given(&'a [A]),
+    /// Listed into the buffer (taken from `spare`) the first time it is asked for.
+    Lazy {
+        list: OnceCell<Vec<A>>,
+        spare: Cell<Vec<A>>,
+    },
 }
 
 impl<'a, G: Game> Observation<'a, G> {
     /// `legal` must be `game.legal_actions(seat)` and non-empty.
     pub fn new(game: &'a G, seat: Seat, legal: &'a [G::Action]) -> Self {
         debug_assert!(!legal.is_empty(), "a bot was asked to act with no legal action");
+        Observation { game, seat, legal: Legal::Given(legal), view: OnceCell::new() }
+    }
+
+    /// An observation whose legal list is listed into `buffer` (cleared first) only if a bot
+    /// asks for it; [`Observation::take_buffer`] gives the buffer back for the next move, so
+    /// a loop allocates nothing per move either way. `seat` must have a legal action.
+    pub fn lazy(game: &'a G, seat: Seat, buffer: Vec<G::Action>) -> Self {
+        let legal = Legal::Lazy { list: OnceCell::new(), spare: Cell::new(buffer) };
         Observation { game, seat, legal, view: OnceCell::new() }
+    }
+
+    /// Takes back the buffer of a [`Observation::lazy`] observation (an empty one for
+    /// [`Observation::new`]). By `&mut`: moving the observation would copy its view's slot.
+    pub fn take_buffer(&mut self) -> Vec<G::Action> {
+        match &mut self.legal {
+            Legal::Given(_) => Vec::new(),
+            Legal::Lazy { list, spare } => list.take().unwrap_or_else(|| spare.take()),
+        }
     }
 
     pub fn seat(&self) -> Seat {
         self.seat
     }
 
-    pub fn legal(&self) -> &'a [G::Action] {
-        self.legal
+    /// `legal_actions(seat)`, never empty.
+    pub fn legal(&self) -> &[G::Action] {
+        match &self.legal {
+            Legal::Given(l) => l,
+            Legal::Lazy { list, spare } => list.get_or_init(|| {
+                let mut v = spare.take();
+                v.clear();
+                self.game.legal_actions_into(self.seat, &mut v);
+                debug_assert!(!v.is_empty(), "a bot was asked to act with no legal action");
+                v
+            }),
+        }
     }
 
     /// The seat's view, computed on first use (a random bot never pays for it).
@@ -37,6 +77,23 @@ impl<'a, G: Game> Observation<'a, G> {
     pub fn determinize(&self, rng: &mut MatchRng) -> G {
         self.game.determinize(Viewer::seat(self.seat), rng)
     }
+}
+
+impl<G: LegalShape> Observation<'_, G> {
+    /// The seat's legal actions as the game's compact [`LegalShape`] (no list built).
+    pub fn legal_shape(&self) -> G::Shape {
+        self.game.legal_shape(self.seat)
+    }
+}
+
+/// A game that can describe a seat's legal actions more compactly than by listing them (Wolf
+/// Pack: each hand card's target mask), so a cheap bot can draw from that instead of the list.
+/// The shape tells a bot nothing the legal list does not: it must describe exactly
+/// `legal_actions(seat)`, and each game implementing it checks that by a test (the list stays
+/// the one source of legality).
+pub trait LegalShape: Game {
+    type Shape;
+    fn legal_shape(&self, seat: Seat) -> Self::Shape;
 }
 
 /// A player the computer controls.

@@ -27,7 +27,7 @@ mod seat;
 mod seat_set;
 pub mod testing;
 
-pub use bot::{Bot, Observation, RandomBot};
+pub use bot::{Bot, LegalShape, Observation, RandomBot};
 pub use by_seat::BySeat;
 pub use draw_plan::{DrawPlan, PLAN_MAX};
 pub use error::{RuleError, SetupError};

@@ -33,12 +33,11 @@ pub fn play_out<G: Game>(
             return None;
         }
         let seat: Seat = game.to_act().first()?;
-        legal.clear();
-        game.legal_actions_into(seat, &mut legal);
-        let action = {
-            let obs = Observation::new(&game, seat, &legal);
-            bots[seat.index()].choose(&obs, rng)
-        };
+        // The legal list is built only if the bot reads it (cheap bots may draw from the
+        // game's `LegalShape`); `apply_into` below checks the choice either way.
+        let mut obs = Observation::lazy(&game, seat, std::mem::take(&mut legal));
+        let action = bots[seat.index()].choose(&obs, rng);
+        legal = obs.take_buffer();
         if let Some(r) = record.as_deref_mut() {
             r.push(seat, action.clone());
         }

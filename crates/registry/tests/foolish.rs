@@ -78,3 +78,21 @@ fn buckshot_hard_makes_no_foolish_move() {
     assert!(offered >= 20, "only {offered} decisions offered a foolish move");
     assert!(chosen.is_empty(), "{} foolish moves of {offered} offered: {chosen:#?}", chosen.len());
 }
+
+/// Ivanhoe: `hard` never plays a Charge, Countercharge, Disgrace or Adapt that takes cards from
+/// its own display only.
+#[test]
+fn ivanhoe_hard_makes_no_foolish_move() {
+    let (offered, chosen) = check::<ivanhoe::Ivanhoe>(30, ivanhoe::bots::foolish);
+    assert!(offered >= 20, "only {offered} decisions offered a foolish move");
+    assert!(chosen.is_empty(), "{} foolish moves of {offered} offered: {chosen:#?}", chosen.len());
+}
+
+/// Three Kingdoms: a `hard` Loyalist never attacks (or duels, dismantles, steals from, or
+/// Acedias) the Lord, and a `hard` Rebel never saves the dying Lord.
+#[test]
+fn three_kingdoms_hard_makes_no_foolish_move() {
+    let (offered, chosen) = check::<three_kingdoms::ThreeKingdoms>(20, three_kingdoms::bots::foolish);
+    assert!(offered >= 20, "only {offered} decisions offered a foolish move");
+    assert!(chosen.is_empty(), "{} foolish moves of {offered} offered: {chosen:#?}", chosen.len());
+}

@@ -447,9 +447,9 @@ fn play_out_tagged<G: Entry>(
             return None;
         }
         let seat = game.to_act().first()?;
-        legal.clear();
-        game.legal_actions_into(seat, &mut legal);
-        let action = bots[seat.index()].choose(&engine::Observation::new(&game, seat, &legal), rng);
+        let mut obs = engine::Observation::lazy(&game, seat, std::mem::take(&mut legal));
+        let action = bots[seat.index()].choose(&obs, rng);
+        legal = obs.take_buffer();
         events.clear();
         game.apply_into(seat, action, &mut events).expect("a bot chose an action outside its legal list");
         tags.extend(events.iter().filter_map(G::event_tag));

@@ -329,3 +329,32 @@ fn choose_token(view: &View, me: Seat, legal: &[Action]) -> Option<Action> {
         .min_by_key(|&(_, c)| (c != Colour::Purple, count(c), c))
         .map(|(a, _)| a)
 }
+
+/// Moves a searching level must never choose while another is legal, judged from `me`'s view:
+/// Charge, Countercharge, Disgrace or Adapt when the only display it would take a card from is
+/// `me`'s own (every opponent it touches is shielded, withdrawn or left as it is). It spends a
+/// card to lower nobody's total but one's own.
+pub fn foolish(v: &View, me: Seat, action: &Action) -> bool {
+    // Which cards the action takes from a display it touches (the rules' `charge_hits`,
+    // `disgrace_hits`, `adapt_hits`, read from the public displays): a value (Charge,
+    // Countercharge), the supporters (Disgrace: `None`), or duplicates (Adapt).
+    let values = || v.players.iter().flat_map(|p| p.display.iter().map(|c| c.value()));
+    let (value, adapt) = match *action {
+        Action::Charge => (values().min(), false),
+        Action::Countercharge => (values().max(), false),
+        Action::Disgrace => (None, false),
+        Action::Adapt => (None, true),
+        _ => return false,
+    };
+    if matches!(action, Action::Charge | Action::Countercharge) && value.is_none() {
+        return false;
+    }
+    let hits = |d: &[Card]| match (value, adapt) {
+        (_, true) => crate::rules::duplicated_values(d) != 0,
+        (Some(x), false) => crate::rules::strips_any(d, |c| c.value() == x),
+        (None, false) => crate::rules::strips_any(d, |c| c.is_supporter()),
+    };
+    let touched = |seat: Seat| v.players.iter().find(|p| p.seat == seat).is_some_and(|p| hits(&p.display));
+    let others = v.players.iter().any(|p| p.seat != me && !p.withdrawn && !p.shield && hits(&p.display));
+    touched(me) && !others
+}

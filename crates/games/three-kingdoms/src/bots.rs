@@ -479,3 +479,66 @@ fn play(cx: &Ctx<'_>, legal: &[Action], rng: &mut MatchRng) -> Option<Action> {
     }
     Some(best.map_or(Action::EndPlay, |(_, a)| a))
 }
+
+/// How well `seat` stands in an unfinished game, in `[0, 1]`: the share of its side in the
+/// table's strength (health, and half a point a card held or worn, of each living player),
+/// the Rebels' share raised by the Lord's missing health (the Lord's death is their win), a
+/// Spy's halved (it wins only as the last one standing). The three shares add up to 1, and
+/// every member of a side gets its side's (before the generals are chosen, each living player
+/// counts 1). A finished game scores 1 for a winner, 0 otherwise.
+///
+/// The searching levels' cutoff scores their playouts with it (registry `Entry::EVALUATE`).
+/// It reads the whole state, as an estimate may: the search only calls it on its own
+/// determinized copies.
+pub fn win_estimate(g: &ThreeKingdoms, seat: Seat) -> f64 {
+    if let Some(w) = g.winners() {
+        return f64::from(u8::from(w.contains(seat)));
+    }
+    // Before the generals are chosen nobody has health yet: every living player counts 1.
+    let unset = g.players.iter().all(|p| p.hp <= 0);
+    let strength = |p: &crate::state::Player| match (p.alive, unset) {
+        (false, _) => 0.0,
+        (true, true) => 1.0,
+        (true, false) => f64::from(p.hp.max(0)) + 0.5 * p.card_count() as f64,
+    };
+    let lord = &g.players[g.lord.index()];
+    let danger = if unset { 0.0 } else { 1.0 - f64::from(lord.hp.max(0)) / f64::from(lord.max_hp.max(1)) };
+    let (mut lord_side, mut rebels, mut spies) = (0.0, 0.0, 0.0);
+    for p in &g.players {
+        match p.role {
+            Role::Lord | Role::Loyalist => lord_side += strength(p),
+            Role::Rebel => rebels += strength(p) * (1.0 + danger),
+            Role::Spy => spies += strength(p) * 0.5,
+        }
+    }
+    let total = lord_side + rebels + spies;
+    if total <= 0.0 {
+        return 0.0;
+    }
+    let me = &g.players[seat.index()];
+    match me.role {
+        Role::Lord | Role::Loyalist => lord_side / total,
+        Role::Rebel => rebels / total,
+        Role::Spy => strength(me) * 0.5 / total,
+    }
+}
+
+/// Moves a searching level must never choose while another is legal, judged from `me`'s view
+/// (its own role, and the Lord's, which is public): a Loyalist using an Attack, Duel,
+/// Dismantle, Stealing Sheep or Acedia on the Lord (its side wins only with the Lord alive),
+/// and a Rebel giving the dying Lord a Peach (the Lord's death is the Rebels' win).
+pub fn foolish(v: &View, me: Seat, action: &Action) -> bool {
+    let Some(role) = v.players.get(me.index()).and_then(|p| p.role) else { return false };
+    let Some(lord) = v.players.iter().find(|p| p.role == Some(Role::Lord)).map(|p| p.seat) else { return false };
+    match (role, action) {
+        (Role::Loyalist, Action::Use { kind, targets, .. }) => {
+            matches!(kind, Kind::Attack | Kind::Duel | Kind::Dismantle | Kind::StealingSheep | Kind::Acedia)
+                && targets.contains(lord)
+        }
+        (Role::Loyalist, Action::UseSpear { targets, .. }) => targets.contains(lord),
+        (Role::Rebel, Action::Respond { kind: Kind::Peach, .. }) => {
+            v.request == Some(Kind::Peach) && v.about == Some((Kind::Peach, lord))
+        }
+        _ => false,
+    }
+}

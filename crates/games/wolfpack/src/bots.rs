@@ -6,6 +6,7 @@
 use crate::action::Action;
 use crate::card::Card;
 use crate::config::AceTier;
+use crate::fast::{HandTargets, Shape};
 use crate::phase::Phase;
 use crate::state::WolfPack;
 use crate::view::View;
@@ -68,25 +69,38 @@ pub fn lineup_named(game: &WolfPack, names: &[&str]) -> Result<Vec<Box<dyn Bot<W
 }
 
 /// Picks a card uniformly among those with a legal target, then a target uniformly: the seed's
-/// "random cards and targets". `play` recognises the plays to choose from and returns their
-/// card index.
-fn card_then_target(legal: &[Action], rng: &mut MatchRng, play: impl Fn(&Action) -> Option<u8>) -> Option<Action> {
-    // One pass counts each card's plays (hand indices are below 8); a second finds the chosen
-    // one. The same two draws as picking a card among those with plays, then one of its plays.
-    let mut counts = [0u32; 8];
-    for a in legal {
-        if let Some(c) = play(a) {
-            counts[usize::from(c & 7)] += 1;
+/// "random cards and targets". Two draws (`below(cards with plays)`, `below(its plays)`); no
+/// draw and `None` when no card has a play. Drawn from the hand's target masks
+/// ([`engine::LegalShape`]), so no legal list is built.
+fn card_then_target(hand: &HandTargets, rng: &mut MatchRng) -> Option<(u8, Option<Seat>)> {
+    let mut playable = [0u8; 8];
+    let mut cards = 0;
+    for c in 0..hand.len().min(8) {
+        if hand.plays(c) > 0 {
+            playable[cards] = c as u8;
+            cards += 1;
         }
     }
-    let cards = counts.iter().filter(|&&n| n > 0).count() as u32;
     if cards == 0 {
         return None;
     }
-    let k = rng.below(cards);
-    let card = (0..8u8).filter(|&c| counts[usize::from(c)] > 0).nth(k as usize).expect("k < count");
-    let t = rng.below(counts[usize::from(card)]) as usize;
-    legal.iter().filter(|a| play(a) == Some(card)).nth(t).copied()
+    let card = playable[rng.below(cards as u32) as usize];
+    let t = rng.below(hand.plays(usize::from(card)));
+    Some((card, hand.target(usize::from(card), t)))
+}
+
+/// What every cheap bot does the same way: the host proceeds at once, a pilot with a choice
+/// confirms it, and the Ace plays a random card at a random target, or passes.
+fn shared_choice(shape: &Shape, rng: &mut MatchRng) -> Option<Action> {
+    match shape {
+        Shape::Proceed => Some(Action::Proceed),
+        Shape::Pilot { confirm: true, .. } => Some(Action::Confirm),
+        Shape::Ace { hand } => Some(match card_then_target(hand, rng) {
+            Some((card, target)) => Action::Play { card, target },
+            None => Action::Pass,
+        }),
+        Shape::Pilot { .. } | Shape::Nothing => None,
+    }
 }
 
 /// Whether the list offers Confirm (a variant test, cheaper than `contains`' full compare).
@@ -96,49 +110,27 @@ fn offers_confirm(legal: &[Action]) -> bool {
     matches!(legal.last(), Some(Action::Confirm))
 }
 
-fn shared_choice(legal: &[Action], rng: &mut MatchRng) -> Option<Action> {
-    match legal {
-        [Action::Proceed] => Some(Action::Proceed),
-        _ if offers_confirm(legal) => Some(Action::Confirm),
-        _ => {
-            // The Ace: random card, random target, or a pass.
-            card_then_target(legal, rng, |a| match *a {
-                Action::Play { card, .. } => Some(card),
-                _ => None,
-            })
-            .or_else(|| legal.iter().any(|a| matches!(a, Action::Pass)).then_some(Action::Pass))
-        }
-    }
-}
-
 /// A pilot playing a random card at a random legal target, locked in at once; with nothing
-/// playable it discards one random card.
+/// playable it discards one random card. Chooses from the [`Shape`] (no legal list).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct RandomPilot;
 
 impl Bot<WolfPack> for RandomPilot {
     fn choose(&mut self, obs: &Observation<'_, WolfPack>, rng: &mut MatchRng) -> Action {
-        let legal = obs.legal();
-        random_pilot(legal, rng).unwrap_or_else(|| *rng.pick(legal))
+        random_pilot(&obs.legal_shape(), rng).unwrap_or_else(|| *rng.pick(obs.legal()))
     }
 }
 
-fn random_pilot(legal: &[Action], rng: &mut MatchRng) -> Option<Action> {
-    if let Some(a) = shared_choice(legal, rng) {
+fn random_pilot(shape: &Shape, rng: &mut MatchRng) -> Option<Action> {
+    if let Some(a) = shared_choice(shape, rng) {
         return Some(a);
     }
-    card_then_target(legal, rng, |a| match *a {
-        Action::Select { card, confirm: true, .. } => Some(card),
-        _ => None,
-    })
-    .or_else(|| {
-        let singles: Vec<Action> = legal
-            .iter()
-            .copied()
-            .filter(|a| matches!(a, Action::Discard { cards, confirm: true } if cards.count_ones() == 1))
-            .collect();
-        (!singles.is_empty()).then(|| *rng.pick(&singles))
-    })
+    let Shape::Pilot { hand, .. } = shape else { return None };
+    if let Some((card, target)) = card_then_target(hand, rng) {
+        return Some(Action::Select { card, target, confirm: true });
+    }
+    // One card, drawn as a pick among the one-card discards (listed in mask order).
+    (!hand.is_empty()).then(|| Action::Discard { cards: 1 << rng.index(hand.len()), confirm: true })
 }
 
 /// The seed's Ace: random cards, random targets.
@@ -147,8 +139,7 @@ pub struct Rookie;
 
 impl Bot<WolfPack> for Rookie {
     fn choose(&mut self, obs: &Observation<'_, WolfPack>, rng: &mut MatchRng) -> Action {
-        let legal = obs.legal();
-        shared_choice(legal, rng).unwrap_or_else(|| *rng.pick(legal))
+        shared_choice(&obs.legal_shape(), rng).unwrap_or_else(|| *rng.pick(obs.legal()))
     }
 }
 
@@ -337,7 +328,7 @@ impl Bot<WolfPack> for Veteran {
     fn choose(&mut self, obs: &Observation<'_, WolfPack>, rng: &mut MatchRng) -> Action {
         let legal = obs.legal();
         if !legal.iter().any(|a| matches!(a, Action::Play { .. })) {
-            return shared_choice(legal, rng).unwrap_or_else(|| *rng.pick(legal));
+            return shared_choice(&obs.legal_shape(), rng).unwrap_or_else(|| *rng.pick(legal));
         }
         let v = obs.view();
         best(legal, rng, |a| veteran_score(v, a)).unwrap_or_else(|| *rng.pick(legal))
@@ -376,7 +367,7 @@ impl Bot<WolfPack> for AceSearch {
     fn choose(&mut self, obs: &Observation<'_, WolfPack>, rng: &mut MatchRng) -> Action {
         let legal = obs.legal();
         if !legal.iter().any(|a| matches!(a, Action::Play { .. })) || legal.len() == 1 {
-            return shared_choice(legal, rng).unwrap_or_else(|| *rng.pick(legal));
+            return shared_choice(&obs.legal_shape(), rng).unwrap_or_else(|| *rng.pick(legal));
         }
         let v = obs.view();
         let mut ranked: Vec<(i32, Action)> = legal.iter().filter_map(|a| Some((veteran_score(v, a)?, *a))).collect();

@@ -6,14 +6,18 @@
 //! `engine::Game::random_legal_action`, so `engine::random_playout` draws with it too;
 //! [`random_playout`] plays the same fights (the `streams` test checks it move by move) and
 //! also skips the check `apply` makes of each move.
+//!
+//! [`Shape`] is the same masks handed to bots ([`engine::LegalShape`]): the `random` pilot and
+//! the `rookie` Ace choose a card, then a target, from it, so the runner never lists the
+//! actions for them (listing was most of a simulated move's cost).
 
 use crate::action::Action;
 use crate::card::{Aim, Card};
-use crate::config::Config;
+use crate::config::{Config, MAX_HAND};
 use crate::phase::Phase;
 use crate::rules::{DISCARDS, UNTARGETED};
 use crate::state::WolfPack;
-use engine::{MatchRng, Seat};
+use engine::{LegalShape, MatchRng, Seat};
 
 impl WolfPack {
     /// The length of `seat`'s legal list (`legal_actions(seat).len()`), without building it.
@@ -150,6 +154,133 @@ impl WolfPack {
             i -= n;
         }
         unreachable!("the index is below the count")
+    }
+}
+
+/// A seat's legal actions, as the legal list is built from them: what each hand card may
+/// target ([`engine::LegalShape`] for Wolf Pack). [`Shape::actions`] lists them in the legal
+/// list's order; the `streams` tests check it against `legal_actions` at every step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// No legal action.
+    Nothing,
+    /// The host hands the turn over: `[Proceed]`.
+    Proceed,
+    /// A pilot in Selection: a play per card and target (each unconfirmed, then confirmed),
+    /// every discard, and `Confirm` when `confirm` (it has a choice to lock in).
+    Pilot { hand: HandTargets, confirm: bool },
+    /// The Ace in BossSelection: a play per card and target, or `Pass` when there is none.
+    Ace { hand: HandTargets },
+}
+
+/// Each hand card's targets: the card's aim, and the seats each aim may take now (the masks
+/// [`WolfPack::hand_targets`] gives each card, stored once per aim: cheaper to build).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HandTargets {
+    len: u8,
+    /// `Aim as u8` by hand index.
+    aims: [u8; MAX_HAND as usize],
+    /// Target mask by aim (`UNTARGETED` for untargeted cards).
+    masks: [u32; 3],
+    /// Plays by aim.
+    counts: [u32; 3],
+}
+
+impl HandTargets {
+    fn new(game: &WolfPack, seat: Seat, hand: &[Card]) -> HandTargets {
+        let (enemy, friend) = game.aim_masks(seat);
+        let mut aims = [0; MAX_HAND as usize];
+        for (a, &c) in aims.iter_mut().zip(hand) {
+            *a = c.aim() as u8;
+        }
+        HandTargets {
+            len: hand.len().min(MAX_HAND as usize) as u8,
+            aims,
+            masks: by_aim(enemy, friend, UNTARGETED),
+            counts: by_aim(plays(enemy), plays(friend), 1),
+        }
+    }
+
+    /// Cards in the hand.
+    pub fn len(&self) -> usize {
+        usize::from(self.len)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// How many plays the card at `card` offers: one per target, one if it takes none, 0 if
+    /// it has no legal target now.
+    #[inline]
+    pub fn plays(&self, card: usize) -> u32 {
+        self.counts[usize::from(self.aims[card])]
+    }
+
+    /// The card's `k`-th target in seat order (`None` for a card without a target).
+    #[inline]
+    pub fn target(&self, card: usize, k: u32) -> Option<Seat> {
+        nth_target(self.masks[usize::from(self.aims[card])], k as usize)
+    }
+
+    /// Plays over the whole hand.
+    pub fn total_plays(&self) -> u32 {
+        (0..self.len()).map(|c| self.plays(c)).sum()
+    }
+}
+
+impl Shape {
+    /// The actions, in the legal list's order (`legal_actions(seat)` exactly).
+    pub fn actions(&self) -> Vec<Action> {
+        let mut out = Vec::new();
+        match *self {
+            Shape::Nothing => {}
+            Shape::Proceed => out.push(Action::Proceed),
+            Shape::Pilot { hand, confirm } => {
+                for card in 0..hand.len() {
+                    for k in 0..hand.plays(card) {
+                        let (card, target) = (card as u8, hand.target(card, k));
+                        out.push(Action::Select { card, target, confirm: false });
+                        out.push(Action::Select { card, target, confirm: true });
+                    }
+                }
+                out.extend_from_slice(&DISCARDS[..2 * ((1 << hand.len()) - 1)]);
+                if confirm {
+                    out.push(Action::Confirm);
+                }
+            }
+            Shape::Ace { hand } => {
+                for card in 0..hand.len() {
+                    for k in 0..hand.plays(card) {
+                        out.push(Action::Play { card: card as u8, target: hand.target(card, k) });
+                    }
+                }
+                if out.is_empty() {
+                    out.push(Action::Pass);
+                }
+            }
+        }
+        out
+    }
+}
+
+impl LegalShape for WolfPack {
+    type Shape = Shape;
+
+    fn legal_shape(&self, seat: Seat) -> Shape {
+        if self.winner.is_some() {
+            return Shape::Nothing;
+        }
+        let hand = |cards: &[Card]| HandTargets::new(self, seat, cards);
+        match self.phase {
+            Phase::Selection => match self.pilot(seat) {
+                Some(p) if self.must_select(p) => Shape::Pilot { hand: hand(&p.hand), confirm: p.choice.is_some() },
+                _ => Shape::Nothing,
+            },
+            Phase::BossSelection if self.is_ace(seat) => Shape::Ace { hand: hand(&self.ace.hand) },
+            Phase::Confirm | Phase::BossPhaseConfirm if self.host() == Some(seat) => Shape::Proceed,
+            _ => Shape::Nothing,
+        }
     }
 }
 

@@ -135,6 +135,77 @@ fn fast_random_playout_is_the_same_game() {
     }
 }
 
+/// The [`LegalShape`] bots draw from lists exactly the legal actions, for every seat at every
+/// step: of uniform random fights, and of bot fights against each cheap Ace tier (where
+/// Pulling G's and Into the Fog bind targets more often).
+#[test]
+fn legal_shape_is_the_legal_list() {
+    use engine::LegalShape;
+    use wolfpack::AceTier;
+    let mut checked = 0;
+    let mut bound = 0;
+    for pilots in 1..=5u8 {
+        for (tier, bot) in [(None, ""), (Some(AceTier::Rookie), "random"), (Some(AceTier::Veteran), "heuristic")] {
+            let mut config = Config::pilots(pilots);
+            if let Some(t) = tier {
+                config.ace_tier = t;
+            }
+            for seed in 0..40 {
+                let mut g = WolfPack::new(&config, seed).unwrap();
+                let mut bots = tier.map(|_| wolfpack::lineup(&g, bot).unwrap());
+                let mut rng = MatchRng::new(seed ^ 0xBEEF);
+                loop {
+                    for s in 0..=pilots {
+                        let s = Seat(s);
+                        let legal = g.legal_actions(s);
+                        assert_eq!(g.legal_shape(s).actions(), legal, "seed {seed} seat {s:?}");
+                        checked += 1;
+                        // A pilot's list missing some target: a binding effect is live.
+                        let pilot_plays = legal.iter().filter(|a| matches!(a, wolfpack::Action::Select { .. })).count();
+                        bound += usize::from(pilot_plays > 0 && pilot_plays % (2 * usize::from(pilots)) != 0);
+                    }
+                    let Some(seat) = g.to_act().first() else { break };
+                    let a = match bots.as_mut() {
+                        Some(b) => {
+                            let legal = g.legal_actions(seat);
+                            b[seat.index()].choose(&Observation::new(&g, seat, &legal), &mut rng)
+                        }
+                        None => g.random_action(seat, &mut rng).unwrap(),
+                    };
+                    g.apply(seat, a).unwrap();
+                }
+            }
+        }
+    }
+    assert!(checked > 100_000 && bound > 1_000, "{checked} lists, {bound} with a bound target");
+}
+
+/// `engine::play_out` (whose observations list the legal actions only when a bot asks) plays
+/// the same bot fights as the fingerprint's loop, which hands every bot the list.
+#[test]
+fn play_out_plays_the_fingerprinted_bot_fights() {
+    for (pilots, bot) in [(5, "random"), (3, "random"), (5, "heuristic")] {
+        let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+        let mut moves = 0;
+        for seed in 0..100 {
+            let config = Config::pilots(pilots);
+            let g = WolfPack::new(&config, seed).unwrap();
+            let mut bots = wolfpack::lineup(&g, bot).unwrap();
+            let mut replay = engine::Replay::new(config, seed);
+            let r = engine::play_out(g, &mut bots, &mut MatchRng::new(seed), Some(&mut replay)).unwrap();
+            for m in &replay.moves {
+                let engine::Move::Act { seat, action } = m else { panic!("a bot fight has no leave") };
+                h.text(&format!("{seat:?}{action:?}"));
+            }
+            let g = r.final_state;
+            let health: Vec<i32> = (0..=pilots).map(|s| g.health(Seat(s))).collect();
+            h.text(&format!("{:?} {} {health:?}", g.winner(), g.turn()));
+            moves += r.moves;
+        }
+        assert_eq!((h.0, moves), bots_fingerprint(pilots, bot, 100), "{pilots} {bot}");
+    }
+}
+
 /// The fast playout's whole event stream matches the uniform fingerprint above.
 #[test]
 fn fast_random_playout_matches_the_fingerprint() {

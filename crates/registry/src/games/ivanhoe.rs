@@ -20,6 +20,9 @@ impl Entry for Ivanhoe {
     /// a move on average and 156 at most (docs/search-strength.md).
     const SEARCH: SearchLevels = SearchLevels::HEURISTIC.iterations(600, 1_500);
 
+    /// Charge, Countercharge, Disgrace or Adapt that takes cards from one's own display only.
+    const FOOLISH: Option<search::Foolish<Ivanhoe>> = Some(ivanhoe::bots::foolish);
+
     fn config(players: u8) -> Result<Config, String> {
         Self::check_players(players)?;
         Ok(Config { players })

@@ -15,8 +15,14 @@ impl Entry for ThreeKingdoms {
     by_layout!(three_kingdoms);
 
     /// Heuristic playouts: random play says nothing about hidden roles; a 5-player playout
-    /// is long, so fewer iterations.
-    const SEARCH: SearchLevels = SearchLevels::HEURISTIC.iterations(200, 800);
+    /// is long, so fewer iterations. Playouts stop after 60 moves (about a round of five
+    /// players) and are scored by [`Entry::EVALUATE`]: a whole game is ~340 moves, and
+    /// playing every playout to the end made `expert`'s longest moves take seconds.
+    const SEARCH: SearchLevels = SearchLevels::HEURISTIC.iterations(200, 800).cutoff(60);
+    /// The sides' shares of the table's strength ([`three_kingdoms::bots::win_estimate`]).
+    const EVALUATE: Option<fn(&ThreeKingdoms, Seat) -> f64> = Some(three_kingdoms::bots::win_estimate);
+    /// A Loyalist harming the Lord, a Rebel saving the dying Lord.
+    const FOOLISH: Option<search::Foolish<ThreeKingdoms>> = Some(three_kingdoms::bots::foolish);
     /// A game is long and its outcome is one bit, so a few hundred playouts rank the root's
     /// actions mostly by luck: the search keeps the heuristic's choice unless it has evidence
     /// (1.5 standard errors) that another action is better. Unanchored, `hard` lost to the
