@@ -40,13 +40,7 @@ async fn a_match_stored_to_its_end_but_not_finished_is_finished_by_the_restore(g
     let _ = std::fs::remove_file(&path);
     let store = store::Store::open(&path).unwrap();
     let s = Server::fast(store.clone()).await;
-    let id = s.room(json!({"game": game, "seed": seed, "botDelayMs": 2})).await;
-    let mut a = s.client(&id).await;
-    a.join("alice").await;
-    let mut b = s.client(&id).await;
-    b.join("bob").await;
-    a.send(json!({"type": "StartGame"})).await;
-    a.expect("GameStarted").await;
+    let (id, mut a, mut b) = s.started_pair(json!({"game": game, "seed": seed, "botDelayMs": 2})).await;
     // The room as stored when its match started (no moves yet).
     let started = store.load_room(&id).await.unwrap().expect("stored").snapshot;
     'play: for _ in 0..3_000 {
@@ -118,13 +112,7 @@ async fn a_running_match_of_other_rules_that_does_not_rebuild_names_both_version
     use server::room::Room;
     let store = store::Store::memory().unwrap();
     let s = Server::fast(store.clone()).await;
-    let id = s.room(json!({"game": "buckshot", "seed": 21, "botDelayMs": 2})).await;
-    let mut a = s.client(&id).await;
-    a.join("alice").await;
-    let mut b = s.client(&id).await;
-    b.join("bob").await;
-    a.send(json!({"type": "StartGame"})).await;
-    a.expect("GameStarted").await;
+    let (id, mut a, b) = s.started_pair(json!({"game": "buckshot", "seed": 21, "botDelayMs": 2})).await;
     let d = a.sync().await;
     drop((a, b));
     s.stop().await;

@@ -65,6 +65,19 @@ impl Server {
         Client { ws, seen: Vec::new(), closed: None }
     }
 
+    /// A room made from `body` with alice (its host) and bob seated and its match started:
+    /// answers the room's id and both clients, alice's having seen `GameStarted`.
+    pub async fn started_pair(&self, body: Value) -> (String, Client, Client) {
+        let id = self.room(body).await;
+        let mut a = self.client(&id).await;
+        a.join("alice").await;
+        let mut b = self.client(&id).await;
+        b.join("bob").await;
+        a.send(json!({"type": "StartGame"})).await;
+        a.expect("GameStarted").await;
+        (id, a, b)
+    }
+
     pub async fn stop(mut self) {
         let _ = self.stop.take().unwrap().send(());
         self.task.abort();
