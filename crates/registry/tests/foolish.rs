@@ -53,46 +53,46 @@ where
     (offered, chosen)
 }
 
+/// [`check`]'s verdict: at least 20 decisions offered a foolish move, and none was chosen.
+fn assert_no_foolish_move<G: Entry>(games: u64, foolish: Foolish<G>)
+where
+    G::Action: std::fmt::Debug,
+{
+    let (offered, chosen) = check::<G>(games, foolish);
+    assert!(offered >= 20, "only {offered} decisions offered a foolish move");
+    assert!(chosen.is_empty(), "{} foolish moves of {offered} offered: {chosen:#?}", chosen.len());
+}
+
 /// Sorcery: `hard` never silences (or banishes, or fatigues, or burns) its own minion nor
 /// strengthens the opponent's.
 #[test]
 fn sorcery_hard_makes_no_foolish_move() {
-    let (offered, chosen) = check::<sorcery::Sorcery>(30, sorcery::bots::foolish);
-    assert!(offered >= 20, "only {offered} decisions offered a foolish move");
-    assert!(chosen.is_empty(), "{} foolish moves of {offered} offered: {chosen:#?}", chosen.len());
+    assert_no_foolish_move::<sorcery::Sorcery>(30, sorcery::bots::foolish);
 }
 
 /// Wolf Pack: a `hard` pilot never heals a pilot at full health.
 #[test]
 fn wolfpack_hard_makes_no_foolish_move() {
-    let (offered, chosen) = check::<wolfpack::WolfPack>(24, wolfpack::bots::foolish);
-    assert!(offered >= 20, "only {offered} decisions offered a foolish move");
-    assert!(chosen.is_empty(), "{} foolish moves of {offered} offered: {chosen:#?}", chosen.len());
+    assert_no_foolish_move::<wolfpack::WolfPack>(24, wolfpack::bots::foolish);
 }
 
 /// Buckshot: `hard` never shoots itself with a shell it knows is live, nor an opponent with one
 /// it knows is a blank.
 #[test]
 fn buckshot_hard_makes_no_foolish_move() {
-    let (offered, chosen) = check::<buckshot::Buckshot>(60, buckshot::foolish);
-    assert!(offered >= 20, "only {offered} decisions offered a foolish move");
-    assert!(chosen.is_empty(), "{} foolish moves of {offered} offered: {chosen:#?}", chosen.len());
+    assert_no_foolish_move::<buckshot::Buckshot>(60, buckshot::foolish);
 }
 
 /// Ivanhoe: `hard` never plays a Charge, Countercharge, Disgrace or Adapt that takes cards from
 /// its own display only.
 #[test]
 fn ivanhoe_hard_makes_no_foolish_move() {
-    let (offered, chosen) = check::<ivanhoe::Ivanhoe>(30, ivanhoe::bots::foolish);
-    assert!(offered >= 20, "only {offered} decisions offered a foolish move");
-    assert!(chosen.is_empty(), "{} foolish moves of {offered} offered: {chosen:#?}", chosen.len());
+    assert_no_foolish_move::<ivanhoe::Ivanhoe>(30, ivanhoe::bots::foolish);
 }
 
 /// Three Kingdoms: a `hard` Loyalist never attacks (or duels, dismantles, steals from, or
 /// Acedias) the Lord, and a `hard` Rebel never saves the dying Lord.
 #[test]
 fn three_kingdoms_hard_makes_no_foolish_move() {
-    let (offered, chosen) = check::<three_kingdoms::ThreeKingdoms>(20, three_kingdoms::bots::foolish);
-    assert!(offered >= 20, "only {offered} decisions offered a foolish move");
-    assert!(chosen.is_empty(), "{} foolish moves of {offered} offered: {chosen:#?}", chosen.len());
+    assert_no_foolish_move::<three_kingdoms::ThreeKingdoms>(20, three_kingdoms::bots::foolish);
 }
