@@ -622,7 +622,9 @@ class Room {
         // The room moved to another server before it stored the action: the socket closes
         // (4001) and the action goes again from there. Any other answer settles it.
         if (msg.code === 'room_moved' && this.inFlight) break;
-        this.inFlight = null;
+        // A refusal of an action names its serial: one of an earlier action leaves the action
+        // in flight alone (older servers name none: any refusal settles it).
+        if (msg.serial == null || msg.serial === this.inFlight?.serial) this.inFlight = null;
         // A game may name refusals that are races, not mistakes (Wolf Pack: a Continue pressed
         // just as the host's confirm delay ran out); the page already shows the new state.
         if (this.mod?.isRace?.(msg.code)) break;

@@ -132,10 +132,15 @@ pub enum ServerMsg {
     TurnEnd {
         username: String,
     },
-    /// To the sender only: the packet was allowed but failed. `code` is stable.
+    /// To the sender only: the packet was allowed but failed. `code` is stable. `serial`: the
+    /// `serial` of the refused action packet (`Act`, or a game's own action packet) when it
+    /// carried one, so a client with several moves in flight knows which one this answers;
+    /// absent for every other packet (and left out of the JSON, as older servers did).
     ActionFailed {
         reason: String,
         code: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        serial: Option<u64>,
     },
     ShowAlert {
         text: String,
@@ -303,8 +308,16 @@ mod tests {
 
     #[test]
     fn server_packets_serialize_camel_case() {
-        let s = serde_json::to_string(&ServerMsg::ActionFailed { reason: "x".into(), code: "c".into() }).unwrap();
+        let s = serde_json::to_string(&ServerMsg::ActionFailed { reason: "x".into(), code: "c".into(), serial: None })
+            .unwrap();
         assert_eq!(s, r#"{"type":"ActionFailed","reason":"x","code":"c"}"#);
+        let s =
+            serde_json::to_string(&ServerMsg::ActionFailed { reason: "x".into(), code: "c".into(), serial: Some(7) })
+                .unwrap();
+        assert_eq!(s, r#"{"type":"ActionFailed","reason":"x","code":"c","serial":7}"#);
+        // An older server's refusal (no serial) still reads.
+        let old: ServerMsg = serde_json::from_str(r#"{"type":"ActionFailed","reason":"x","code":"c"}"#).unwrap();
+        assert_eq!(old, ServerMsg::ActionFailed { reason: "x".into(), code: "c".into(), serial: None });
         let s = serde_json::to_string(&ServerMsg::GameDataSync { game_data: serde_json::json!({}) }).unwrap();
         assert_eq!(s, r#"{"type":"GameDataSync","gameData":{}}"#);
     }

@@ -18,6 +18,7 @@ use tokio::time::Instant;
 /// A room and one connection's packets.
 struct Direct {
     handle: RoomHandle,
+    store: store::Store,
     out: mpsc::Receiver<Outbound>,
     seen: Vec<Value>,
 }
@@ -27,11 +28,12 @@ const STEP: Duration = Duration::from_millis(50);
 
 impl Direct {
     async fn open<A: GameAdapter>(options: RoomOptions) -> Direct {
-        let (room, handle, inbox) = Room::<A>::create("clock".into(), options, store::Store::memory().unwrap());
+        let store = store::Store::memory().unwrap();
+        let (room, handle, inbox) = Room::<A>::create("clock".into(), options, store.clone());
         tokio::spawn(room.run(inbox));
         let (tx, out) = mpsc::channel(4096);
         handle.connect(CONN, tx).await.unwrap();
-        Direct { handle, out, seen: Vec::new() }
+        Direct { handle, store, out, seen: Vec::new() }
     }
 
     async fn send(&mut self, v: Value) {
@@ -101,6 +103,36 @@ async fn a_silent_person_passes_when_the_window_clock_runs_out() {
     a.wait(Duration::from_secs(2)).await;
     let p = a.seen.iter().find(|p| passed(p)).expect("alice was passed for once her clock ran out");
     assert_eq!(p["event"]["text"], "You let it be.");
+
+    // The log says the clock made that move (`"by": "clock"`), not alice; the bots' moves and
+    // alice's own are stored unmarked; and the log replays with the mark in it.
+    let stored = a.store.load_room("clock").await.unwrap().expect("the room is stored");
+    let entries: Vec<Value> = stored.moves.iter().map(|e| serde_json::from_str(e).unwrap()).collect();
+    let marked: Vec<&Value> = entries.iter().filter(|e| !e["by"].is_null()).collect();
+    assert!(
+        marked.iter().any(|e| e["seat"] == 0 && e["by"] == "clock" && e["action"]["type"] == "Pass"),
+        "the clock's pass for alice is not marked as the clock's: {marked:?}"
+    );
+    assert!(
+        marked.iter().all(|e| e["seat"] == 0 && e["by"] == "clock"),
+        "only the clock's moves are marked: {marked:?}"
+    );
+    assert!(entries.iter().any(|e| e["seat"] == 0 && e["by"].is_null()), "alice's own moves are not marked");
+    let snap: Value = serde_json::from_str(&stored.snapshot).unwrap();
+    let record = store::MatchRecord {
+        id: 1,
+        room_id: "clock".into(),
+        game: "ivanhoe".into(),
+        seed: snap["match"]["seed"].as_u64().unwrap(),
+        config: snap["match"]["config"].to_string(),
+        players: snap["match"]["seats"].to_string(),
+        log: format!("[{}]", stored.moves.join(",")),
+        result: "{}".into(),
+        started_at: 0,
+        ended_at: 0,
+    };
+    let replayed = server::replay::replay(&record, Some(0), true).expect("a log with marked moves replays");
+    assert_eq!(replayed["moves"], entries.len(), "{replayed}");
 }
 
 // ---- a window opened on a window, with the same seats -------------------------------------

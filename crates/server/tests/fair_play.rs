@@ -166,11 +166,16 @@ async fn an_act_sent_twice_or_late_is_refused_as_stale_and_every_refusal_is_answ
     me.send(json!({"type": "Act", "action": action, "serial": serial})).await;
     let got = me.drain(300).await;
     assert_eq!(failures(&got), ["stale_action"], "the duplicate is refused: {got:?}");
+    // The refusal names the move it refuses: the serial it carried.
+    let refusal = got.iter().find(|p| p["type"] == "ActionFailed").unwrap();
+    assert_eq!(refusal["serial"], serial, "a refused Act's serial is said back: {refusal}");
     // An entry of an old `legal`, sent with its old serial later on, is refused too.
     let d = me.sync().await;
     if let Some(next) = d["legal"].as_array().and_then(|l| l.first()).cloned() {
         me.send(json!({"type": "Act", "action": next, "serial": serial})).await;
-        assert_eq!(failures(&me.drain(300).await), ["stale_action"]);
+        let got = me.drain(300).await;
+        assert_eq!(failures(&got), ["stale_action"]);
+        assert!(got.iter().any(|p| p["type"] == "ActionFailed" && p["serial"] == serial), "{got:?}");
     }
     // Refusals that used to be silent: out of turn, a watcher, no serial still works.
     let od = other.sync().await;
@@ -180,8 +185,13 @@ async fn an_act_sent_twice_or_late_is_refused_as_stale_and_every_refusal_is_answ
         assert_eq!(codes.len(), 1, "an out-of-turn Act is answered: {codes:?}");
     }
     watcher.send(json!({"type": "Act", "action": action})).await;
-    let codes = failures(&watcher.drain(300).await);
-    assert_eq!(codes, ["not_joined"], "a watcher's Act is answered");
+    let got = watcher.drain(300).await;
+    assert_eq!(failures(&got), ["not_joined"], "a watcher's Act is answered");
+    // Without a serial the refusal has none (as every refusal of a packet that is no action).
+    assert!(got.iter().all(|p| p.get("serial").is_none()), "{got:?}");
+    watcher.send(json!({"type": "Act", "action": action, "serial": 3})).await;
+    let got = watcher.drain(300).await;
+    assert!(got.iter().any(|p| p["code"] == "not_joined" && p["serial"] == 3), "every refusal names it: {got:?}");
     s.stop().await;
 }
 

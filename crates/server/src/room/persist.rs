@@ -4,7 +4,7 @@
 use super::Room;
 use super::handle::{Inbox, RoomHandle};
 use super::options::RoomOptions;
-use super::state::{Match, Member};
+use super::state::{By, Match, Member};
 use crate::Error;
 use crate::adapter::GameAdapter;
 use engine::{Game, Move, SeatSet};
@@ -118,6 +118,7 @@ impl<A: GameAdapter> Room<A> {
             let mut serials = Vec::with_capacity(stored.moves.len() + 1);
             serials.push(game.decision().serial);
             let mut scratch = Vec::new();
+            let mut room_moves = Vec::new();
             for (i, entry) in stored.moves.iter().enumerate() {
                 let m: Move<<A::G as Game>::Action> =
                     serde_json::from_str(entry).map_err(|e| failed(format!("move {i}: {e}")))?;
@@ -128,6 +129,10 @@ impl<A: GameAdapter> Room<A> {
                     Move::Leave { seat } => game.leave(*seat, &mut scratch),
                 }
                 scratch.clear();
+                match By::of_entry(entry) {
+                    By::Player => {}
+                    by => room_moves.push((i, by)),
+                }
                 moves.push(m);
                 serials.push(game.decision().serial);
             }
@@ -140,6 +145,7 @@ impl<A: GameAdapter> Room<A> {
                 bot_kinds: ms.bots,
                 bots,
                 moves,
+                room_moves,
                 serials,
                 started_at: ms.started_at,
                 stand_in: SeatSet::EMPTY,
@@ -219,6 +225,8 @@ impl<A: GameAdapter> Room<A> {
         let setup = self.options.setup.clone();
         let Some(cur) = self.current.as_mut() else { return };
         cur.moves.pop();
+        let n = cur.moves.len();
+        cur.room_moves.retain(|(i, _)| *i < n);
         // And the decision serial noted after it (`serials` has one more entry than `moves`):
         // left behind, every later serial would be read one table off by `check_serial`.
         cur.serials.truncate(cur.moves.len() + 1);

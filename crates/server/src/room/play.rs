@@ -3,7 +3,7 @@
 
 use super::handle::ConnId;
 use super::persist::store_refusal;
-use super::state::{Match, Member};
+use super::state::{By, Match, Member};
 use super::{Room, now_ms};
 use crate::adapter::{GameAdapter, PacketError, Table};
 use engine::{Game, Move, RuleError, Seat, SeatSet, Viewer, derive_seed};
@@ -98,6 +98,7 @@ impl<A: GameAdapter> Room<A> {
             bot_kinds,
             bots,
             moves: Vec::new(),
+            room_moves: Vec::new(),
             started_at: now_ms(),
             stand_in: SeatSet::EMPTY,
         });
@@ -126,20 +127,23 @@ impl<A: GameAdapter> Room<A> {
     /// packets (its text), with the `serial` of the table it was chosen from if the client
     /// sent it. Every refusal is answered with an `ActionFailed` and changes nothing.
     pub(super) async fn on_action_packet(&mut self, conn: ConnId, packet: ActionPacket<'_>, serial: Option<u64>) {
+        // Every refusal says the packet's serial back: a client with a move in flight at each
+        // of two serials knows which one was refused.
+        let fail = |room: &Self, code: &str, reason: &str| room.fail_act(conn, code, reason, serial);
         let Some(i) = self.conn_member(conn) else {
-            return self.fail(conn, codes::NOT_JOINED, "join the room first: watchers cannot act");
+            return fail(self, codes::NOT_JOINED, "join the room first: watchers cannot act");
         };
         let Some(cur) = self.current.as_ref() else {
-            return self.fail(conn, codes::NO_GAME, "no game is running");
+            return fail(self, codes::NO_GAME, "no game is running");
         };
         let Some(seat) = self.seat_of(&self.members[i].username) else {
-            return self.fail(conn, codes::NOT_PLAYING, "you have no seat in the game being played");
+            return fail(self, codes::NOT_PLAYING, "you have no seat in the game being played");
         };
         // Checked before the action is read: a stale packet is refused as stale whatever it says.
         if let Some(serial) = serial
             && let Err(reason) = cur.check_serial(seat, serial)
         {
-            return self.fail(conn, codes::STALE_ACTION, &reason);
+            return fail(self, codes::STALE_ACTION, &reason);
         }
         let parsed = match packet {
             ActionPacket::Act(action) => A::parse_act(action, seat, &cur.seats),
@@ -147,15 +151,16 @@ impl<A: GameAdapter> Room<A> {
         };
         let action = match parsed {
             Ok(a) => a,
-            Err(PacketError { code, reason }) => return self.fail(conn, code, &reason),
+            Err(PacketError { code, reason }) => return fail(self, code, &reason),
         };
-        if let Err(e) = self.act(seat, action).await {
-            self.fail(conn, e.code, &e.message);
+        if let Err(e) = self.act(seat, action, By::Player).await {
+            fail(self, e.code, &e.message);
         }
     }
 
     /// Applies an action for `seat`, stores it, and tells everyone.
-    pub(super) async fn act(&mut self, seat: Seat, action: <A::G as Game>::Action) -> Result<(), RuleError> {
+    /// `by`: who chose it (the seat's player, or the room for the seat), stored with it.
+    pub(super) async fn act(&mut self, seat: Seat, action: <A::G as Game>::Action, by: By) -> Result<(), RuleError> {
         let cur = self.current.as_mut().ok_or_else(RuleError::game_over)?;
         let before = cur.game.to_act();
         let stand_in = cur.stand_in;
@@ -164,8 +169,11 @@ impl<A: GameAdapter> Room<A> {
         cur.game.apply_into(seat, action.clone(), &mut events)?;
         cur.moves.push(Move::Act { seat, action });
         cur.note_move();
-        let entry = serde_json::to_string(cur.moves.last().expect("pushed")).expect("moves serialize");
+        let entry = by.entry(cur.moves.last().expect("pushed"));
         let index = (cur.moves.len() - 1) as u64;
+        if by != By::Player {
+            cur.room_moves.push((index as usize, by));
+        }
         if let Err(e) = self.store.append_move(&self.id, index, entry).await {
             self.note_store_error(&e);
             // Not stored, so not made: nobody hears of it, and the game is as before it.
@@ -233,7 +241,7 @@ impl<A: GameAdapter> Room<A> {
             seed: cur.seed,
             config: serde_json::to_string(&cur.config).expect("configs serialize"),
             players: serde_json::to_string(&cur.seats).expect("names serialize"),
-            log: serde_json::to_string(&cur.moves).expect("moves serialize"),
+            log: cur.log_json(),
             result: result.to_string(),
             started_at: cur.started_at,
             ended_at: now_ms(),

@@ -36,6 +36,9 @@ pub(super) struct Match<G: Game> {
     pub(super) bot_kinds: Vec<Option<String>>,
     pub(super) bots: Vec<Option<Box<dyn Bot<G>>>>,
     pub(super) moves: Vec<Move<G::Action>>,
+    /// Who made the moves of `moves` that their seat's player did not choose: (index, by),
+    /// in order. Stored with each such entry (`"by"`, see [`By`]); read back on a restore.
+    pub(super) room_moves: Vec<(usize, By)>,
     /// The engine's decision serial after each number of moves: `serials[i]` is the one the
     /// table showed with `i` moves played (so `serials.len() == moves.len() + 1`). Rebuilt by
     /// replaying the log, like the game. It tells whether an action sent with an older table's
@@ -47,7 +50,75 @@ pub(super) struct Match<G: Game> {
     pub(super) stand_in: SeatSet,
 }
 
+/// Who made a move of a seat: its player (a person, or the bot seated there), or the room
+/// for the seat. Stored as `"by"` on a log entry (a move's JSON in the `moves` table and in a
+/// recorded match's `log`) when it is not the player, so logs written before it read as the
+/// players' moves; a replay ignores it (the rules apply the move the same).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum By {
+    /// The seat's player: a person's `Act`, or the seat's own bot.
+    Player,
+    /// A connected person's decision clock ran out (the game's default answer, e.g. Wolf
+    /// Pack's confirm clock proceeding), or the quiet pass for a person who could only pass.
+    Clock,
+    /// The stand-in bot of an absent person.
+    StandIn,
+}
+
+impl By {
+    /// The `"by"` value stored, `None` for the player (not stored).
+    pub(crate) fn stored(self) -> Option<&'static str> {
+        match self {
+            By::Player => None,
+            By::Clock => Some("clock"),
+            By::StandIn => Some("standin"),
+        }
+    }
+
+    /// Reads a stored entry's `"by"` (absent: the player; an unknown value, from a newer
+    /// server: the room, as a clock's).
+    pub(crate) fn of_entry(entry: &str) -> By {
+        #[derive(serde::Deserialize)]
+        struct Entry<'a> {
+            #[serde(default, borrow)]
+            by: Option<std::borrow::Cow<'a, str>>,
+        }
+        match serde_json::from_str::<Entry<'_>>(entry).ok().and_then(|e| e.by) {
+            None => By::Player,
+            Some(b) if b == "standin" => By::StandIn,
+            Some(_) => By::Clock,
+        }
+    }
+
+    /// A move's log entry: its JSON, with `"by"` when the room made it.
+    pub(crate) fn entry<A: serde::Serialize>(self, m: &Move<A>) -> String {
+        match self.stored() {
+            None => serde_json::to_string(m).expect("moves serialize"),
+            Some(by) => {
+                let mut v = serde_json::to_value(m).expect("moves serialize");
+                v["by"] = serde_json::Value::from(by);
+                v.to_string()
+            }
+        }
+    }
+}
+
 impl<G: Game> Match<G> {
+    /// The match's log as stored with its record: its moves, each marked as it was stored.
+    pub(super) fn log_json(&self) -> String {
+        let mut marks = self.room_moves.iter().peekable();
+        let entries: Vec<String> = self
+            .moves
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                let by = marks.next_if(|(j, _)| *j == i).map_or(By::Player, |(_, b)| *b);
+                by.entry(m)
+            })
+            .collect();
+        format!("[{}]", entries.join(","))
+    }
+
     /// Notes the decision open after a move was added to `moves`.
     pub(super) fn note_move(&mut self) {
         debug_assert_eq!(self.serials.len(), self.moves.len(), "one serial a table: moves.len() + 1 after this");

@@ -70,11 +70,17 @@ impl<A: GameAdapter> Room<A> {
     }
 
     pub(super) fn fail(&self, conn: ConnId, code: &str, reason: &str) {
+        self.fail_act(conn, code, reason, None);
+    }
+
+    /// A refusal of an action packet that carried `serial` (said back, so that the client
+    /// knows which of its moves this answers), or of any packet (`None`).
+    pub(super) fn fail_act(&self, conn: ConnId, code: &str, reason: &str, serial: Option<u64>) {
         // Reasons can quote a packet (a field's name, a value): a client sending a huge one
         // does not get it echoed back whole.
         let reason = clip(reason, MAX_REASON).into_owned();
         // Also from a room that moved: the refusal of a move that was not stored (`room_moved`).
-        self.send_anyway(conn, json(&ServerMsg::ActionFailed { reason, code: code.into() }));
+        self.send_anyway(conn, json(&ServerMsg::ActionFailed { reason, code: code.into(), serial }));
     }
 
     pub(super) fn reject(&self, conn: ConnId, code: &str, reason: String) {

@@ -8,7 +8,7 @@
 
 use super::Room;
 use super::clock::later;
-use super::state::{Match, Member};
+use super::state::{By, Match, Member};
 use crate::adapter::GameAdapter;
 use engine::{DecisionKind, Game, Observation, Seat};
 use protocol::ServerMsg;
@@ -153,7 +153,7 @@ impl<A: GameAdapter> Room<A> {
             // A connected person let the decision's clock run out: the game's default answer.
             Due::Clock => {
                 if let Some(a) = cur.game.timeout_action(seat) {
-                    let _ = self.act(seat, a).await;
+                    let _ = self.act(seat, a, By::Clock).await;
                 }
                 return;
             }
@@ -205,7 +205,9 @@ impl<A: GameAdapter> Room<A> {
         }
         // Each bot move waits its own delay (from `last_move_at`), so people can follow a
         // bot's item-by-item turn; the window clocks of the others keep running.
-        if let Err(e) = self.act(seat, action).await {
+        // The seat's own bot plays as its player; a stand-in plays for the room.
+        let by = if keep { By::Player } else { By::StandIn };
+        if let Err(e) = self.act(seat, action, by).await {
             tracing::error!(room = %self.id, "a bot's move was refused: {e}");
         }
     }
