@@ -156,6 +156,7 @@ async fn three_nodes_behind_haproxy_survive_every_fault() {
     let (db, conn) = tokio_postgres::connect(&c.pg.url, tokio_postgres::NoTls).await.unwrap();
     tokio::spawn(conn);
     let mut cut = 0;
+    let mut cut_room = String::new();
     for p in &c.players {
         let Some((room, key, serial)) = ({
             let s = p.state.lock().unwrap();
@@ -170,10 +171,50 @@ async fn three_nodes_behind_haproxy_survive_every_fault() {
         }
         let from = serial as i64 - 1;
         cut = db.execute("DELETE FROM moves WHERE room_id = $1 AND idx >= $2", &[&room, &from]).await.unwrap();
+        cut_room = room;
         break;
     }
     assert!(cut > 0, "no running match with a move a player saw, to take out");
     let t = h::check_rooms(&c.pg.url, &plans, &c.players).await.unwrap();
     assert!(t.acked_lost > 0 && !t.clean(), "a move taken out of a log went unnoticed: {}", t.summary());
     eprintln!("cluster: a seen move taken out of a log is reported: {}", t.summary());
+
+    // And a player's own move stored a second time (as a resend applied twice would be): a
+    // copy of its last entry in another room's running log, appended at the end, is reported.
+    let mut copied = None;
+    for p in &c.players {
+        let (room, name) = {
+            let s = p.state.lock().unwrap();
+            (s.room.clone(), s.name.clone())
+        };
+        if room == cut_room {
+            continue;
+        }
+        let snap: String = db.query_one("SELECT snapshot FROM rooms WHERE id = $1", &[&room]).await.unwrap().get(0);
+        let snap: serde_json::Value = serde_json::from_str(&snap).unwrap();
+        let Some(seat) = snap["match"]["seats"].as_array().and_then(|s| s.iter().position(|n| n == name.as_str()))
+        else {
+            continue;
+        };
+        let rows = db.query("SELECT idx, entry FROM moves WHERE room_id = $1 ORDER BY idx", &[&room]).await.unwrap();
+        let mine = rows.iter().rev().find_map(|r| {
+            let e: serde_json::Value = serde_json::from_str(r.get::<_, &str>(1)).unwrap();
+            (e["type"] == "Act" && e["seat"] == seat && e["by"].is_null()).then(|| r.get::<_, String>(1))
+        });
+        let Some(entry) = mine else { continue };
+        let next = rows.len() as i64;
+        db.execute("INSERT INTO moves (room_id, idx, entry) VALUES ($1, $2, $3)", &[&room, &next, &entry])
+            .await
+            .unwrap();
+        copied = Some(room);
+        break;
+    }
+    assert!(copied.is_some(), "no running log with a player's own move, to store twice");
+    let u = h::check_rooms(&c.pg.url, &plans, &c.players).await.unwrap();
+    assert!(
+        u.applied_twice + u.unsent > t.applied_twice + t.unsent && !u.clean(),
+        "a player's move stored twice went unnoticed: {}",
+        u.summary()
+    );
+    eprintln!("cluster: a player's move stored twice is reported: {}", u.summary());
 }

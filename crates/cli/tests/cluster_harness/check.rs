@@ -4,7 +4,7 @@
 //! at that serial (so no move a player saw was lost or changed); every move a player saw
 //! applied is in the log, none twice, none that nobody sent; every player kept its seat.
 
-use super::player::{Outcome, Player, RoomPlan, game_fields, hash_value};
+use super::player::{Attempt, Outcome, Player, RoomPlan, game_fields, hash_value};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -30,9 +30,12 @@ pub struct Totals {
     /// Log entries of a player's seat that repeat a move it sent (and resent after a
     /// reconnect) that is in the log already.
     pub applied_twice: usize,
-    /// Log entries of a player's seat it did not send: the room's own (a decision's clock ran
+    /// Log entries of a player's seat marked as the room's (`"by"`: a decision's clock ran
     /// out, a quiet pass, a stand-in bot). Not a failure by itself.
     pub server_moves: usize,
+    /// Log entries of a player's seat stored as the player's own (no `"by"`) that it never
+    /// sent (or sent and saw refused), and that repeat no resent move.
+    pub unsent: usize,
     /// Seats a player lost (a reconnect refused, another seat, not seated).
     pub seats_lost: usize,
     /// Matches whose log does not replay, or whose replay differs from what a player saw.
@@ -51,6 +54,7 @@ impl Totals {
     pub fn clean(&self) -> bool {
         self.acked_lost == 0
             && self.applied_twice == 0
+            && self.unsent == 0
             && self.seats_lost == 0
             && self.replay_diff == 0
             && self.gaps == 0
@@ -66,7 +70,7 @@ impl Totals {
 
     pub fn summary(&self) -> String {
         format!(
-            "{} rooms, {} matches, {} moves, {} tables compared, {} moves acknowledged ({} sent again after a reconnect, {} of those in the log once): {} acknowledged lost, {} applied twice, {} seats lost, {} differ from their replay, {} gaps, {} matches missing, {} matches stored twice; {} moves made by the rooms' clocks",
+            "{} rooms, {} matches, {} moves, {} tables compared, {} moves acknowledged ({} sent again after a reconnect, {} of those in the log once): {} acknowledged lost, {} applied twice, {} the players' that they never sent, {} seats lost, {} differ from their replay, {} gaps, {} matches missing, {} matches stored twice; {} moves made by the rooms' clocks and stand-ins",
             self.rooms,
             self.matches,
             self.moves,
@@ -76,6 +80,7 @@ impl Totals {
             self.resent_in_log,
             self.acked_lost,
             self.applied_twice,
+            self.unsent,
             self.seats_lost,
             self.replay_diff,
             self.gaps,
@@ -323,66 +328,43 @@ pub async fn check_rooms(pg_url: &str, plans: &[RoomPlan], players: &[Player]) -
                     }
                 }
                 // The seat's moves in each log against the moves the player sent, in order.
-                let attempts: Vec<_> = s.attempts.iter().filter(|a| a.key == key).collect();
+                let attempts: Vec<&Attempt> = s.attempts.iter().filter(|a| a.key == key).collect();
                 let mut in_some_log = vec![false; attempts.len()];
                 for &i in &group {
-                    let mut matched = vec![false; attempts.len()];
-                    let mut from = 0;
-                    for (idx, e) in logs[i].iter().enumerate() {
-                        if e["type"] != "Act" || e["seat"].as_u64() != Some(seat as u64) {
-                            continue;
+                    let m = match_seat(&logs[i], seat, &attempts);
+                    t.server_moves += m.room;
+                    for (idx, twice) in m.extra {
+                        let e = &logs[i][idx];
+                        let from = m.matched[..idx].iter().flatten().last().map_or(0, |j| j + 1);
+                        let mut sent = String::new();
+                        for a in attempts.iter().skip(from.saturating_sub(1)).take(3) {
+                            let _ = write!(sent, " [{} {:?} x{}: {}]", a.serial, a.outcome, a.sends, a.action);
                         }
-                        let found = (from..attempts.len()).find(|&j| {
-                            let a = attempts[j];
-                            !matches!(a.outcome, Outcome::Refused(_))
-                                && a.serial as usize <= idx
-                                && a.action == e["action"]
-                        });
-                        match found {
-                            Some(j) => {
-                                matched[j] = true;
-                                from = j + 1;
-                            }
-                            // A second copy of a resent move would be applied after the first
-                            // and before the player chose its next move (from a later table);
-                            // any other entry of the seat that it did not send is the room's
-                            // own (a clock, a quiet pass, a stand-in).
-                            None if !attempts.iter().enumerate().any(|(j, a)| {
-                                let next = attempts.get(j + 1).map_or(u64::MAX, |n| n.serial);
-                                matched[j]
-                                    && a.sends > 1
-                                    && a.action == e["action"]
-                                    && a.serial as usize <= idx
-                                    && (idx as u64) < next
-                            }) =>
-                            {
-                                t.server_moves += 1;
-                            }
-                            None => {
-                                t.applied_twice += 1;
-                                let mut sent = String::new();
-                                for a in attempts.iter().skip(from.saturating_sub(1)).take(3) {
-                                    let _ = write!(sent, " [{} {:?} x{}: {}]", a.serial, a.outcome, a.sends, a.action);
-                                }
-                                // Evidence for the reader: the log around it (a clock's answer for
-                                // the seat looks the same to this check) and the player's closes.
-                                let around: Vec<String> = logs[i]
-                                    .iter()
-                                    .enumerate()
-                                    .skip(idx.saturating_sub(4))
-                                    .take(6)
-                                    .map(|(n, e)| format!("{n}: {e}"))
-                                    .collect();
-                                t.problem(format!(
-                                    "room {room} ({}) match {key:?}: move {idx} of {} ({}) repeats a resent move already in the log (sent:{sent}; the log around it: {around:?}; closes: {:?})",
-                                    plan.game, s.name, e["action"],
-                                    s.closes.iter().rev().take(3).map(|(_, why)| why).collect::<Vec<_>>()
-                                ));
-                            }
-                        }
+                        // Evidence for the reader: the log around it and the player's closes.
+                        let around: Vec<String> = logs[i]
+                            .iter()
+                            .enumerate()
+                            .skip(idx.saturating_sub(4))
+                            .take(6)
+                            .map(|(n, e)| format!("{n}: {e}"))
+                            .collect();
+                        let what = if twice {
+                            t.applied_twice += 1;
+                            "repeats a resent move already in the log"
+                        } else {
+                            t.unsent += 1;
+                            "is stored as the player's own and it never sent it"
+                        };
+                        t.problem(format!(
+                            "room {room} ({}) match {key:?}: move {idx} of {} ({}) {what} (sent:{sent}; the log around it: {around:?}; closes: {:?})",
+                            plan.game,
+                            s.name,
+                            e["action"],
+                            s.closes.iter().rev().take(3).map(|(_, why)| why).collect::<Vec<_>>()
+                        ));
                     }
-                    for (j, m) in matched.into_iter().enumerate() {
-                        in_some_log[j] |= m;
+                    for j in m.matched.into_iter().flatten() {
+                        in_some_log[j] = true;
                     }
                 }
                 for (j, a) in attempts.iter().enumerate() {
@@ -434,4 +416,103 @@ pub async fn check_rooms(pg_url: &str, plans: &[RoomPlan], players: &[Player]) -
     drop(db);
     let _ = conn_task.await;
     Ok(t)
+}
+
+/// How one seat's entries of one log match the moves its player sent.
+#[derive(Debug, Default)]
+pub struct SeatMatch {
+    /// For each entry of the log, the attempt it is (an index into the attempts).
+    pub matched: Vec<Option<usize>>,
+    /// Entries of the seat the room made (marked `"by"`): counted, never matched.
+    pub room: usize,
+    /// Entries of the seat stored as its player's that match no move it sent: (index, whether
+    /// it repeats a move resent after a reconnect, between its first application and the
+    /// player's next move — a move applied twice).
+    pub extra: Vec<(usize, bool)>,
+}
+
+/// Matches the entries of `seat` in `log` against the moves its player sent (`attempts`, in
+/// the order sent), in order: an entry is the first unmatched attempt after the last matched
+/// one with the same action, chosen at or before the entry's index, and not refused on the
+/// connection it was sent on. Entries the room made for the seat (`"by"` set) are only
+/// counted: a clock's answer may equal a move the player sent (Wolf Pack's Proceed), and
+/// without the mark it would be taken for that move applied twice.
+pub fn match_seat(log: &[Value], seat: usize, attempts: &[&Attempt]) -> SeatMatch {
+    let mut m = SeatMatch { matched: vec![None; log.len()], ..SeatMatch::default() };
+    let mut used = vec![false; attempts.len()];
+    let mut from = 0;
+    for (idx, e) in log.iter().enumerate() {
+        if e["type"] != "Act" || e["seat"].as_u64() != Some(seat as u64) {
+            continue;
+        }
+        if !e["by"].is_null() {
+            m.room += 1;
+            continue;
+        }
+        let found = (from..attempts.len()).find(|&j| {
+            let a = attempts[j];
+            !matches!(a.outcome, Outcome::Refused(_)) && a.serial as usize <= idx && a.action == e["action"]
+        });
+        match found {
+            Some(j) => {
+                used[j] = true;
+                m.matched[idx] = Some(j);
+                from = j + 1;
+            }
+            None => {
+                // A second copy of a resent move would be applied after the first and before
+                // the player chose its next move (from a later table).
+                let twice = attempts.iter().enumerate().any(|(j, a)| {
+                    let next = attempts.get(j + 1).map_or(u64::MAX, |n| n.serial);
+                    used[j] && a.sends > 1 && a.action == e["action"] && a.serial as usize <= idx && (idx as u64) < next
+                });
+                m.extra.push((idx, twice));
+            }
+        }
+    }
+    m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Instant;
+
+    fn attempt(serial: u64, action: Value, outcome: Outcome, sends: u32) -> Attempt {
+        Attempt { key: None, serial, seat: 0, action, outcome, sends, multi: false, conn: 1, at: Instant::now() }
+    }
+
+    fn act(seat: usize, action: Value) -> Value {
+        json!({"type": "Act", "seat": seat, "action": action})
+    }
+
+    /// The shape of the 200-fault run's "applied twice": the player's Proceed at serial 2,
+    /// resent after a reconnect, and a later Proceed of the seat. Made by the room's clock
+    /// (marked), it is counted as the room's; stored as the player's, it is a move applied
+    /// twice; and an unmarked entry the player never sent is caught too.
+    #[test]
+    fn a_resent_move_applied_twice_is_caught_and_a_clocks_move_is_not() {
+        let proceed = json!({"type": "Proceed"});
+        let sent = [attempt(2, proceed.clone(), Outcome::Acked, 2)];
+        let attempts: Vec<&Attempt> = sent.iter().collect();
+        let mut log = vec![act(1, json!(1)), act(1, json!(2)), act(0, proceed.clone()), act(1, json!(3))];
+        let mut clock = act(0, proceed.clone());
+        clock["by"] = json!("clock");
+        log.push(clock);
+        let m = match_seat(&log, 0, &attempts);
+        assert_eq!((m.matched[2], m.room, m.extra.len()), (Some(0), 1, 0), "{m:?}");
+
+        log[4] = act(0, proceed.clone());
+        let m = match_seat(&log, 0, &attempts);
+        assert_eq!(m.extra, vec![(4, true)], "a resend applied twice went unnoticed: {m:?}");
+
+        // Not resent: an unmarked copy is a move the player never sent (not "twice").
+        let once = [attempt(2, proceed.clone(), Outcome::Acked, 1)];
+        let m = match_seat(&log, 0, &once.iter().collect::<Vec<_>>());
+        assert_eq!(m.extra, vec![(4, false)], "{m:?}");
+        // A move refused on its own connection is never matched.
+        let refused = [attempt(2, proceed, Outcome::Refused("stale_action".into()), 1)];
+        let m = match_seat(&log, 0, &refused.iter().collect::<Vec<_>>());
+        assert_eq!(m.extra, vec![(2, false), (4, false)], "{m:?}");
+    }
 }

@@ -102,12 +102,15 @@ pub struct RoomPlan {
 pub enum Outcome {
     /// Sent, no answer yet.
     Pending,
-    /// Seen applied: a later table (serial past it) showed the seat done with that decision.
+    /// Applied: the room answered the fence sent right after it with no refusal of it (the
+    /// room answers a connection's packets in order, and refuses a move before anything after
+    /// it is read), so the room took it and stored it.
     Acked,
-    /// Refused on the connection it was first sent on (`ActionFailed` with this code).
+    /// Refused on the connection it was first sent on (`ActionFailed` with this code and its
+    /// serial).
     Refused(String),
-    /// Not known from the client's side (resent after a reconnect and refused as stale, or
-    /// answered ambiguously): only the log tells.
+    /// Not known from the client's side (resent after a reconnect and refused as stale: applied
+    /// before the drop, or not): only the log tells.
     Unknown,
 }
 
@@ -175,9 +178,10 @@ pub struct PState {
     pub lobby_rejoins: u32,
     /// The last table, in short (for a failure's message).
     pub last_table: String,
-    /// Evidence only (no check reads it): a refusal (`ActionFailed`, its code) that came with no
-    /// move pending, after the last move sent on that connection (its index in `attempts`)
-    /// had been taken as seen applied.
+    /// Evidence only (no check reads it): a refusal of a move (`ActionFailed` with a `serial`,
+    /// its code) that names no move in flight on its connection (the last move sent on that
+    /// connection: its index in `attempts`). None is expected: a move is answered (its fence)
+    /// before the next is sent.
     pub late_refusals: Vec<(usize, String)>,
 }
 
@@ -381,15 +385,23 @@ async fn run(plan: RoomPlan, st: Arc<Mutex<PState>>, ctl: Arc<Ctl>) {
     let mut last_lobby_act = Instant::now() - Duration::from_secs(10);
     // Tries at one table (a refused pick moves on to another entry).
     let mut tries: HashMap<(Option<i64>, u64), usize> = HashMap::new();
-    // After a move is sent again on a new connection, the player makes no new move until the
-    // room has answered everything sent before: a packet of an unknown type sent right after
-    // the resend (the room answers packets in order; this one with `bad_packet` quoting its
-    // type). `ActionFailed` says nothing of which move it answers: without this fence the
-    // resend's refusal (`stale_action`: it had been applied before the connection dropped)
-    // was taken as the answer to the next move, made meanwhile from the reconnect's table —
-    // seen in the 40-fault run: that move marked refused though it is in the log, and the
-    // move after it marked applied though it was refused.
+    // Every move (and every resend after a reconnect) is followed by a fence: a packet of an
+    // unknown type, which the room answers with `bad_packet` quoting its type. The room answers
+    // a connection's packets in order and refuses a move (`ActionFailed` with the move's
+    // `serial`) before it reads the next packet, so when the fence's answer comes the move has
+    // been answered: refused (a refusal naming its serial came first) or applied and stored.
+    // No new move (and no lobby packet) goes out until then, so one move at most is in flight
+    // on a connection and a refusal is paired with its move by the serial it says back. (Before
+    // refusals named their serial, a refusal was paired with whatever move was pending, and a
+    // move was taken as applied from a table past its serial: in a window another seat's move
+    // moves the serial too, so a second move could go out while the first was unanswered,
+    // and its `stale_action` was paired with the wrong one — seen in the 200-fault run.)
     let mut fence: Option<String> = None;
+    let mut fences: u64 = 0;
+    // The last table, handled again once a fence is answered (the tables that came while a
+    // move was in flight made no move).
+    let mut last_sync: Option<Value> = None;
+    let mut again: Option<Value> = None;
     while !ctl.stop.load(Ordering::SeqCst) {
         let Some(w) = ws.as_mut() else {
             match connect(&plan, &st, &ctl).await {
@@ -408,9 +420,11 @@ async fn run(plan: RoomPlan, st: Arc<Mutex<PState>>, ctl: Arc<Ctl>) {
                         json!({"type": "Act", "action": a.action, "serial": a.serial})
                     });
                     fence = None;
+                    last_sync = None;
                     let ok = match resend {
                         Some(p) => {
-                            let token = format!("harness-fence-{conn_no}");
+                            fences += 1;
+                            let token = format!("harness-fence-{conn_no}-{fences}");
                             let sent = send(&mut w, &p).await && send(&mut w, &json!({"type": token.as_str()})).await;
                             fence = Some(token);
                             sent
@@ -433,23 +447,26 @@ async fn run(plan: RoomPlan, st: Arc<Mutex<PState>>, ctl: Arc<Ctl>) {
             s.closes.push((Instant::now(), why));
             s.connected = false;
         };
-        let m = match tokio::time::timeout(Duration::from_millis(250), w.next()).await {
-            Ok(m) => m,
-            Err(_) => {
-                if last_packet.elapsed() > ctl.watchdog {
-                    ended("watchdog".into());
-                    ws = None;
-                } else if last_packet.elapsed() > Duration::from_secs(2)
-                    && last_nudge.elapsed() > Duration::from_secs(2)
-                {
-                    last_nudge = Instant::now();
-                    if !send(w, &json!({"type": "GameDataRequest"})).await {
-                        ended("send failed".into());
+        let m = match again.take() {
+            Some(v) => Some(Ok(Message::Text(v.to_string().into()))),
+            None => match tokio::time::timeout(Duration::from_millis(250), w.next()).await {
+                Ok(m) => m,
+                Err(_) => {
+                    if last_packet.elapsed() > ctl.watchdog {
+                        ended("watchdog".into());
                         ws = None;
+                    } else if last_packet.elapsed() > Duration::from_secs(2)
+                        && last_nudge.elapsed() > Duration::from_secs(2)
+                    {
+                        last_nudge = Instant::now();
+                        if !send(w, &json!({"type": "GameDataRequest"})).await {
+                            ended("send failed".into());
+                            ws = None;
+                        }
                     }
+                    continue;
                 }
-                continue;
-            }
+            },
         };
         let v: Value = match m {
             Some(Ok(Message::Text(t))) => match serde_json::from_str(&t) {
@@ -484,6 +501,7 @@ async fn run(plan: RoomPlan, st: Arc<Mutex<PState>>, ctl: Arc<Ctl>) {
             let s = &mut *s;
             match v["type"].as_str().unwrap_or("") {
                 "GameDataSync" => {
+                    last_sync = Some(v.clone());
                     let gd = &v["gameData"];
                     let key = gd["lastMatch"].as_i64();
                     s.in_game = gd["gameStarted"] == true;
@@ -530,21 +548,6 @@ async fn run(plan: RoomPlan, st: Arc<Mutex<PState>>, ctl: Arc<Ctl>) {
                         }
                         let waits = waiting(gd);
                         let waits_me = waits.contains(&me);
-                        if let Some(i) = pending {
-                            let a = &mut s.attempts[i];
-                            if a.key != key {
-                                a.outcome = Outcome::Unknown;
-                                pending = None;
-                            } else if serial > a.serial && (!a.multi || !waits_me) {
-                                if a.outcome == Outcome::Pending {
-                                    a.outcome = Outcome::Acked;
-                                }
-                                pending = None;
-                            } else if serial > a.serial && a.at.elapsed() > Duration::from_secs(5) {
-                                a.outcome = Outcome::Unknown;
-                                pending = None;
-                            }
-                        }
                         let legal = gd["legal"].as_array().cloned().unwrap_or_default();
                         let tried = tries.get(&(key, serial)).copied().unwrap_or(0);
                         if pending.is_none()
@@ -557,6 +560,10 @@ async fn run(plan: RoomPlan, st: Arc<Mutex<PState>>, ctl: Arc<Ctl>) {
                         {
                             tries.insert((key, serial), tried + 1);
                             out.push(json!({"type": "Act", "action": action, "serial": serial}));
+                            fences += 1;
+                            let token = format!("harness-fence-{conn_no}-{fences}");
+                            out.push(json!({"type": token.as_str()}));
+                            fence = Some(token);
                             s.attempts.push(Attempt {
                                 key,
                                 serial,
@@ -571,12 +578,6 @@ async fn run(plan: RoomPlan, st: Arc<Mutex<PState>>, ctl: Arc<Ctl>) {
                             pending = Some(s.attempts.len() - 1);
                         }
                     } else {
-                        if let Some(i) = pending.take() {
-                            let a = &mut s.attempts[i];
-                            if a.outcome == Outcome::Pending {
-                                a.outcome = Outcome::Unknown;
-                            }
-                        }
                         let paused = ctl.paused.load(Ordering::SeqCst) || fence.is_some();
                         if !paused && gd["host"] == me.as_str() && last_lobby_act.elapsed() > Duration::from_millis(300)
                         {
@@ -598,12 +599,20 @@ async fn run(plan: RoomPlan, st: Arc<Mutex<PState>>, ctl: Arc<Ctl>) {
                 }
                 "ActionFailed"
                     if fence.as_deref().is_some_and(|t| {
-                        v["code"] == "bad_packet" && v["reason"].as_str().is_some_and(|r| r.contains(t))
+                        v["code"] == "bad_packet" && v["reason"].as_str().is_some_and(|r| r.contains(&format!("`{t}`")))
                     }) =>
                 {
-                    // Everything sent before the fence is answered: play on from a fresh table.
+                    // Everything sent before the fence is answered: a move in flight that no
+                    // refusal named was applied (a resend too: applied on this connection).
                     fence = None;
-                    out.push(json!({"type": "GameDataRequest"}));
+                    if let Some(i) = pending.take() {
+                        let a = &mut s.attempts[i];
+                        if a.outcome == Outcome::Pending {
+                            a.outcome = Outcome::Acked;
+                        }
+                    }
+                    // Play on from the last table (a newer one comes if there is one).
+                    again = last_sync.take();
                 }
                 "ActionFailed" => {
                     let code = v["code"].as_str().unwrap_or("?").to_string();
@@ -617,8 +626,12 @@ async fn run(plan: RoomPlan, st: Arc<Mutex<PState>>, ctl: Arc<Ctl>) {
                     if unavailable {
                         backoff = true;
                     }
-                    match pending.take() {
-                        Some(i) => {
+                    // A refusal of a move names its serial; one without is of another packet
+                    // (a move refused before it was read, as `rate_limited`, is left to its
+                    // fence and the log: Unknown).
+                    match (v["serial"].as_u64(), pending) {
+                        (Some(serial), Some(i)) if s.attempts[i].serial == serial => {
+                            pending = None;
                             let a = &mut s.attempts[i];
                             if unavailable && let Some(n) = tries.get_mut(&(a.key, a.serial)) {
                                 *n = n.saturating_sub(1);
@@ -631,26 +644,25 @@ async fn run(plan: RoomPlan, st: Arc<Mutex<PState>>, ctl: Arc<Ctl>) {
                                 };
                             }
                         }
-                        None => {
-                            s.notes.push(format!("refused: {v}"));
-                            if let Some(j) = s.attempts.iter().rposition(|a| a.conn == conn_no)
-                                && s.attempts[j].outcome == Outcome::Acked
-                            {
+                        (Some(_), _) => {
+                            s.notes.push(format!("refusal of no move in flight: {v}"));
+                            if let Some(j) = s.attempts.iter().rposition(|a| a.conn == conn_no) {
                                 s.late_refusals.push((j, code.clone()));
                             }
                         }
+                        (None, Some(i)) if code == "rate_limited" || code == "binary_frame" => {
+                            pending = None;
+                            s.attempts[i].outcome = Outcome::Unknown;
+                        }
+                        (None, _) => {}
                     }
-                    out.push(json!({"type": "GameDataRequest"}));
+                    if fence.is_none() {
+                        out.push(json!({"type": "GameDataRequest"}));
+                    }
                 }
                 "GameEnded" => {
                     s.ended += 1;
                     s.progress += 1;
-                    if let Some(i) = pending.take() {
-                        let a = &mut s.attempts[i];
-                        if a.outcome == Outcome::Pending {
-                            a.outcome = if a.multi { Outcome::Unknown } else { Outcome::Acked };
-                        }
-                    }
                 }
                 _ => {}
             }
