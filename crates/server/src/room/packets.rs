@@ -90,7 +90,7 @@ impl<A: GameAdapter> Room<A> {
                 let Some(i) = me else { return self.fail(conn, codes::NOT_JOINED, "you are not in this room") };
                 let name = self.conns.get_mut(&conn).and_then(|c| c.member.take());
                 self.members[i].conn = None;
-                if let Err(e) = self.leave(i, false).await {
+                if let Err(e) = self.leave(i, true).await {
                     // Not stored, so not left: still a member, connected as before.
                     self.members[i].conn = Some(conn);
                     if let Some(c) = self.conns.get_mut(&conn) {
@@ -211,7 +211,7 @@ impl<A: GameAdapter> Room<A> {
                 }
                 match self.member_index(&username) {
                     Some(j) if self.members[j].bot.is_some() => {
-                        if let Err(e) = self.leave(j, false).await {
+                        if let Err(e) = self.leave(j, true).await {
                             self.fail(conn, e.code(), &store_refusal(&e));
                         }
                     }
