@@ -651,3 +651,62 @@ async fn a_join_chat_line_or_leave_the_database_refuses_is_refused_and_changes_n
     b.expect("GameEnded").await;
     assert_eq!(stored_matches(&url, &room).await.len(), 1);
 }
+
+/// The members the database's snapshot of room `id` holds.
+async fn stored_members(url: &str, id: &str) -> Vec<String> {
+    let (client, conn) = tokio_postgres::connect(url, tokio_postgres::NoTls).await.unwrap();
+    tokio::spawn(conn);
+    let snap: String = client.query_one("SELECT snapshot FROM rooms WHERE id = $1", &[&id]).await.unwrap().get(0);
+    let snap: Value = serde_json::from_str(&snap).unwrap();
+    snap["members"].as_array().unwrap().iter().map(|m| m["username"].as_str().unwrap().to_string()).collect()
+}
+
+/// Every lobby change a member asks for (a bot added, the host handed on, a leave) is stored
+/// before anyone hears of it: refused by the database, the sender is told `store_unavailable`
+/// and nothing changes. A change the room makes itself (a member dropped in the lobby leaves)
+/// cannot be refused: its snapshot is written again until it is stored, so a failover never
+/// restores the room as it was before. (`Room::save` only logged a refusal: the room went on
+/// with a change the database did not have.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lobby_change_the_database_refuses_is_refused_or_stored_once_it_can() {
+    let Some(url) = cluster("cluster_lobby_refused").await else { return };
+    let n1 = TestNode::start(&url, "n1");
+    let room = n1.room(json!({"game": "ivanhoe", "seed": 9})).await;
+    let mut a = n1.client(&room).await;
+    a.join("alice").await;
+    let mut b = n1.client(&room).await;
+    b.join("bob").await;
+    let mut c = n1.client(&room).await;
+    c.join("carol").await;
+    a.drain(200).await;
+    b.drain(200).await;
+    refuse(&url, "rooms", "UPDATE", "true").await;
+    a.send(json!({"type": "AddBot"})).await;
+    assert_eq!(failures(&a.drain(300).await), ["store_unavailable"], "a bot not stored is not added");
+    a.send(json!({"type": "SetHost", "username": "bob"})).await;
+    assert_eq!(failures(&a.drain(300).await), ["store_unavailable"], "a host not stored is not made");
+    b.send(json!({"type": "LeaveGame"})).await;
+    assert_eq!(failures(&b.drain(300).await), ["store_unavailable"], "a leave not stored is not made");
+    let got = c.drain(200).await;
+    assert!(
+        !got.iter().any(|p| ["PlayerJoined", "HostSet", "PlayerLeft"].contains(&p["type"].as_str().unwrap())),
+        "nobody hears of a change not stored: {got:?}"
+    );
+    let d = c.sync().await;
+    assert_eq!(d["host"], "alice", "{d}");
+    // Carol's connection drops: in the lobby she leaves, which cannot be refused.
+    drop(c);
+    b.expect("PlayerLeft").await;
+    assert!(stored_members(&url, &room).await.contains(&"carol".to_string()), "not stored yet");
+    allow(&url, "rooms").await;
+    let deadline = Instant::now() + Duration::from_secs(3);
+    while stored_members(&url, &room).await.contains(&"carol".to_string()) {
+        assert!(Instant::now() < deadline, "carol's leave is stored once the database can");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    a.send(json!({"type": "AddBot"})).await;
+    b.expect("PlayerJoined").await;
+    a.send(json!({"type": "SetHost", "username": "bob"})).await;
+    b.expect("HostSet").await;
+    assert_eq!(stored_members(&url, &room).await, ["alice", "bob", "bot-ana"]);
+}

@@ -50,6 +50,10 @@ impl<A: GameAdapter> Room<A> {
 
     /// When the room may go dormant, if it may.
     fn dormant_deadline(&self) -> Option<Instant> {
+        // A snapshot not stored yet keeps the room in memory: woken, it would be read back older.
+        if self.unsaved {
+            return None;
+        }
         let after = self.dormant_after?;
         let empty = self.empty_since.filter(|_| self.current.is_none())?;
         Some(later(empty.max(self.awake_since), after))

@@ -159,9 +159,10 @@ impl<A: GameAdapter> Room<A> {
             }
             self.save().await;
             self.sync_all();
-        } else if self.leave(i).await.is_err() {
-            // In the lobby a leave writes no move, so this is not reached; were it, the member
-            // stays, dropped, and its hold's timer tries again.
+        } else if self.leave(i, false).await.is_err() {
+            // In the lobby a leave writes no move and is not refusable (its snapshot is retried
+            // until stored), so this is not reached; were it, the member stays, dropped, and
+            // its hold's timer tries again.
             self.members[i].dropped_at = Some(Instant::now());
             self.retry_store_later();
         }
@@ -169,15 +170,19 @@ impl<A: GameAdapter> Room<A> {
 
     /// The earliest-joined connected person other than the current host, or nobody.
     pub(super) async fn pass_host(&mut self) {
-        let next = self
-            .members
-            .iter()
-            .find(|m| m.bot.is_none() && m.conn.is_some() && Some(&m.username) != self.host.as_ref())
-            .map(|m| m.username.clone());
+        let next = self.next_host();
         if next != self.host {
             self.host = next;
             self.broadcast(&ServerMsg::HostSet { username: self.host.clone() });
         }
+    }
+
+    /// Who [`Room::pass_host`] would make host.
+    fn next_host(&self) -> Option<String> {
+        self.members
+            .iter()
+            .find(|m| m.bot.is_none() && m.conn.is_some() && Some(&m.username) != self.host.as_ref())
+            .map(|m| m.username.clone())
     }
 
     /// Member `i` leaves the room for good (left, dropped in the lobby, or not back in time).
@@ -186,7 +191,13 @@ impl<A: GameAdapter> Room<A> {
     /// of it is told or changed, as any move: refused by the store, the member stays, the
     /// game is as before, and the error is answered (the caller tells the client, or tries
     /// again later).
-    pub(super) async fn leave(&mut self, i: usize) -> Result<(), store::StoreError> {
+    ///
+    /// A leave that writes no move (in the lobby, or a watcher's) is the room's snapshot
+    /// alone: `refusable` (the member asked: `LeaveGame`, `RemoveBot`), a refused snapshot
+    /// takes the leave back and answers the error; otherwise (the member is gone: dropped in
+    /// the lobby, or not back within the hold) the leave stands and its snapshot is written
+    /// again until it is stored, as after a stored `Move::Leave`.
+    pub(super) async fn leave(&mut self, i: usize, refusable: bool) -> Result<(), store::StoreError> {
         let username = self.members[i].username.clone();
         let mut events = Vec::new();
         let mut played = false;
@@ -208,15 +219,28 @@ impl<A: GameAdapter> Room<A> {
                 return Err(e);
             }
         }
-        self.members.remove(i);
-        if self.host.as_deref() == Some(username.as_str()) {
+        let member = self.members.remove(i);
+        let was_host = self.host.as_deref() == Some(username.as_str());
+        if was_host {
             self.host = None;
-            self.pass_host().await;
-            if self.host.is_none() {
-                self.broadcast(&ServerMsg::HostSet { username: None });
-            }
+            self.host = self.next_host();
         }
-        self.save().await;
+        if refusable && !played {
+            if let Err(e) = self.try_save().await {
+                tracing::error!(room = %self.id, "saving a leave failed, the leave is refused: {e}");
+                self.members.insert(i, member);
+                if was_host {
+                    self.host = Some(username);
+                }
+                self.forget_refused_change();
+                return Err(e);
+            }
+        } else {
+            self.save().await;
+        }
+        if was_host {
+            self.broadcast(&ServerMsg::HostSet { username: self.host.clone() });
+        }
         self.broadcast(&ServerMsg::PlayerLeft { username });
         // Like a join, a leave that changes no game (in the lobby, or a watcher's) is told as
         // the delta alone: members drop the entry from `players` (and read `HostSet`).

@@ -97,6 +97,10 @@ pub struct Room<A: GameAdapter> {
     /// an empty room's close) was refused by the store: the room's timers wait until then, and
     /// then try again (see [`STORE_RETRY`]).
     retry_at: Option<Instant>,
+    /// A snapshot the room wrote on its own (a change nobody could be refused: a member gone
+    /// in the lobby, the host role passed on, a leave whose move is stored) was refused by the
+    /// store: it is written again at every retry until it is stored (see [`Room::save`]).
+    unsaved: bool,
     _adapter: std::marker::PhantomData<A>,
 }
 
@@ -170,6 +174,7 @@ impl<A: GameAdapter> Room<A> {
             dormant: false,
             moved,
             retry_at: None,
+            unsaved: false,
             _adapter: std::marker::PhantomData,
         };
         (room, handle, inbox)
@@ -212,7 +217,13 @@ impl<A: GameAdapter> Room<A> {
                     // A match's end the store refused is tried again first; while it is refused
                     // nothing else of the match can happen.
                     let waited = self.retry_at.take().is_some();
-                    let ended = !waited || self.finish_if_over().await;
+                    let stored = !waited || self.save_unsaved().await;
+                    let playing = self.current.is_some();
+                    let ended = stored && (!waited || self.finish_if_over().await);
+                    if waited && playing && self.current.is_none() {
+                        // A match's end recorded on a retry: the lobby is told as after a move.
+                        self.sync_all();
+                    }
                     if ended && !self.on_life_timer().await {
                         self.on_timer().await;
                     }

@@ -2,7 +2,7 @@
 //! the game's passed on to [`Room::on_action_packet`].
 
 use super::handle::ConnId;
-use super::persist::store_refusal;
+use super::persist::{change_refusal, store_refusal};
 use super::play::ActionPacket;
 use super::state::{Member, random_token};
 use super::sync::{MAX_QUOTED_TYPE, clip};
@@ -90,7 +90,7 @@ impl<A: GameAdapter> Room<A> {
                 let Some(i) = me else { return self.fail(conn, codes::NOT_JOINED, "you are not in this room") };
                 let name = self.conns.get_mut(&conn).and_then(|c| c.member.take());
                 self.members[i].conn = None;
-                if let Err(e) = self.leave(i).await {
+                if let Err(e) = self.leave(i, true).await {
                     // Not stored, so not left: still a member, connected as before.
                     self.members[i].conn = Some(conn);
                     if let Some(c) = self.conns.get_mut(&conn) {
@@ -106,8 +106,14 @@ impl<A: GameAdapter> Room<A> {
                 }
                 match self.member_index(&username) {
                     Some(j) if self.members[j].bot.is_none() => {
-                        self.host = Some(self.members[j].username.clone());
-                        self.save().await;
+                        let before = self.host.replace(self.members[j].username.clone());
+                        // Stored before anyone hears of it: refused, the host stays who it was.
+                        if let Err(e) = self.try_save().await {
+                            tracing::error!(room = %self.id, "saving a host change failed, it is refused: {e}");
+                            self.host = before;
+                            self.forget_refused_change();
+                            return self.fail(conn, e.code(), &change_refusal(&e, "the host was not changed"));
+                        }
                         self.broadcast(&ServerMsg::HostSet { username: self.host.clone() });
                         self.sync_all();
                     }
@@ -188,7 +194,13 @@ impl<A: GameAdapter> Room<A> {
                     conn: None,
                     dropped_at: None,
                 });
-                self.save().await;
+                // Stored before anyone hears of it: refused, there is no bot.
+                if let Err(e) = self.try_save().await {
+                    tracing::error!(room = %self.id, "saving an added bot failed, it is refused: {e}");
+                    self.members.pop();
+                    self.forget_refused_change();
+                    return self.fail(conn, e.code(), &change_refusal(&e, "the bot was not added"));
+                }
                 let idx = self.members.len() - 1;
                 self.broadcast(&ServerMsg::PlayerJoined { player: self.player_json(idx) });
                 self.sync_all();
@@ -199,7 +211,7 @@ impl<A: GameAdapter> Room<A> {
                 }
                 match self.member_index(&username) {
                     Some(j) if self.members[j].bot.is_some() => {
-                        if let Err(e) = self.leave(j).await {
+                        if let Err(e) = self.leave(j, true).await {
                             self.fail(conn, e.code(), &store_refusal(&e));
                         }
                     }

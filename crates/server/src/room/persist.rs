@@ -193,13 +193,40 @@ impl<A: GameAdapter> Room<A> {
         Ok(self.store.save_room_listed(&self.id, A::name(), self.snapshot(), listing).await?)
     }
 
-    /// Stores the room after a change to it (every change to who is who, to the host, the chat
-    /// or the match passes here): also drops the cached room fields and refreshes the
-    /// connections' viewers.
+    /// Stores the room after a change it cannot refuse (a change the room makes itself: a
+    /// member gone in the lobby, the host role passed on, the snapshot after a stored leave,
+    /// start or end): also drops the cached room fields and refreshes the connections'
+    /// viewers. Refused by the store, the snapshot is written again every [`super::STORE_RETRY`]
+    /// until it is stored (`Lost` stops the room instead), so that a failover never restores
+    /// an older one. A change a member asks for uses [`Room::try_save`] and is refused instead.
     pub(super) async fn save(&mut self) {
         if let Err(e) = self.try_save().await {
-            tracing::error!(room = %self.id, "saving the room failed: {e}");
+            tracing::error!(room = %self.id, "saving the room failed, it is tried again: {e}");
+            self.unsaved = true;
+            self.retry_store_later();
         }
+    }
+
+    /// After a change was taken back (its snapshot refused): the cached fields, viewers and
+    /// summary as they were before it.
+    pub(super) fn forget_refused_change(&mut self) {
+        self.room_fields.lock().expect("room fields lock").take();
+        self.refresh_viewers();
+        self.publish_summary();
+    }
+
+    /// Writes again a snapshot the store refused (see [`Room::save`]); `true` once nothing
+    /// waits to be stored.
+    pub(super) async fn save_unsaved(&mut self) -> bool {
+        if !self.unsaved {
+            return true;
+        }
+        if let Err(e) = self.try_save().await {
+            tracing::error!(room = %self.id, "saving the room failed again: {e}");
+            self.retry_store_later();
+            return false;
+        }
+        true
     }
 
     /// As [`Room::save`], answering the store's refusal (noted already: `Lost` stops the room)
@@ -211,8 +238,10 @@ impl<A: GameAdapter> Room<A> {
         // A cluster lists every node's rooms from their rows (one server lists from memory).
         let listing = self.store.postgres().is_some().then(|| self.listing());
         let saved = self.store.save_room_listed(&self.id, A::name(), self.snapshot(), listing).await;
-        if let Err(e) = &saved {
-            self.note_store_error(e);
+        match &saved {
+            // A whole snapshot: whatever an earlier refused one held is in it.
+            Ok(()) => self.unsaved = false,
+            Err(e) => self.note_store_error(e),
         }
         saved
     }
@@ -244,6 +273,14 @@ impl<A: GameAdapter> Room<A> {
         }
         cur.game = game;
         cur.stand_in = stand_in;
+    }
+}
+
+/// What a member hears when a change they asked for (`what` was not done) could not be stored.
+pub(super) fn change_refusal(e: &store::StoreError, what: &str) -> String {
+    match e {
+        store::StoreError::Lost(_) => store_refusal(e),
+        _ => format!("{what}: the server cannot reach its database right now; try again in a moment"),
     }
 }
 

@@ -135,7 +135,7 @@ impl<A: GameAdapter> Room<A> {
         if let Some(i) = self.members.iter().position(|m| m.dropped_at.is_some_and(|at| later(at, hold) <= now)) {
             // Not back in time: the seat is given up (a move, stored first; refused, it is tried
             // again after the store's retry wait).
-            if self.leave(i).await.is_err() {
+            if self.leave(i, false).await.is_err() {
                 self.retry_store_later();
             }
             return;
