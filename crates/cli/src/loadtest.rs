@@ -54,6 +54,28 @@ pub struct LoadtestArgs {
     /// `postgres://user@host/dbname` of an empty database to measure PostgreSQL.
     #[arg(long, value_name = "DB")]
     db: Option<String>,
+    /// A shell command run (`sh -c`) just before the measured window starts and just after it
+    /// ends, with `LOADTEST_MARK=start` or `end` in its environment (e.g. to sample a database
+    /// server's own CPU and commits over the same window: `scripts/pg-vs-sqlite.sh`).
+    #[arg(long, value_name = "COMMAND")]
+    window_hook: Option<String>,
+}
+
+/// Runs the `--window-hook` command, if any, and waits for it without stalling the clients
+/// (a stalled driver would inflate the latencies of the moves answered meanwhile).
+async fn window_hook(args: &LoadtestArgs, mark: &str) -> anyhow::Result<()> {
+    let Some(cmd) = &args.window_hook else { return Ok(()) };
+    let mut child = Command::new("sh").arg("-c").arg(cmd).env("LOADTEST_MARK", mark).spawn()?;
+    let status = loop {
+        match child.try_wait()? {
+            Some(status) => break status,
+            None => tokio::time::sleep(Duration::from_millis(2)).await,
+        }
+    };
+    if !status.success() {
+        bail!("--window-hook failed at {mark}: {status}");
+    }
+    Ok(())
 }
 
 struct ServerProc {
@@ -300,9 +322,12 @@ async fn drive(args: &LoadtestArgs, server: &ServerProc) -> anyhow::Result<Value
     tokio::time::sleep(Duration::from_millis(300)).await;
     let (m0, cpu0, t0) = (stats.borrow().moves, cpu_seconds(server.pid), Instant::now());
     stats.borrow_mut().latencies_us.clear();
+    // Sampled as long after m0 as the end's after m1.
+    window_hook(args, "start").await?;
     let window = until.saturating_duration_since(Instant::now()).saturating_sub(Duration::from_millis(100));
     tokio::time::sleep(window).await;
     let (m1, cpu1, t1) = (stats.borrow().moves, cpu_seconds(server.pid), Instant::now());
+    window_hook(args, "end").await?;
     let rss = rss_mb(server.pid);
     // Let the clients close.
     tokio::time::sleep(Duration::from_millis(300)).await;
