@@ -11,7 +11,9 @@
 //! `rookie` Ace through `engine::play_out` (legal lists), as the sim runs them; `floor` the least
 //! a fight of the same length could cost (its setup, one random draw a move, its events pushed),
 //! for comparison (`examples/plain.rs` is the floor with the rules in: the same fights, played
-//! plainly). `valgrind --tool=callgrind --branch-sim=yes` also counts mispredictions.
+//! plainly). `valgrind --tool=callgrind --branch-sim=yes` also counts mispredictions. `rules` replays
+//! the `bots` fights' moves without the bots or the runner (recorded first, untimed): the
+//! rules' share of a simulated move.
 
 use engine::{Game, MatchRng, PlayoutBuffers, play_out, random_playout};
 
@@ -91,7 +93,41 @@ fn main() {
                 moves += play_out(game, &mut bots, &mut rng, None).expect("ends").moves;
             }
         }
-        other => panic!("unknown mode `{other}` (random, fast, bots, floor)"),
+        "rules" => {
+            // The `bots` fights with the bots taken out: each fight's moves recorded first
+            // (untimed), then only the rules timed, replaying them through `apply_into` (checked,
+            // events collected, as the sim's runner applies them). What the sim cannot go below
+            // with the rules as they are; `bots` minus this is the runner's and the bots' share.
+            let mut fights = Vec::with_capacity(games as usize);
+            for seed in 0..games {
+                let game = WolfPack::new(&config, seed).expect("valid");
+                let mut bots = wolfpack::lineup(&game, "random").expect("known bot");
+                let mut rng = MatchRng::new(seed);
+                let mut replay = engine::Replay::new(config, seed);
+                play_out(game, &mut bots, &mut rng, Some(&mut replay)).expect("ends");
+                let actions: Vec<(engine::Seat, wolfpack::Action)> = replay
+                    .moves
+                    .into_iter()
+                    .map(|m| match m {
+                        engine::Move::Act { seat, action } => (seat, action),
+                        engine::Move::Leave { .. } => unreachable!("bots do not leave"),
+                    })
+                    .collect();
+                fights.push(actions);
+            }
+            let mut events = Vec::with_capacity(64);
+            (cpu0, start) = (cpu_seconds(), std::time::Instant::now());
+            for (seed, actions) in fights.iter().enumerate() {
+                let mut game = WolfPack::new(&config, seed as u64).expect("valid");
+                for &(seat, action) in actions {
+                    events.clear();
+                    game.apply_into(seat, action, &mut events).expect("the recorded move");
+                }
+                std::hint::black_box(&game);
+                moves += actions.len();
+            }
+        }
+        other => panic!("unknown mode `{other}` (random, fast, bots, rules, floor)"),
     }
     cpu::report(&mode, "", games, moves, cpu0, start);
 }
