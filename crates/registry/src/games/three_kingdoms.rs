@@ -17,11 +17,8 @@ impl Entry for ThreeKingdoms {
     /// Heuristic playouts: random play says nothing about hidden roles; a 5-player playout
     /// is long, so fewer iterations. Playouts stop after 60 moves (about a round of five
     /// players) and are scored by [`Entry::EVALUATE`]: a whole game is ~340 moves, and
-    /// playing every playout to the end made `expert`'s longest moves take seconds. With the
-    /// cutoff an iteration is cheap, so `expert` runs 3,000 (15 times `hard`'s): at 800 its
-    /// longest move took 65 ms of CPU, and it was not clearly ahead of the heuristic
-    /// (docs/search-strength.md).
-    const SEARCH: SearchLevels = SearchLevels::HEURISTIC.iterations(200, 3_000).cutoff(60);
+    /// playing every playout to the end made `expert`'s longest moves take seconds.
+    const SEARCH: SearchLevels = SearchLevels::HEURISTIC.iterations(200, 800).cutoff(60);
     /// The sides' shares of the table's strength ([`three_kingdoms::bots::win_estimate`]).
     const EVALUATE: Option<fn(&ThreeKingdoms, Seat) -> f64> = Some(three_kingdoms::bots::win_estimate);
     /// A Loyalist harming the Lord, a Rebel saving the dying Lord.
