@@ -13,7 +13,8 @@ pub type BotMaker<G> = Arc<dyn Fn() -> Box<dyn Bot<G>> + Send + Sync>;
 /// How well a computer player plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Level {
-    /// The heuristic, but half its moves are uniformly random.
+    /// The heuristic, but half its moves are the game's random bot's (uniformly random legal
+    /// moves for a game without one).
     Easy,
     /// The game's heuristic bot.
     Medium,
@@ -68,6 +69,27 @@ impl Level {
         self.bot_full(heuristic, search, SearchTuning::NONE, None, None, false)
     }
 
+    /// As [`Level::bot_full`], with `random` making the bot whose moves `easy` plays half the
+    /// time (the game's own random bot, which may play a game's turn better than a uniformly
+    /// random legal action: Wolf Pack's random pilot plays a card and locks in, where a random
+    /// entry of its legal list often discards or confirms an empty selection).
+    #[allow(clippy::too_many_arguments)]
+    pub fn bot_with_random<G: Game>(
+        self,
+        heuristic: BotMaker<G>,
+        random: Option<BotMaker<G>>,
+        search: SearchLevels,
+        tuning: SearchTuning<G::Action>,
+        evaluate: Option<Evaluator<G>>,
+        avoid: Option<Foolish<G>>,
+        iterations_only: bool,
+    ) -> Box<dyn Bot<G>> {
+        match (self, random) {
+            (Level::Easy, Some(r)) => Box::new(Weakened::new(heuristic(), 1, 2).random_moves(r())),
+            _ => self.bot_full(heuristic, search, tuning, evaluate, avoid, iterations_only),
+        }
+    }
+
     /// Everything a game says about its levels: `search` (playouts, iterations, cutoff),
     /// `tuning` (actions left out, anchoring on the heuristic), its position estimate
     /// `evaluate`, its foolish moves `avoid` ([`SearchBot::avoid`]), and whether the time cap
@@ -103,8 +125,8 @@ impl Level {
         }
     }
 
-    /// As [`Level::bot`], from a game's bot-by-name function (its `"heuristic"` entry), the
-    /// shape every game crate exports.
+    /// As [`Level::bot`], from a game's bot-by-name function (its `"heuristic"` entry, and its
+    /// `"random"` one for `easy`'s random moves), the shape every game crate exports.
     ///
     /// # Panics
     /// If `by_name("heuristic")` is `None`.
@@ -113,7 +135,7 @@ impl Level {
         by_name: fn(&str) -> Option<Box<dyn Bot<G>>>,
         search: SearchLevels,
     ) -> Box<dyn Bot<G>> {
-        self.bot(heuristic_of(by_name), search)
+        self.bot_with_random(heuristic_of(by_name), random_of(by_name), search, SearchTuning::NONE, None, None, false)
     }
 
     /// As [`Level::bot_full`], from a game's bot-by-name function.
@@ -129,7 +151,15 @@ impl Level {
         avoid: Option<Foolish<G>>,
         iterations_only: bool,
     ) -> Box<dyn Bot<G>> {
-        self.bot_full(heuristic_of(by_name), search, tuning, evaluate, avoid, iterations_only)
+        self.bot_with_random(
+            heuristic_of(by_name),
+            random_of(by_name),
+            search,
+            tuning,
+            evaluate,
+            avoid,
+            iterations_only,
+        )
     }
 }
 
@@ -137,6 +167,11 @@ impl Level {
 fn heuristic_of<G: Game>(by_name: fn(&str) -> Option<Box<dyn Bot<G>>>) -> BotMaker<G> {
     assert!(by_name("heuristic").is_some(), "the game has no heuristic bot");
     Arc::new(move || by_name("heuristic").expect("checked"))
+}
+
+/// The maker of a game's `"random"` bot, if it has one.
+fn random_of<G: Game>(by_name: fn(&str) -> Option<Box<dyn Bot<G>>>) -> Option<BotMaker<G>> {
+    by_name("random").is_some().then(|| Arc::new(move || by_name("random").expect("checked")) as BotMaker<G>)
 }
 
 /// A game's refinements of its searching levels beyond [`SearchLevels`]: which actions the
@@ -243,10 +278,11 @@ impl FromStr for Level {
     }
 }
 
-/// A bot that plays a uniformly random legal move `num` times in `den`, and asks `inner`
-/// otherwise.
+/// A bot that plays a random move `num` times in `den` (a uniformly random legal one, or
+/// [`Weakened::random_moves`]' bot's), and asks `inner` otherwise.
 pub struct Weakened<G: Game> {
     inner: Box<dyn Bot<G>>,
+    random: Option<Box<dyn Bot<G>>>,
     num: u32,
     den: u32,
 }
@@ -256,13 +292,24 @@ impl<G: Game> Weakened<G> {
     /// If `den == 0` or `num > den`.
     pub fn new(inner: Box<dyn Bot<G>>, num: u32, den: u32) -> Self {
         assert!(den > 0 && num <= den, "a chance of {num}/{den}");
-        Weakened { inner, num, den }
+        Weakened { inner, random: None, num, den }
+    }
+
+    /// The random moves are `random`'s.
+    pub fn random_moves(self, random: Box<dyn Bot<G>>) -> Self {
+        Weakened { random: Some(random), ..self }
     }
 }
 
 impl<G: Game> Bot<G> for Weakened<G> {
     fn choose(&mut self, obs: &Observation<'_, G>, rng: &mut MatchRng) -> G::Action {
-        if rng.chance(self.num, self.den) { rng.pick(obs.legal()).clone() } else { self.inner.choose(obs, rng) }
+        if !rng.chance(self.num, self.den) {
+            self.inner.choose(obs, rng)
+        } else if let Some(r) = &mut self.random {
+            r.choose(obs, rng)
+        } else {
+            rng.pick(obs.legal()).clone()
+        }
     }
 }
 
