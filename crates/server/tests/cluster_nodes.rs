@@ -680,6 +680,7 @@ async fn a_lobby_change_the_database_refuses_is_refused_or_stored_once_it_can() 
     c.join("carol").await;
     a.drain(200).await;
     b.drain(200).await;
+    c.drain(200).await;
     refuse(&url, "rooms", "UPDATE", "true").await;
     a.send(json!({"type": "AddBot"})).await;
     assert_eq!(failures(&a.drain(300).await), ["store_unavailable"], "a bot not stored is not added");
