@@ -449,7 +449,14 @@ pub fn match_seat(log: &[Value], seat: usize, attempts: &[&Attempt]) -> SeatMatc
             m.room += 1;
             continue;
         }
-        let found = (from..attempts.len()).find(|&j| {
+        // The entry is one of the player's attempts from `from` on, and cannot skip one the room
+        // took (`Acked`: stored, so it must match an entry of its own). Among the candidates up
+        // to the first taken one, the last: an attempt whose fate is unknown (resent after a
+        // reconnect and refused as stale) may never have been applied, so it must not take the
+        // entry of a later move the room is known to have taken (the 200-fault run of
+        // 2026-11-29 reported a Wolf Pack Proceed and Three Kingdoms Passes "lost" that way).
+        let bound = (from..attempts.len()).find(|&j| attempts[j].outcome == Outcome::Acked).unwrap_or(attempts.len());
+        let found = (from..attempts.len().min(bound + 1)).rev().find(|&j| {
             let a = attempts[j];
             !matches!(a.outcome, Outcome::Refused(_)) && a.serial as usize <= idx && a.action == e["action"]
         });
@@ -514,5 +521,33 @@ mod tests {
         let refused = [attempt(2, proceed, Outcome::Refused("stale_action".into()), 1)];
         let m = match_seat(&log, 0, &refused.iter().collect::<Vec<_>>());
         assert_eq!(m.extra, vec![(2, false), (4, false)], "{m:?}");
+    }
+
+    /// The shape of the 2026-11-29 run's Wolf Pack "lost" move: a Proceed at serial 76 whose fate
+    /// is unknown (resent, refused as stale), then the player's taken Proceed at 79, Select at 80
+    /// and Proceed at 81; the log holds exactly the three taken ones at 79-81. The unknown one was
+    /// never applied: every taken move is in the log once.
+    #[test]
+    fn a_move_of_unknown_fate_does_not_take_the_entry_of_a_later_taken_move() {
+        let proceed = json!({"type": "Proceed"});
+        let select = json!({"type": "Select", "card": 0, "target": 2, "confirm": true});
+        let sent = [
+            attempt(76, proceed.clone(), Outcome::Unknown, 2),
+            attempt(79, proceed.clone(), Outcome::Acked, 1),
+            attempt(80, select.clone(), Outcome::Acked, 1),
+            attempt(81, proceed.clone(), Outcome::Acked, 1),
+        ];
+        let attempts: Vec<&Attempt> = sent.iter().collect();
+        let mut log: Vec<Value> = (0..79).map(|i| act(1, json!(i))).collect();
+        log.extend([act(0, proceed.clone()), act(0, select), act(0, proceed.clone())]);
+        let m = match_seat(&log, 0, &attempts);
+        assert_eq!((m.matched[79], m.matched[80], m.matched[81]), (Some(1), Some(2), Some(3)), "{m:?}");
+        assert!(m.extra.is_empty(), "{m:?}");
+
+        // Applied after all (its entry before the next taken move's): matched to it.
+        log[77] = act(0, proceed.clone());
+        let m = match_seat(&log, 0, &attempts);
+        assert_eq!((m.matched[77], m.matched[79]), (Some(0), Some(1)), "{m:?}");
+        assert!(m.extra.is_empty(), "{m:?}");
     }
 }
