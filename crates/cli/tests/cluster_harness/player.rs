@@ -305,12 +305,13 @@ async fn connect(plan: &RoomPlan, st: &Mutex<PState>, ctl: &Ctl) -> Result<(Ws, 
     };
     let room = &plan.id;
     let deadline = Instant::now() + Duration::from_secs(60);
-    let path = loop {
+    // The room's summary as the lookup answered it: whether it still seats this player.
+    let (path, looked) = loop {
         if ctl.stop.load(Ordering::SeqCst) {
             return Err("stopped".into());
         }
         match http(&ctl.entry, "GET", &format!("/api/rooms/{room}"), None).await {
-            Ok((200, v)) => break v["path"].as_str().unwrap_or("").to_string(),
+            Ok((200, v)) => break (v["path"].as_str().unwrap_or("").to_string(), v),
             Ok((404, v)) => return Err(format!("room {room} not found: {v}")),
             other if Instant::now() > deadline => return Err(format!("room {room} not resolved in 60 s: {other:?}")),
             _ => tokio::time::sleep(Duration::from_millis(100)).await,
@@ -354,10 +355,22 @@ async fn connect(plan: &RoomPlan, st: &Mutex<PState>, ctl: &Ctl) -> Result<(Ws, 
             }
             Some("PlayerJoinRejected") => {
                 let mut s = st.lock().unwrap();
-                if token.is_some() && v["code"] == "unknown_token" && !s.in_game {
+                // Whether the room, as the lookup just before saw it, is playing a match that
+                // seats this name: only then is a refused token a seat lost.
+                let seated = looked["state"] == "playing"
+                    && looked["players"].as_array().is_some_and(|p| p.iter().any(|n| n == name.as_str()));
+                if token.is_some() && v["code"] == "unknown_token" && (!s.in_game || !seated) {
                     // Between matches there is no seat: a member whose connection dropped in
                     // the lobby leaves the room (docs/protocol.md), so its token is gone after
-                    // a failover. It joins again by name, as a person would; counted.
+                    // a failover. It joins again by name, as a person would (web/app.js does);
+                    // counted. Also when the player last saw its match running but the room
+                    // no longer plays one that seats it: the match ended while it was away (its
+                    // end is checked against the stored matches like any other).
+                    if s.in_game {
+                        s.notes
+                            .push(format!("token refused after its match ended while away; rejoins by name: {looked}"));
+                        s.in_game = false;
+                    }
                     s.lobby_rejoins += 1;
                     s.token = None;
                 } else if token.is_some() {
