@@ -232,7 +232,7 @@ impl<A: GameAdapter> Room<A> {
                 if was_host {
                     self.host = Some(username);
                 }
-                self.forget_refused_change();
+                self.refresh_derived();
                 return Err(e);
             }
         } else {

@@ -111,7 +111,7 @@ impl<A: GameAdapter> Room<A> {
                         if let Err(e) = self.try_save().await {
                             tracing::error!(room = %self.id, "saving a host change failed, it is refused: {e}");
                             self.host = before;
-                            self.forget_refused_change();
+                            self.refresh_derived();
                             return self.fail(conn, e.code(), &change_refusal(&e, "the host was not changed"));
                         }
                         self.broadcast(&ServerMsg::HostSet { username: self.host.clone() });
@@ -198,7 +198,7 @@ impl<A: GameAdapter> Room<A> {
                 if let Err(e) = self.try_save().await {
                     tracing::error!(room = %self.id, "saving an added bot failed, it is refused: {e}");
                     self.members.pop();
-                    self.forget_refused_change();
+                    self.refresh_derived();
                     return self.fail(conn, e.code(), &change_refusal(&e, "the bot was not added"));
                 }
                 let idx = self.members.len() - 1;

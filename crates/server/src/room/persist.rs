@@ -207,9 +207,10 @@ impl<A: GameAdapter> Room<A> {
         }
     }
 
-    /// After a change was taken back (its snapshot refused): the cached fields, viewers and
-    /// summary as they were before it.
-    pub(super) fn forget_refused_change(&mut self) {
+    /// Drops the cached room fields and refreshes the viewers and the summary from the room as
+    /// it is now: before a snapshot is stored, and after a change was taken back (its snapshot
+    /// refused), so that they are as they were before it.
+    pub(super) fn refresh_derived(&mut self) {
         self.room_fields.lock().expect("room fields lock").take();
         self.refresh_viewers();
         self.publish_summary();
@@ -232,9 +233,7 @@ impl<A: GameAdapter> Room<A> {
     /// As [`Room::save`], answering the store's refusal (noted already: `Lost` stops the room)
     /// for a caller that must not go on without it.
     pub(super) async fn try_save(&mut self) -> Result<(), store::StoreError> {
-        self.room_fields.lock().expect("room fields lock").take();
-        self.refresh_viewers();
-        self.publish_summary();
+        self.refresh_derived();
         // A cluster lists every node's rooms from their rows (one server lists from memory).
         let listing = self.store.postgres().is_some().then(|| self.listing());
         let saved = self.store.save_room_listed(&self.id, A::name(), self.snapshot(), listing).await;
