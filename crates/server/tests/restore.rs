@@ -137,3 +137,63 @@ async fn a_running_match_of_other_rules_that_does_not_rebuild_names_both_version
         "{e}"
     );
 }
+
+/// The room as stored now, copied into a store of its own (the server that wrote it may still
+/// write to the first): what a node that takes the room over, or a restart, reads.
+async fn copied(store: &store::Store, id: &str) -> store::Store {
+    let stored = store.load_room(id).await.unwrap().expect("stored");
+    let copy = store::Store::memory().unwrap();
+    copy.save_room(id, "buckshot", stored.snapshot).await.unwrap();
+    for (i, m) in stored.moves.iter().enumerate() {
+        copy.append_move(id, i as u64, m.clone()).await.unwrap();
+    }
+    copy
+}
+
+/// After a restore every member is back away, held for `holdSeconds` so its token works. A
+/// player may come back without one: in the cluster's 200-fault run a node cut off from the
+/// database let a member dropped in the lobby go (unstored) and refused its token, the client
+/// joined by name, and the survivor restored the member from the last stored snapshot — its
+/// name refused `username_taken` for the whole hold while the room listed it away. In the
+/// lobby an away member holds nothing: the name is free, as it is on a server that saw the
+/// drop. A seat in a running match is still reclaimed by its token alone.
+#[tokio::test]
+async fn an_away_member_without_a_seat_frees_its_name_after_a_restore() {
+    let store = store::Store::memory().unwrap();
+    let s = Server::fast(store.clone()).await;
+    let id = s.room(json!({"game": "buckshot"})).await;
+    let mut a = s.client(&id).await;
+    let old = a.join("alice").await;
+    let mut b = s.client(&id).await;
+    b.join("bob").await;
+    let lobby = copied(&store, &id).await;
+    let (playing_id, c, d) = s.started_pair(json!({"game": "buckshot", "seed": 3})).await;
+    let playing = copied(&store, &playing_id).await;
+    drop((a, b, c, d));
+    s.stop().await;
+
+    // The lobby: alice is away after the restore; her name, joined again, is hers.
+    let s = Server::fast(lobby).await;
+    let mut w = s.client(&id).await;
+    let table = w.sync().await;
+    let entry = table["players"].as_array().unwrap().iter().find(|p| p["username"] == "alice").cloned();
+    assert_eq!(entry.expect("alice is a member")["connected"], false, "restored away: {table}");
+    let mut alice = s.client(&id).await;
+    let new = alice.join("alice").await;
+    assert_ne!(new, old, "a new member, a new token");
+    let mut stale = s.client(&id).await;
+    stale.send(json!({"type": "Reconnect", "token": old})).await;
+    assert_eq!(stale.expect("PlayerJoinRejected").await["code"], "unknown_token", "the old member is gone");
+    // A connected member's name stays taken.
+    let mut other = s.client(&id).await;
+    other.send(json!({"type": "JoinGame", "username": "ALICE"})).await;
+    assert_eq!(other.expect("PlayerJoinRejected").await["code"], "username_taken");
+    s.stop().await;
+
+    // A running match: the away seat's name is not free; its token is the way back.
+    let s = Server::fast(playing).await;
+    let mut thief = s.client(&playing_id).await;
+    thief.send(json!({"type": "JoinGame", "username": "alice"})).await;
+    assert_eq!(thief.expect("PlayerJoinRejected").await["code"], "username_taken");
+    s.stop().await;
+}

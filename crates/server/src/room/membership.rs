@@ -32,9 +32,25 @@ impl<A: GameAdapter> Room<A> {
         if let Err(reason) = protocol::check_username(&username) {
             return self.reject(conn, codes::BAD_USERNAME, reason);
         }
-        if self.member_index(&username).is_some() {
-            let reason = format!("the username {username} is taken in this room");
-            return self.reject(conn, codes::USERNAME_TAKEN, reason);
+        if let Some(i) = self.member_index(&username) {
+            let m = &self.members[i];
+            if m.bot.is_some() || m.conn.is_some() || self.seat_of(&m.username).is_some() {
+                let reason = format!("the username {username} is taken in this room");
+                return self.reject(conn, codes::USERNAME_TAKEN, reason);
+            }
+            // A member away with no seat in play (in the lobby, or a watcher) holds nothing a
+            // newcomer could take: the name is free, as it is on a server that saw the drop (a
+            // member dropped in the lobby leaves at once). Such members exist after a restore,
+            // held for `hold_seconds` so their tokens work; but the player may hold no token:
+            // a node cut off from the database let the member go unstored and refused its
+            // token, the client joined by name, and the survivor restored the member from the
+            // last stored snapshot (seen in the cluster's 200-fault run: a name refused for
+            // the whole hold while the room listed it away).
+            if self.leave(i, false).await.is_err() {
+                // Not reached: a lobby or watcher leave writes no move and is not refusable.
+                let reason = format!("the username {username} is taken in this room");
+                return self.reject(conn, codes::USERNAME_TAKEN, reason);
+            }
         }
         // Seats are found by username: a newcomer with the name of a seat whose player left
         // (or whose hold ran out) would sit in it, hand and all. Until the game ends the name
