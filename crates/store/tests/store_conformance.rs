@@ -384,8 +384,12 @@ async fn postgres_fences_a_room_claimed_by_another_node() {
     lost(a.finish_match(record("r1", 1)).await.map(|_| ()));
     lost(a.record_match(record("r1", 1), 0).await.map(|_| ()));
     assert_eq!(StoreError::Lost("r1".into()).code(), "room_moved");
-    // Its other room is still its own.
+    // Its other room is still its own, also in the batch that carries a refused move (the two
+    // are sent in one tick: the committer answers each room of its one statement).
     a.append_move("r2", 0, "x".into()).await.unwrap();
+    let (refused, stored) = tokio::join!(a.append_move("r1", 1, "m1".into()), a.append_move("r2", 1, "y".into()));
+    lost(refused);
+    stored.unwrap();
     // Node b sees r1 exactly as a left it before the claim.
     let b = store::postgres::PgStore::connect(&url, "node-b").await.unwrap();
     let r1 = b.load_room("r1").await.unwrap().expect("b owns r1");
@@ -400,6 +404,7 @@ async fn postgres_fences_a_room_claimed_by_another_node() {
     // a node does not load a room another node owns.
     assert!(a.load_room("r1").await.unwrap().is_none());
     assert_eq!(b.load_room("r1").await.unwrap().unwrap().moves, ["m0", "b1"]);
+    assert_eq!(a.load_room("r2").await.unwrap().unwrap().moves, ["x", "y"], "the batch's other room kept its move");
 }
 
 /// A claim waits for a write transaction in flight on the room (its row is read FOR SHARE),

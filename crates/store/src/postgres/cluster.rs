@@ -40,13 +40,22 @@ fn millis(d: Duration) -> f64 {
 }
 
 impl PgStore {
-    /// Takes every connection of the writers' pool and holds them until the answer is dropped
-    /// (a test of the heartbeat's own connection).
+    /// Takes every connection of the writers' pool that is free (the committer keeps its own
+    /// between batches) and holds them until the answer is dropped (a test of the heartbeat's
+    /// own connection).
     #[doc(hidden)]
     pub async fn hold_writers(&self) -> Result<Vec<deadpool_postgres::Object>, StoreError> {
-        let mut held = Vec::new();
-        for _ in 0..self.shared.pool.status().max_size {
-            held.push(self.shared.pool.get().await.map_err(pool_error)?);
+        let quick = deadpool_postgres::Timeouts {
+            wait: Some(Duration::from_millis(300)),
+            create: Some(Duration::from_secs(5)),
+            recycle: Some(Duration::from_secs(5)),
+        };
+        let mut held = vec![self.shared.pool.get().await.map_err(pool_error)?];
+        while held.len() < self.shared.pool.status().max_size {
+            match self.shared.pool.timeout_get(&quick).await {
+                Ok(c) => held.push(c),
+                Err(_) => break,
+            }
         }
         Ok(held)
     }
