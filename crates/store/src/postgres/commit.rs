@@ -273,13 +273,19 @@ fn step<'a>(c: &'a Client, s: &'a Stmts, node: &'a str, op: &'a Op) -> Step<'a> 
 }
 
 /// Runs `items` as one transaction, pipelined: `BEGIN`, every move of the batch in one
-/// statement, each other write, `COMMIT`, all sent before
+/// statement, each other write, `COMMIT` (a batch of moves alone: the one statement), all sent before
 /// the first answer is read (tokio-postgres sends a request when its future is first polled,
 /// and `join_all` polls them in order). A failed statement aborts the transaction, and its
 /// `COMMIT` then rolls back: any error means nothing of `items` was stored.
 async fn transaction(c: &Client, s: &Stmts, node: &str, items: &[Item]) -> Result<Vec<Outcome>, tokio_postgres::Error> {
     let mut steps: Vec<Step<'_>> = Vec::with_capacity(items.len() + 3);
-    steps.push(Box::pin(async { c.batch_execute("BEGIN").await.map(|()| Outcome::Done(None)) }));
+    // A batch of moves alone is one statement, atomic in the implicit transaction its `Sync`
+    // ends: no `BEGIN` and `COMMIT` around it (two requests fewer for both sides; the usual
+    // batch while games play).
+    let wrapped = items.iter().any(|i| !matches!(i.op, Op::Move { .. }));
+    if wrapped {
+        steps.push(Box::pin(async { c.batch_execute("BEGIN").await.map(|()| Outcome::Done(None)) }));
+    }
     let (mut rooms, mut indexes, mut entries, mut epochs) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for item in items {
         if let Op::Move { id, index, entry, epoch } = &item.op {
@@ -300,14 +306,17 @@ async fn transaction(c: &Client, s: &Stmts, node: &str, items: &[Item]) -> Resul
     for item in items.iter().filter(|i| !matches!(i.op, Op::Move { .. })) {
         steps.push(step(c, s, node, &item.op));
     }
-    steps.push(Box::pin(async { c.batch_execute("COMMIT").await.map(|()| Outcome::Done(None)) }));
+    if wrapped {
+        steps.push(Box::pin(async { c.batch_execute("COMMIT").await.map(|()| Outcome::Done(None)) }));
+    }
     let results = join_all(steps).await;
     let last = results.len() - 1;
+    let statement = |i: usize| !wrapped || i != 0 && i != last;
     let mut outcomes = Vec::with_capacity(items.len());
     let mut first_error: Option<tokio_postgres::Error> = None;
     for (i, r) in results.into_iter().enumerate() {
         match r {
-            Ok(o) if i != 0 && i != last => outcomes.push(o),
+            Ok(o) if statement(i) => outcomes.push(o),
             Ok(_) => {}
             // The statements after a failed one only say the transaction was aborted: keep
             // the error that caused it.
