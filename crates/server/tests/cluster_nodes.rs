@@ -11,7 +11,7 @@
 #[path = "../../store/tests/pg_env/mod.rs"]
 mod pg_env;
 
-mod common;
+use crate::common;
 
 use common::{Client, http, http_full, test_config};
 use serde_json::{Value, json};

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use std::time::Duration;
 use tokio::time::Instant;
 
-mod common;
+use crate::common;
 use common::{Client, Server, http};
 
 fn plain_config() -> server::ServerConfig {

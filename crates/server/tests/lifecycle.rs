@@ -3,7 +3,7 @@
 //! is recorded, the list pages and never shows a private room, and each limit refuses with
 //! its status and reason.
 
-mod common;
+use crate::common;
 
 use common::{Server, http, http_full};
 use futures_util::StreamExt;

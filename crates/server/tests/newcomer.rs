@@ -1,7 +1,7 @@
 //! What a newcomer meets over HTTP: a finished match stays reachable (the room's `lastMatch`,
 //! then `GET /api/matches/{id}` for its final table and its replay), and the rules pages.
 
-mod common;
+use crate::common;
 
 use common::{Server, http};
 use serde_json::json;

@@ -8,7 +8,7 @@ use std::time::Duration;
 use tokio_tungstenite::connect_async;
 use tokio_tungstenite::tungstenite::Message;
 
-mod common;
+use crate::common;
 use common::{Server, http};
 
 fn types(packets: &[Value]) -> Vec<String> {

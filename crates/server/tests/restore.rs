@@ -1,7 +1,7 @@
 //! A room the store cannot rebuild does not keep the server, or the other rooms, from starting;
 //! a room stored in the middle of a change comes back able to go on.
 
-mod common;
+use crate::common;
 
 use common::Server;
 use serde_json::{Value, json};

@@ -6,7 +6,7 @@
 use serde_json::{Value, json};
 use std::time::Duration;
 
-mod common;
+use crate::common;
 use common::{Client, Server, http};
 
 /// A seed whose digits cannot turn up in a packet by chance.

@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-mod common;
+use crate::common;
 use common::Server;
 
 /// The first legal action that is not `End`, else `End`: always terminates a turn (every other

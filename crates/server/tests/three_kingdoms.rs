@@ -6,7 +6,7 @@
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 
-mod common;
+use crate::common;
 use common::{Client, Server};
 
 const STEPS: usize = 20_000;

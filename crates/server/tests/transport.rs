@@ -8,7 +8,7 @@ use serde_json::json;
 use std::time::Duration;
 use tokio_tungstenite::tungstenite::Message;
 
-mod common;
+use crate::common;
 use common::Server;
 
 fn config() -> server::ServerConfig {
