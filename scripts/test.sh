@@ -30,7 +30,11 @@ if ! command -v haproxy >/dev/null && [ ! -x /usr/sbin/haproxy ]; then
 fi
 
 step "cargo test"
-cargo test --workspace --locked
+# `--tests`: every library's and binary's unit tests and every integration test, but not the
+# examples (benchmarks and probes: clippy above has checked them, and no test runs one), whose
+# linking cost minutes on a 2-core machine; the doc tests after.
+cargo test --workspace --locked --tests
+cargo test --workspace --locked --doc
 
 if [ -f e2e/run.sh ]; then
     step "browser tests (e2e/run.sh)"
