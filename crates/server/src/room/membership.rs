@@ -33,11 +33,6 @@ impl<A: GameAdapter> Room<A> {
             return self.reject(conn, codes::BAD_USERNAME, reason);
         }
         if let Some(i) = self.member_index(&username) {
-            let m = &self.members[i];
-            if m.bot.is_some() || m.conn.is_some() || self.seat_of(&m.username).is_some() {
-                let reason = format!("the username {username} is taken in this room");
-                return self.reject(conn, codes::USERNAME_TAKEN, reason);
-            }
             // A member away with no seat in play (in the lobby, or a watcher) holds nothing a
             // newcomer could take: the name is free, as it is on a server that saw the drop (a
             // member dropped in the lobby leaves at once). Such members exist after a restore,
@@ -45,9 +40,11 @@ impl<A: GameAdapter> Room<A> {
             // a node cut off from the database let the member go unstored and refused its
             // token, the client joined by name, and the survivor restored the member from the
             // last stored snapshot (seen in the cluster's 200-fault run: a name refused for
-            // the whole hold while the room listed it away).
-            if self.leave(i, false).await.is_err() {
-                // Not reached: a lobby or watcher leave writes no move and is not refusable.
+            // the whole hold while the room listed it away). Such a leave writes no move and
+            // is not refusable, so it does not fail.
+            let m = &self.members[i];
+            let held = m.bot.is_some() || m.conn.is_some() || self.seat_of(&m.username).is_some();
+            if held || self.leave(i, false).await.is_err() {
                 let reason = format!("the username {username} is taken in this room");
                 return self.reject(conn, codes::USERNAME_TAKEN, reason);
             }
