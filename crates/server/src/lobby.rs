@@ -646,6 +646,11 @@ impl Lobby {
             return Ok(Whereabouts::Missing);
         }
         let Some(pg) = self.store.postgres().filter(|_| self.node.cluster) else { return Ok(Whereabouts::Missing) };
+        if !self.node.connected() {
+            // Cut off for a TTL: the database would not answer (or only after the time limit),
+            // and the client does better to ask another node now.
+            return Err(store::StoreError::Unavailable("this node cannot reach the database".into()));
+        }
         let ttl = self.node.config.ttl;
         let Some(found) = pg.locate(id, ttl).await? else { return Ok(Whereabouts::Missing) };
         let _claims = self.claims().await;

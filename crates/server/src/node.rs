@@ -15,6 +15,10 @@
 //! PostgreSQL for a TTL lets its rooms go (their sockets close "moved"): another node may own
 //! them by now, and the clients find out where from any node.
 //!
+//! Every statement a node sends is bounded by its TTL (the store's time limit): a link that
+//! goes silent instead of failing (a partition) must hold neither a room's writes (its actor,
+//! and its players' sockets) nor this heartbeat loop, or a node cut off would never notice.
+//!
 //! Without `--node-id` the server is one node named `local` ([`Node::local`]) that does none
 //! of this.
 
@@ -30,6 +34,8 @@ pub const LOCAL: &str = store::postgres::DEFAULT_NODE;
 /// Rooms a node claims in one tick at most (the orphans of a dead node spread over the
 /// survivors, a batch each per tick).
 pub const CLAIM_BATCH: i64 = 32;
+/// The shortest time limit a node's statements get (see [`Node::register`]).
+pub const MIN_TIME_LIMIT: Duration = Duration::from_secs(1);
 
 /// What `--node-id`, `--advertise`, `--heartbeat-ms` and `--node-ttl-ms` say.
 #[derive(Clone, Debug)]
@@ -122,6 +128,10 @@ impl Node {
                 config.id
             ))));
         }
+        // Every statement of a node within its TTL: one that hangs (a silent link) must not
+        // hold a room's writes or this node's heartbeat loop for longer than its rooms are
+        // its own; never under a second, though (a short TTL in a test on a busy machine).
+        pg.set_time_limit(config.ttl.max(MIN_TIME_LIMIT));
         let incarnation = pg.register(&config.advertise).await?;
         let now = Instant::now();
         Ok(Arc::new(Node {
@@ -237,10 +247,9 @@ pub(crate) async fn beat(node: &Node, lobby: &Lobby) {
     // The rooms run here, with the epochs held, before the question: any of them was stored
     // before it was sent, so the answer lists it unless another node took it.
     let held = lobby.held_epochs();
-    let answer = tokio::time::timeout(node.config.ttl, pg.heartbeat(node.incarnation)).await;
-    let owned = match answer {
-        Ok(Ok(Some(owned))) => owned,
-        Ok(Ok(None)) => {
+    let owned = match pg.heartbeat(node.incarnation, node.config.ttl).await {
+        Ok(Some(owned)) => owned,
+        Ok(None) => {
             tracing::error!(
                 node = node.id(),
                 incarnation = node.incarnation,
@@ -250,15 +259,9 @@ pub(crate) async fn beat(node: &Node, lobby: &Lobby) {
             lobby.let_go_all("superseded by a newer incarnation of this node");
             return;
         }
-        Ok(Err(e)) => {
+        Err(e) => {
             node.heartbeat_failed();
             tracing::warn!(node = node.id(), "heartbeat failed: {e}");
-            let_go_if_cut_off(node, lobby);
-            return;
-        }
-        Err(_) => {
-            node.heartbeat_failed();
-            tracing::warn!(node = node.id(), "heartbeat unanswered for {:?}", node.config.ttl);
             let_go_if_cut_off(node, lobby);
             return;
         }

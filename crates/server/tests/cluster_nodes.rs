@@ -397,11 +397,33 @@ async fn a_node_claims_nothing_before_it_has_been_connected_for_a_ttl() {
 }
 
 /// A TCP forwarder between a node and PostgreSQL that can cut the node off (every connection
-/// dropped, new ones refused) and heal: the node still serves its clients meanwhile.
+/// dropped, new ones refused), or silence the link (nothing fails: bytes stop, in flight and
+/// new, as in a partition), and heal: the node still serves its clients meanwhile.
 struct Link {
     port: u16,
     cut: Arc<std::sync::atomic::AtomicBool>,
+    silent: tokio::sync::watch::Sender<bool>,
     conns: Arc<std::sync::Mutex<Vec<tokio::task::JoinHandle<()>>>>,
+}
+
+/// Copies `from` to `to` while the link is not silent (a silent one holds what it read).
+async fn pump(
+    mut from: tokio::net::tcp::OwnedReadHalf,
+    mut to: tokio::net::tcp::OwnedWriteHalf,
+    mut silent: tokio::sync::watch::Receiver<bool>,
+) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut buf = vec![0u8; 16 * 1024];
+    loop {
+        let n = match from.read(&mut buf).await {
+            Ok(0) | Err(_) => return,
+            Ok(n) => n,
+        };
+        let _ = silent.wait_for(|s| !*s).await;
+        if to.write_all(&buf[..n]).await.is_err() {
+            return;
+        }
+    }
 }
 
 impl Link {
@@ -410,22 +432,25 @@ impl Link {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let port = listener.local_addr().unwrap().port();
         let cut = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let (silent, quiet) = tokio::sync::watch::channel(false);
         let conns: Arc<std::sync::Mutex<Vec<tokio::task::JoinHandle<()>>>> = Arc::default();
         let (c, cs) = (cut.clone(), conns.clone());
         tokio::spawn(async move {
-            while let Ok((mut inbound, _)) = listener.accept().await {
+            while let Ok((inbound, _)) = listener.accept().await {
                 if c.load(std::sync::atomic::Ordering::SeqCst) {
                     continue; // dropped: refused
                 }
-                let target = target.clone();
+                let (target, mut quiet) = (target.clone(), quiet.clone());
                 cs.lock().unwrap().push(tokio::spawn(async move {
-                    if let Ok(mut out) = tokio::net::TcpStream::connect(&target).await {
-                        let _ = tokio::io::copy_bidirectional(&mut inbound, &mut out).await;
+                    let _ = quiet.wait_for(|s| !*s).await;
+                    if let Ok(out) = tokio::net::TcpStream::connect(&target).await {
+                        let ((ir, iw), (or, ow)) = (inbound.into_split(), out.into_split());
+                        tokio::join!(pump(ir, ow, quiet.clone()), pump(or, iw, quiet));
                     }
                 }));
             }
         });
-        Link { port, cut, conns }
+        Link { port, cut, silent, conns }
     }
 
     /// `url` with its host and port replaced by this forwarder's.
@@ -442,8 +467,14 @@ impl Link {
         }
     }
 
+    /// Nothing passes, nothing fails: every statement the node sends from now on hangs.
+    fn silence(&self) {
+        self.silent.send_replace(true);
+    }
+
     fn heal(&self) {
         self.cut.store(false, std::sync::atomic::Ordering::SeqCst);
+        self.silent.send_replace(false);
     }
 }
 
@@ -492,6 +523,55 @@ async fn a_node_cut_off_from_the_database_lets_its_rooms_go_and_a_peer_takes_the
     tokio::time::sleep(TTL * 2).await;
     assert_eq!(owner(&url, &room).await.as_deref(), Some("n2"));
     assert_eq!(resolve(&n1, &room, TTL).await["node"], "n2");
+    assert_eq!(stored_moves(&url, &room).await.len(), before.len() + 1, "the move once");
+}
+
+/// A link that goes silent rather than failing (a partition: nothing answers, nothing errs)
+/// while a move is being stored: the node's statements are bounded by its TTL, so the move is
+/// refused, the room's actor (not stuck on the write) stops once the node lets its rooms go,
+/// its sockets close "moved", and a lookup on the cut-off node answers 503 instead of hanging.
+/// Before the time limit, the actor waited on that write for as long as the link was silent.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_whose_database_link_goes_silent_mid_write_lets_its_rooms_go() {
+    let Some(url) = cluster("cluster_silent").await else { return };
+    let link = Link::to(&url).await;
+    let n1 = TestNode::start(&link.url(&url), "n1");
+    let n2 = TestNode::start(&url, "n2");
+    let (room, mut a, mut b, ta, tb) = table(&n1).await;
+    let (who, token, d) = mover(&mut a, &mut b, &ta, &tb).await;
+    let before = stored_moves(&url, &room).await;
+    tokio::time::sleep(TTL).await;
+    let silent = Instant::now();
+    link.silence();
+    let act = json!({"type": "Act", "action": d["legal"][0], "serial": d["serial"]});
+    who.send(act.clone()).await;
+    // The write is given up after the node's time limit (a second); a TTL after the last
+    // heartbeat the node lets its rooms go.
+    let got = who.drain(server::node::MIN_TIME_LIMIT.as_millis() as u64 + 2_000).await;
+    assert!(!got.iter().any(|p| p["type"] == "GameDataSync"), "nobody heard of an unstored move: {got:?}");
+    assert!(closed_moved(who), "the silent node lets its rooms go: {:?} ({got:?})", who.closed);
+    eprintln!("link silent to sockets closed: {:?}", silent.elapsed());
+    let asked = Instant::now();
+    let (st, v) = http(&n1.addr, "GET", &format!("/api/rooms/{room}"), None).await;
+    assert_eq!(st, 503, "a lookup the node cannot answer says so: {v}");
+    assert!(asked.elapsed() < Duration::from_secs(3), "within its time limit, not hanging: {:?}", asked.elapsed());
+    // n2 takes the room; the player moves there and its move is made once.
+    let v = resolve_to(&n2, &room, "n2", Duration::from_secs(5)).await;
+    assert_eq!(v["path"], "/n/n2");
+    let mut c = n2.client(&room).await;
+    c.send(json!({"type": "Reconnect", "token": token})).await;
+    c.expect("Joined").await;
+    c.send(act).await;
+    assert!(failures(&c.drain(300).await).is_empty());
+    // Healed: what n1 sent into the silence arrives, and is refused by the room's new epoch.
+    link.heal();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while http(&n1.addr, "GET", "/api/health", None).await.0 != 200 {
+        assert!(Instant::now() < deadline, "n1 reconnects by itself");
+        tokio::time::sleep(HEARTBEAT).await;
+    }
+    tokio::time::sleep(TTL * 2).await;
+    assert_eq!(owner(&url, &room).await.as_deref(), Some("n2"));
     assert_eq!(stored_moves(&url, &room).await.len(), before.len() + 1, "the move once");
 }
 

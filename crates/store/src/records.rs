@@ -24,8 +24,11 @@ pub enum StoreError {
     /// A PostgreSQL batch failed as a whole (every request of it hears the same error).
     #[error("PostgreSQL: {0}")]
     PostgresBatch(Arc<tokio_postgres::Error>),
-    /// The database cannot be reached (PostgreSQL down or restarting); the store reconnects by
-    /// itself, and nothing of the failed batch was committed.
+    /// The database cannot be reached (PostgreSQL down or restarting, or silent past the
+    /// store's time limit); the store reconnects by itself. A write answered this was not
+    /// committed, unless the connection failed after its commit was sent: then its fate is
+    /// unknown. A room takes such a move back; if it was stored, the room's next move at the
+    /// same index replaces it (see the PostgreSQL module), or a restore finds it in the log.
     #[error("the database is unreachable: {0}")]
     Unavailable(String),
     /// The room is owned by another server now: its ownership epoch moved since this store

@@ -300,6 +300,8 @@ async fn a_closed_room_id_is_retired_and_never_free_again(db: &Db) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_nodes_heartbeat_claim_and_release() {
     use std::time::Duration;
+    // How long a heartbeat may take (a node passes its TTL).
+    const BEAT: Duration = Duration::from_secs(5);
     let Some(url) = pg_env::pg_url() else { return };
     let url = pg_env::fresh_schema(&url, "conf_nodes").await;
     let a = Store::connect_node(&url, "a").await.unwrap();
@@ -307,17 +309,17 @@ async fn postgres_nodes_heartbeat_claim_and_release() {
     let (pa, pb) = (a.postgres().unwrap(), b.postgres().unwrap());
     let inc_a = pa.register("/n/a").await.unwrap();
     assert_eq!(pa.register("/n/a").await.unwrap(), inc_a + 1, "each start bumps the incarnation");
-    assert_eq!(pa.heartbeat(inc_a).await.unwrap(), None, "the older incarnation is superseded");
+    assert_eq!(pa.heartbeat(inc_a, BEAT).await.unwrap(), None, "the older incarnation is superseded");
     let inc_a = inc_a + 1;
     let inc_b = pb.register("/n/b").await.unwrap();
     a.save_room("ra", "buckshot", "{}".into()).await.unwrap();
     a.append_move("ra", 0, "m0".into()).await.unwrap();
     a.save_room("rb", "buckshot", "{}".into()).await.unwrap();
-    let owned = pa.heartbeat(inc_a).await.unwrap().expect("a is the latest incarnation");
+    let owned = pa.heartbeat(inc_a, BEAT).await.unwrap().expect("a is the latest incarnation");
     assert_eq!(owned.len(), 2);
     // The heartbeat has a connection of its own: a node whose writers are all busy still beats.
     let held = pa.hold_writers().await.unwrap();
-    let beat = tokio::time::timeout(Duration::from_secs(2), pa.heartbeat(inc_a)).await;
+    let beat = tokio::time::timeout(Duration::from_secs(2), pa.heartbeat(inc_a, BEAT)).await;
     assert!(matches!(beat, Ok(Ok(Some(_)))), "the heartbeat waited for a writer: {beat:?}");
     drop(held);
     assert_eq!(owned.get("ra"), Some(&0));
@@ -328,7 +330,7 @@ async fn postgres_nodes_heartbeat_claim_and_release() {
     assert_eq!((found.owner.as_deref(), found.advertise.as_str(), found.live), (Some("a"), "/n/a", true));
     // a falls silent past the TTL (b keeps beating): b claims a's rooms, one at a time if asked.
     tokio::time::sleep(Duration::from_millis(400)).await;
-    assert!(pb.heartbeat(inc_b).await.unwrap().is_some());
+    assert!(pb.heartbeat(inc_b, BEAT).await.unwrap().is_some());
     assert!(!pb.locate("ra", ttl).await.unwrap().unwrap().live);
     let one = pb.claim_orphans(ttl, 10, Some("ra")).await.unwrap();
     assert_eq!(one.len(), 1);
@@ -336,16 +338,16 @@ async fn postgres_nodes_heartbeat_claim_and_release() {
     let rest = pb.claim_orphans(ttl, 10, None).await.unwrap();
     assert_eq!(rest.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(), ["rb"]);
     // The old owner is fenced: its heartbeat no longer lists them, and its writes are Lost.
-    let owned = pa.heartbeat(inc_a).await.unwrap().unwrap();
+    let owned = pa.heartbeat(inc_a, BEAT).await.unwrap().unwrap();
     assert!(owned.is_empty(), "{owned:?}");
     assert!(matches!(a.append_move("ra", 1, "late".into()).await, Err(StoreError::Lost(_))));
     b.append_move("ra", 1, "m1".into()).await.unwrap();
-    let owned = pb.heartbeat(inc_b).await.unwrap().unwrap();
+    let owned = pb.heartbeat(inc_b, BEAT).await.unwrap().unwrap();
     assert_eq!(owned.get("ra"), Some(&pb.held_epoch("ra").unwrap()));
     // b drains: its rooms have no owner and a new epoch; a claims them at once, log intact.
     assert_eq!(pb.release_all().await.unwrap(), 2);
     assert!(matches!(b.append_move("ra", 2, "after".into()).await, Err(StoreError::Lost(_))));
-    assert!(pa.heartbeat(inc_a).await.unwrap().is_some());
+    assert!(pa.heartbeat(inc_a, BEAT).await.unwrap().is_some());
     let back = pa.claim_orphans(ttl, 10, None).await.unwrap();
     assert_eq!(back.len(), 2);
     let ra = back.iter().find(|r| r.id == "ra").unwrap();

@@ -6,7 +6,7 @@
 //! `(owner, epoch)`; every claim bumps the epoch, so the writes of the node that held it
 //! before (whose epoch they carry) match nothing from then on (see the crate docs).
 
-use super::{PgStore, pool_error, query_error};
+use super::{PgStore, pool_error, query_error, within};
 use crate::records::{StoreError, StoredRoom};
 use std::collections::HashMap;
 use std::time::Duration;
@@ -68,35 +68,45 @@ impl PgStore {
     /// Registers this node (reached at `advertise`) with a new incarnation, one above its last
     /// (1 for a new node), and a fresh heartbeat; answers the incarnation.
     pub async fn register(&self, advertise: &str) -> Result<i64, StoreError> {
-        let client = self.shared.pool.get().await.map_err(pool_error)?;
-        let row = client
-            .query_one(
-                "INSERT INTO nodes (id, incarnation, heartbeat, advertise) VALUES ($1, 1, now(), $2)
-                 ON CONFLICT (id) DO UPDATE SET incarnation = nodes.incarnation + 1, heartbeat = now(),
-                 advertise = excluded.advertise
-                 RETURNING incarnation",
-                &[&self.shared.node, &advertise],
-            )
-            .await
-            .map_err(query_error)?;
+        let row = self
+            .bounded(async |client| {
+                client
+                    .query_one(
+                        "INSERT INTO nodes (id, incarnation, heartbeat, advertise) VALUES ($1, 1, now(), $2)
+                         ON CONFLICT (id) DO UPDATE SET incarnation = nodes.incarnation + 1, heartbeat = now(),
+                         advertise = excluded.advertise
+                         RETURNING incarnation",
+                        &[&self.shared.node, &advertise],
+                    )
+                    .await
+                    .map_err(query_error)
+            })
+            .await?;
         Ok(row.get(0))
     }
 
     /// One round trip: refreshes this node's heartbeat (if `incarnation` is still its latest)
     /// and answers every room it owns with the epoch on its row; `None` if a newer incarnation
     /// of this node registered since (this process must stop).
-    /// It has a connection of its own, so it is not queued behind the node's writes.
-    pub async fn heartbeat(&self, incarnation: i64) -> Result<Option<HashMap<String, i64>>, StoreError> {
-        let client = self.shared.beat.get().await.map_err(pool_error)?;
-        let rows = client
-            .query(
-                "WITH hb AS (UPDATE nodes SET heartbeat = now() WHERE id = $1 AND incarnation = $2 RETURNING id)
-                 SELECT NULL::text, 0::bigint FROM hb
-                 UNION ALL SELECT id, epoch FROM rooms WHERE owner = $1",
-                &[&self.shared.node, &incarnation],
-            )
-            .await
-            .map_err(query_error)?;
+    /// It has a connection of its own, so it is not queued behind the node's writes; unanswered
+    /// within `limit` (the node's TTL), it is `Unavailable` and that connection is replaced.
+    pub async fn heartbeat(
+        &self,
+        incarnation: i64,
+        limit: Duration,
+    ) -> Result<Option<HashMap<String, i64>>, StoreError> {
+        let rows = within(&self.shared.beat, limit, async |client| {
+            client
+                .query(
+                    "WITH hb AS (UPDATE nodes SET heartbeat = now() WHERE id = $1 AND incarnation = $2 RETURNING id)
+                     SELECT NULL::text, 0::bigint FROM hb
+                     UNION ALL SELECT id, epoch FROM rooms WHERE owner = $1",
+                    &[&self.shared.node, &incarnation],
+                )
+                .await
+                .map_err(query_error)
+        })
+        .await?;
         let mut alive = false;
         let mut owned = HashMap::with_capacity(rows.len());
         for r in &rows {
@@ -123,6 +133,7 @@ impl PgStore {
         let node = self.shared.node.as_str();
         let ttl_ms = millis(ttl);
         self.claim_and_read(
+            self.shared.limit.get(),
             "UPDATE rooms SET owner = $1, epoch = epoch + 1, updated_at = now()
              WHERE id IN (
                 SELECT r.id FROM rooms r LEFT JOIN nodes n ON n.id = r.owner
@@ -143,6 +154,7 @@ impl PgStore {
     pub async fn reclaim_own(&self, ids: &[String]) -> Result<Vec<StoredRoom>, StoreError> {
         let node = self.shared.node.as_str();
         self.claim_and_read(
+            self.shared.limit.get(),
             "UPDATE rooms SET epoch = epoch + 1, updated_at = now()
              WHERE owner = $1 AND id = ANY($2)
              RETURNING id, game, snapshot, epoch",
@@ -154,31 +166,37 @@ impl PgStore {
     /// Hands every room of this node over (a drain): no owner, a new epoch (so nothing more
     /// of this node's is written for them), for any node to claim at once. Answers how many.
     pub async fn release_all(&self) -> Result<u64, StoreError> {
-        let client = self.shared.pool.get().await.map_err(pool_error)?;
-        let n = client
-            .execute(
-                "UPDATE rooms SET owner = NULL, epoch = epoch + 1, updated_at = now() WHERE owner = $1",
-                &[&self.shared.node],
-            )
-            .await
-            .map_err(query_error)?;
+        let n = self
+            .bounded(async |client| {
+                client
+                    .execute(
+                        "UPDATE rooms SET owner = NULL, epoch = epoch + 1, updated_at = now() WHERE owner = $1",
+                        &[&self.shared.node],
+                    )
+                    .await
+                    .map_err(query_error)
+            })
+            .await?;
         self.shared.epochs.lock().expect("epochs lock").clear();
         Ok(n)
     }
 
     /// Where room `id` lives now (`None`: no such room), its owner judged alive within `ttl`.
     pub async fn locate(&self, id: &str, ttl: Duration) -> Result<Option<Located>, StoreError> {
-        let client = self.shared.pool.get().await.map_err(pool_error)?;
-        let row = client
-            .query_opt(
-                "SELECT r.owner, coalesce(n.advertise, ''),
-                        coalesce(n.heartbeat >= now() - make_interval(secs => $2::float8 / 1000), false),
-                        r.game, r.listing
-                 FROM rooms r LEFT JOIN nodes n ON n.id = r.owner WHERE r.id = $1",
-                &[&id, &millis(ttl)],
-            )
-            .await
-            .map_err(query_error)?;
+        let row = self
+            .bounded(async |client| {
+                client
+                    .query_opt(
+                        "SELECT r.owner, coalesce(n.advertise, ''),
+                                coalesce(n.heartbeat >= now() - make_interval(secs => $2::float8 / 1000), false),
+                                r.game, r.listing
+                         FROM rooms r LEFT JOIN nodes n ON n.id = r.owner WHERE r.id = $1",
+                        &[&id, &millis(ttl)],
+                    )
+                    .await
+                    .map_err(query_error)
+            })
+            .await?;
         Ok(row.map(|r| Located {
             owner: r.get(0),
             advertise: r.get(1),
@@ -190,15 +208,18 @@ impl PgStore {
 
     /// Every room of the cluster, by id, with its owner and listing (the lobby).
     pub async fn listed(&self) -> Result<Vec<Listed>, StoreError> {
-        let client = self.shared.pool.get().await.map_err(pool_error)?;
-        let rows = client
-            .query(
-                "SELECT r.id, r.game, r.owner, coalesce(n.advertise, ''), r.listing
-                 FROM rooms r LEFT JOIN nodes n ON n.id = r.owner ORDER BY r.id",
-                &[],
-            )
-            .await
-            .map_err(query_error)?;
+        let rows = self
+            .bounded(async |client| {
+                client
+                    .query(
+                        "SELECT r.id, r.game, r.owner, coalesce(n.advertise, ''), r.listing
+                         FROM rooms r LEFT JOIN nodes n ON n.id = r.owner ORDER BY r.id",
+                        &[],
+                    )
+                    .await
+                    .map_err(query_error)
+            })
+            .await?;
         Ok(rows
             .iter()
             .map(|r| Listed { id: r.get(0), game: r.get(1), owner: r.get(2), advertise: r.get(3), listing: r.get(4) })
@@ -207,14 +228,18 @@ impl PgStore {
 
     /// Whether `id` names a stored room or a retired one.
     pub async fn id_taken(&self, id: &str) -> Result<bool, StoreError> {
-        let client = self.shared.pool.get().await.map_err(pool_error)?;
-        let row = client
-            .query_one(
-                "SELECT EXISTS (SELECT 1 FROM rooms WHERE id = $1) OR EXISTS (SELECT 1 FROM retired_ids WHERE id = $1)",
-                &[&id],
-            )
-            .await
-            .map_err(query_error)?;
+        let row = self
+            .bounded(async |client| {
+                client
+                    .query_one(
+                        "SELECT EXISTS (SELECT 1 FROM rooms WHERE id = $1)
+                         OR EXISTS (SELECT 1 FROM retired_ids WHERE id = $1)",
+                        &[&id],
+                    )
+                    .await
+                    .map_err(query_error)
+            })
+            .await?;
         Ok(row.get(0))
     }
 

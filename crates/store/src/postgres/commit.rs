@@ -1,7 +1,7 @@
 //! The committer task: each batch gathered in a tick (and every batch that queued while the
 //! last one committed) becomes one transaction, its statements pipelined on one connection.
 
-use super::{Epochs, unreachable};
+use super::{Epochs, TimeLimit, pool_error, too_slow, unreachable};
 use crate::batch::Cmd;
 use crate::records::{CHAT_KEPT, MatchRecord, StoreError};
 use deadpool_postgres::{Client, Object, Pool};
@@ -149,7 +149,13 @@ impl Stmts {
 }
 
 /// Runs batches until every handle to the store is gone.
-pub(super) async fn committer(pool: Pool, epochs: Epochs, node: String, mut rx: mpsc::UnboundedReceiver<Vec<Cmd>>) {
+pub(super) async fn committer(
+    pool: Pool,
+    epochs: Epochs,
+    node: String,
+    limit: TimeLimit,
+    mut rx: mpsc::UnboundedReceiver<Vec<Cmd>>,
+) {
     // The connection and its statements, kept from one batch to the next (a pool checkout and
     // eight statement-cache lookups a batch were a measurable share of the committer's CPU);
     // given back when it fails, and taken again for the next batch.
@@ -162,7 +168,7 @@ pub(super) async fn committer(pool: Pool, epochs: Epochs, node: String, mut rx: 
             }
         }
         let items = prepare_items(batch, &epochs);
-        commit(&pool, &mut conn, &epochs, items, &node).await;
+        commit(&pool, &mut conn, &epochs, items, &node, limit.get()).await;
     }
 }
 
@@ -355,65 +361,106 @@ async fn transaction(c: &Client, s: &Stmts, node: &str, items: &[Item]) -> Resul
 /// Commits `items` and answers each. A statement that fails (not the connection) fails the
 /// transaction; its writes are then tried one transaction each, so one bad write does not
 /// fail the others of its tick (as on SQLite).
-async fn commit(pool: &Pool, conn: &mut Option<(Object, Stmts)>, epochs: &Epochs, items: Vec<Item>, node: &str) {
-    let unavailable = |e: &dyn std::fmt::Display| StoreError::Unavailable(e.to_string());
+///
+/// Every transaction (and the connection's checkout) is bounded by `limit`: past it the
+/// writes are answered `Unavailable`, their fate unknown, as when the connection drops (see
+/// [`super::TimeLimit`]), and the connection is dropped, never used again.
+async fn commit(
+    pool: &Pool,
+    conn: &mut Option<(Object, Stmts)>,
+    epochs: &Epochs,
+    items: Vec<Item>,
+    node: &str,
+    limit: std::time::Duration,
+) {
     if conn.as_ref().is_some_and(|(c, _)| c.is_closed()) {
         *conn = None;
     }
     if conn.is_none() {
-        let client = match pool.get().await {
-            Ok(c) => c,
+        match connect(pool, limit).await {
+            Ok(c) => *conn = Some(c),
             Err(e) => {
-                let e = super::pool_error(e);
                 let msg = e.to_string();
-                for item in items {
-                    item.ack.send(Err(StoreError::Unavailable(msg.clone())));
-                }
-                return;
-            }
-        };
-        match Stmts::prepare(&client).await {
-            Ok(s) => *conn = Some((client, s)),
-            Err(e) => {
-                let e = Arc::new(e);
-                for item in items {
-                    item.ack.send(Err(if unreachable(&e) {
-                        unavailable(&e)
-                    } else {
-                        StoreError::PostgresBatch(e.clone())
-                    }));
-                }
-                return;
+                return match e {
+                    StoreError::PostgresBatch(e) => fail_all(items, || StoreError::PostgresBatch(e.clone())),
+                    _ => fail_all(items, || StoreError::Unavailable(msg.clone())),
+                };
             }
         }
     }
     let Some((client, stmts)) = conn.as_ref() else { unreachable!("connected above") };
     let (client, stmts): (&Client, &Stmts) = (client, stmts);
-    match transaction(client, stmts, node, &items).await {
+    let Ok(done) = tokio::time::timeout(limit, transaction(client, stmts, node, &items)).await else {
+        return give_up(conn, items, limit);
+    };
+    match done {
         Ok(outcomes) => answer(epochs, items, outcomes),
         Err(e) if items.len() > 1 && !unreachable(&e) && !client.is_closed() => {
-            for item in items {
+            let mut items = items.into_iter();
+            while let Some(item) = items.next() {
                 let one = std::slice::from_ref(&item);
-                match transaction(client, stmts, node, one).await {
-                    Ok(outcomes) => answer(epochs, vec![item], outcomes),
-                    Err(e) => item.ack.send(Err(error(e))),
+                match tokio::time::timeout(limit, transaction(client, stmts, node, one)).await {
+                    Ok(Ok(outcomes)) => answer(epochs, vec![item], outcomes),
+                    Ok(Err(e)) => item.ack.send(Err(error(e))),
+                    Err(_) => return give_up(conn, std::iter::once(item).chain(items).collect(), limit),
                 }
             }
         }
         Err(e) => {
             let e = Arc::new(e);
             let lost = unreachable(&e) || client.is_closed();
-            for item in items {
-                item.ack.send(Err(if unreachable(&e) {
-                    unavailable(&e)
-                } else {
-                    StoreError::PostgresBatch(e.clone())
-                }));
+            if unreachable(&e) {
+                fail_all(items, || StoreError::Unavailable(e.to_string()));
+            } else {
+                fail_all(items, || StoreError::PostgresBatch(e.clone()));
             }
             if lost {
                 *conn = None;
             }
         }
+    }
+}
+
+/// A connection from `pool` with the statements prepared on it, within `limit` (a connection
+/// that outlives it is not given back to the pool).
+async fn connect(pool: &Pool, limit: std::time::Duration) -> Result<(Object, Stmts), StoreError> {
+    let mut slot: Option<Object> = None;
+    let prepared = tokio::time::timeout(limit, async {
+        let client = slot.insert(pool.get().await.map_err(pool_error)?);
+        Stmts::prepare(client).await.map_err(|e| {
+            if unreachable(&e) {
+                StoreError::Unavailable(e.to_string())
+            } else {
+                StoreError::PostgresBatch(Arc::new(e))
+            }
+        })
+    })
+    .await;
+    match prepared {
+        Ok(Ok(stmts)) => Ok((slot.take().expect("checked out above"), stmts)),
+        Ok(Err(e)) => Err(e),
+        Err(_) => {
+            if let Some(stuck) = slot.take() {
+                drop(Object::take(stuck));
+            }
+            Err(too_slow(limit))
+        }
+    }
+}
+
+/// A transaction outlived the limit: its writes' fate is unknown (`Unavailable`), and the
+/// connection, stuck behind whatever held it, is dropped rather than given back to the pool.
+fn give_up(conn: &mut Option<(Object, Stmts)>, items: Vec<Item>, limit: std::time::Duration) {
+    if let Some((stuck, _)) = conn.take() {
+        drop(Object::take(stuck));
+    }
+    fail_all(items, || too_slow(limit));
+}
+
+/// Answers every item with the error `e` makes.
+fn fail_all(items: Vec<Item>, e: impl Fn() -> StoreError) {
+    for item in items {
+        item.ack.send(Err(e()));
     }
 }
 

@@ -15,8 +15,9 @@ mod migrations;
 
 use crate::batch::{Cmd, Gather, call};
 use crate::records::{MatchRecord, StoreError, StoredRoom};
-use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
+use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod, Runtime};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
@@ -46,6 +47,69 @@ struct Shared {
     beat: Pool,
     epochs: Epochs,
     node: String,
+    /// How long a statement (or a transaction) may go unanswered; see [`TimeLimit`].
+    limit: TimeLimit,
+}
+
+/// How long PostgreSQL may leave a statement or a transaction of ours unanswered before we
+/// give up on it and on its connection: [`DEFAULT_TIME_LIMIT`] for a lone server, a node's
+/// TTL in a cluster ([`PgStore::set_time_limit`]).
+///
+/// Why: a link that goes silent (a partition, a black-holed route) does not fail, it hangs,
+/// and TCP notices after minutes. A node whose writes hung would hold its rooms' actors (and
+/// their players' sockets) forever, and one whose claim hung would hold its heartbeat loop, so
+/// it never noticed it was cut off. A statement that outlives the limit is answered
+/// `Unavailable`, as a dropped connection is (its fate unknown: the room takes the move back,
+/// and a write it did make is fenced or found in the log, see the crate docs), and its
+/// connection is taken out of the pool, never handed out again.
+#[derive(Clone)]
+pub(crate) struct TimeLimit(Arc<AtomicU64>);
+
+/// The lone server's limit on one statement or transaction.
+pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(10);
+
+impl TimeLimit {
+    fn new(d: Duration) -> TimeLimit {
+        TimeLimit(Arc::new(AtomicU64::new(d.as_millis() as u64)))
+    }
+
+    pub(crate) fn get(&self) -> Duration {
+        Duration::from_millis(self.0.load(Ordering::Relaxed))
+    }
+
+    fn set(&self, d: Duration) {
+        self.0.store(d.as_millis().max(1) as u64, Ordering::Relaxed);
+    }
+}
+
+/// The answer to a statement that outlived its [`TimeLimit`].
+pub(crate) fn too_slow(limit: Duration) -> StoreError {
+    StoreError::Unavailable(format!("PostgreSQL did not answer within {} ms", limit.as_millis()))
+}
+
+/// Runs `op` on a connection of `pool`, the whole (the checkout too) within `limit`: past it,
+/// the connection is taken out of the pool (it may be stuck behind a silent link; the next
+/// caller gets a new one) and the answer is `Unavailable`. See [`TimeLimit`].
+pub(crate) async fn within<T>(
+    pool: &Pool,
+    limit: Duration,
+    op: impl AsyncFnOnce(&mut Object) -> Result<T, StoreError>,
+) -> Result<T, StoreError> {
+    let mut slot: Option<Object> = None;
+    let done = tokio::time::timeout(limit, async {
+        let client = slot.insert(pool.get().await.map_err(pool_error)?);
+        op(client).await
+    })
+    .await;
+    match done {
+        Ok(answer) => answer,
+        Err(_) => {
+            if let Some(stuck) = slot.take() {
+                drop(Object::take(stuck));
+            }
+            Err(too_slow(limit))
+        }
+    }
 }
 
 impl Gather for Shared {
@@ -137,8 +201,9 @@ impl PgStore {
             migrations::migrate(&mut client, &redact(url), target).await?;
         }
         let epochs = Epochs::default();
+        let limit = TimeLimit::new(DEFAULT_TIME_LIMIT);
         let (tx, rx) = mpsc::unbounded_channel();
-        tokio::spawn(commit::committer(pool.clone(), epochs.clone(), node.to_string(), rx));
+        tokio::spawn(commit::committer(pool.clone(), epochs.clone(), node.to_string(), limit.clone(), rx));
         Ok(PgStore {
             shared: Arc::new(Shared {
                 pending: Mutex::new(Vec::new()),
@@ -147,8 +212,20 @@ impl PgStore {
                 beat,
                 epochs,
                 node: node.to_string(),
+                limit,
             }),
         })
+    }
+
+    /// How long a statement or a transaction may go unanswered (see [`TimeLimit`]); a node
+    /// sets its TTL: a node that cannot write within a TTL may not own its rooms any more.
+    pub fn set_time_limit(&self, limit: Duration) {
+        self.shared.limit.set(limit);
+    }
+
+    /// Runs `op` on a connection of the writers' pool within the store's time limit.
+    async fn bounded<T>(&self, op: impl AsyncFnOnce(&mut Object) -> Result<T, StoreError>) -> Result<T, StoreError> {
+        within(&self.shared.pool, self.shared.limit.get(), op).await
     }
 
     async fn call<T>(&self, make: impl FnOnce(oneshot::Sender<Result<T, StoreError>>) -> Cmd) -> Result<T, StoreError> {
@@ -209,7 +286,11 @@ impl PgStore {
 
     async fn load(&self, only: Option<&str>) -> Result<Vec<StoredRoom>, StoreError> {
         let node = self.shared.node.as_str();
+        // Every room at a start reads every stored move: as long as it takes (a lone server
+        // with a large store); one room, within the limit.
+        let limit = if only.is_some() { self.shared.limit.get() } else { Duration::MAX };
         self.claim_and_read(
+            limit,
             "UPDATE rooms SET owner = $1, epoch = epoch + 1, updated_at = now()
              WHERE (owner = $1 OR owner IS NULL) AND ($2::text IS NULL OR id = $2)
              RETURNING id, game, snapshot, epoch",
@@ -219,13 +300,24 @@ impl PgStore {
     }
 
     /// Runs `claim` (an `UPDATE` of rooms answering `id, game, snapshot, epoch`) and reads the
-    /// rooms it claimed (their moves and chat), in one transaction; then holds their epochs.
+    /// rooms it claimed (their moves and chat), in one transaction, within `limit`; then holds
+    /// their epochs. One that outlives the limit may have committed: the rooms are this node's
+    /// on their rows then, but not run, and its next heartbeat claims them again.
     async fn claim_and_read(
         &self,
+        limit: Duration,
         claim: &str,
         params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
     ) -> Result<Vec<StoredRoom>, StoreError> {
-        let mut client = self.shared.pool.get().await.map_err(pool_error)?;
+        within(&self.shared.pool, limit, async |client| self.claim_and_read_on(client, claim, params).await).await
+    }
+
+    async fn claim_and_read_on(
+        &self,
+        client: &mut Object,
+        claim: &str,
+        params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+    ) -> Result<Vec<StoredRoom>, StoreError> {
         let tx = client.transaction().await.map_err(query_error)?;
         let claimed = tx.query(claim, params).await.map_err(query_error)?;
         let mut rooms: Vec<StoredRoom> = Vec::with_capacity(claimed.len());
@@ -256,28 +348,34 @@ impl PgStore {
     }
 
     pub async fn get_match(&self, id: i64) -> Result<Option<MatchRecord>, StoreError> {
-        let client = self.shared.pool.get().await.map_err(pool_error)?;
-        let row = client
-            .query_opt(
-                "SELECT id, room_id, game, seed, config, players, log, result, started_at, ended_at
-                 FROM matches WHERE id = $1",
-                &[&id],
-            )
-            .await
-            .map_err(query_error)?;
+        let row = self
+            .bounded(async |client| {
+                client
+                    .query_opt(
+                        "SELECT id, room_id, game, seed, config, players, log, result, started_at, ended_at
+                         FROM matches WHERE id = $1",
+                        &[&id],
+                    )
+                    .await
+                    .map_err(query_error)
+            })
+            .await?;
         Ok(row.as_ref().map(row_to_match))
     }
 
     pub async fn list_matches(&self, limit: u32) -> Result<Vec<MatchRecord>, StoreError> {
-        let client = self.shared.pool.get().await.map_err(pool_error)?;
-        let rows = client
-            .query(
-                "SELECT id, room_id, game, seed, config, players, log, result, started_at, ended_at
-                 FROM matches ORDER BY id DESC LIMIT $1",
-                &[&i64::from(limit)],
-            )
-            .await
-            .map_err(query_error)?;
+        let rows = self
+            .bounded(async |client| {
+                client
+                    .query(
+                        "SELECT id, room_id, game, seed, config, players, log, result, started_at, ended_at
+                         FROM matches ORDER BY id DESC LIMIT $1",
+                        &[&i64::from(limit)],
+                    )
+                    .await
+                    .map_err(query_error)
+            })
+            .await?;
         Ok(rows.iter().map(row_to_match).collect())
     }
 }
