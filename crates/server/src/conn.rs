@@ -42,6 +42,10 @@ pub const CLOSE_ROOM_GONE: u16 = 1001;
 pub const CLOSE_MOVED: u16 = 4001;
 /// How long a goodbye (a close frame, the last packets at shutdown) may take to go out.
 const GOODBYE: Duration = Duration::from_secs(1);
+/// How long a room that moved has to end by itself (its last packets go out first) before its
+/// sockets close anyway: a room whose write waits on a database link gone silent would
+/// otherwise hold its players until the link came back.
+pub const MOVED_GRACE: Duration = Duration::from_secs(1);
 
 /// How one connection is served: its rate limit and its outbound cap.
 #[derive(Clone, Copy)]
@@ -122,7 +126,7 @@ impl OutQueue {
 /// What woke the connection's task.
 enum Event {
     Client(Option<Result<Message, axum::Error>>),
-    /// The room is gone (the server is shutting down).
+    /// The room is gone (the server is shutting down, or the room moved).
     RoomGone,
     /// The client is over its outbound cap.
     NotReading,
@@ -147,11 +151,19 @@ pub async fn serve_socket(mut socket: WebSocket, lobby: &Lobby, id: &str, limits
     let mut last_warning: Option<Instant> = None;
     let mut out = OutQueue::new(limits.queue_bytes);
     let mut unflushed = false;
+    let moved = room.moved_signal();
+    let mut moved = std::pin::pin!(async move {
+        moved.await;
+        tokio::time::sleep(MOVED_GRACE).await;
+    });
     loop {
         // Updates first, so a client that floods us still hears the table promptly: take what
         // the room queued, give the socket what it will take (everything queued goes out in
         // one flush, one write on the socket), and only then read.
         let event = std::future::poll_fn(|cx| {
+            if moved.as_mut().poll(cx).is_ready() {
+                return Poll::Ready(Event::RoomGone);
+            }
             loop {
                 match rx.poll_recv(cx) {
                     Poll::Ready(Some(p)) => {

@@ -15,9 +15,10 @@
 //! PostgreSQL for a TTL lets its rooms go (their sockets close "moved"): another node may own
 //! them by now, and the clients find out where from any node.
 //!
-//! Every statement a node sends is bounded by its TTL (the store's time limit): a link that
-//! goes silent instead of failing (a partition) must hold neither a room's writes (its actor,
-//! and its players' sockets) nor this heartbeat loop, or a node cut off would never notice.
+//! Every statement of this loop (and of a lookup) is bounded by the node's TTL (the store's
+//! time limit): a link that goes silent instead of failing (a partition) must not hold the
+//! loop, or a node cut off would never notice. A room waiting on a write over such a link is
+//! let go all the same, and its sockets close (`conn::MOVED_GRACE`).
 //!
 //! Without `--node-id` the server is one node named `local` ([`Node::local`]) that does none
 //! of this.
@@ -128,9 +129,9 @@ impl Node {
                 config.id
             ))));
         }
-        // Every statement of a node within its TTL: one that hangs (a silent link) must not
-        // hold a room's writes or this node's heartbeat loop for longer than its rooms are
-        // its own; never under a second, though (a short TTL in a test on a busy machine).
+        // Lookups, claims and reads within the node's TTL: one that hangs (a silent link) must
+        // not hold this node's heartbeat loop for longer than its rooms are its own; never
+        // under a second, though (a short TTL in a test on a busy machine).
         pg.set_time_limit(config.ttl.max(MIN_TIME_LIMIT));
         let incarnation = pg.register(&config.advertise).await?;
         let now = Instant::now();

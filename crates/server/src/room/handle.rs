@@ -2,9 +2,8 @@
 //! the room's task, and the summary the lobby lists.
 
 use serde::Serialize;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, watch};
 
 /// One message to one connection: a serialized JSON packet; clones share the bytes.
 pub type Outbound = axum::extract::ws::Utf8Bytes;
@@ -76,6 +75,39 @@ pub enum TryConnect {
     Gone,
 }
 
+/// Whether a room is no longer this server's (taken over, handed over, let go, or a write of
+/// it found it fenced): shared by the room's task (which ends) and its connections (which
+/// close `4001`, see `conn`), and watched by the connections so they close even while the task
+/// waits on a write that will not come back (a link to the database gone silent).
+#[derive(Clone)]
+pub struct Moved(Arc<watch::Sender<bool>>);
+
+impl Moved {
+    fn new() -> Moved {
+        Moved(Arc::new(watch::channel(false).0))
+    }
+
+    pub fn set(&self) {
+        self.0.send_replace(true);
+    }
+
+    pub fn get(&self) -> bool {
+        *self.0.borrow()
+    }
+
+    /// Resolves once the room has moved.
+    pub fn wait(&self) -> impl std::future::Future<Output = ()> + Send + 'static {
+        let mut rx = self.0.subscribe();
+        async move {
+            // The sender lives as long as this handle's room: an error cannot happen while
+            // anyone waits here; a moved room is all that resolves it.
+            if rx.wait_for(|moved| *moved).await.is_err() {
+                std::future::pending::<()>().await;
+            }
+        }
+    }
+}
+
 /// The room's task has ended: nothing more can be sent to it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RoomGone;
@@ -89,7 +121,7 @@ pub struct RoomHandle {
     tx: mpsc::Sender<RoomCmd>,
     summary: Arc<Mutex<RoomSummary>>,
     /// The room moved to another server (or was handed over): its sockets close `4001`.
-    moved: Arc<AtomicBool>,
+    moved: Moved,
 }
 
 impl RoomHandle {
@@ -98,7 +130,7 @@ impl RoomHandle {
         game: &'static str,
         private: bool,
         seeded: bool,
-    ) -> (Self, Inbox, Arc<Mutex<RoomSummary>>, Arc<AtomicBool>) {
+    ) -> (Self, Inbox, Arc<Mutex<RoomSummary>>, Moved) {
         let (tx, rx) = mpsc::channel(1024);
         let summary = Arc::new(Mutex::new(RoomSummary {
             id: id.clone(),
@@ -109,7 +141,7 @@ impl RoomHandle {
             private,
             seeded,
         }));
-        let moved = Arc::new(AtomicBool::new(false));
+        let moved = Moved::new();
         (RoomHandle { id, game, tx, summary: summary.clone(), moved: moved.clone() }, Inbox(rx), summary, moved)
     }
 
@@ -162,7 +194,7 @@ impl RoomHandle {
     /// handling (whose writes, if the room is still this server's in the database, complete),
     /// writes nothing more, and its sockets close `4001` "moved".
     pub fn let_go(&self) {
-        self.moved.store(true, Ordering::SeqCst);
+        self.moved.set();
         // Only a wake-up: a full queue means the room is busy, and it reads the flag after
         // each command.
         let _ = self.tx.try_send(RoomCmd::Moved);
@@ -170,7 +202,12 @@ impl RoomHandle {
 
     /// Whether the room moved (taken over, handed over, let go, or a write found it fenced).
     pub fn moved(&self) -> bool {
-        self.moved.load(Ordering::SeqCst)
+        self.moved.get()
+    }
+
+    /// Resolves once the room has moved (see [`Moved`]).
+    pub fn moved_signal(&self) -> impl std::future::Future<Output = ()> + Send + 'static {
+        self.moved.wait()
     }
 
     /// Whether both handles reach the same room task.

@@ -92,7 +92,7 @@ pub struct Room<A: GameAdapter> {
     dormant: bool,
     /// The room is not this server's any more (shared with its handle: set by the lobby, or
     /// by the room when a write answers `Lost`): the task ends, writing nothing more.
-    moved: Arc<std::sync::atomic::AtomicBool>,
+    moved: handle::Moved,
     /// A write the room must make on its own (a match's end, a seat given up after its hold,
     /// an empty room's close) was refused by the store: the room's timers wait until then, and
     /// then try again (see [`STORE_RETRY`]).
@@ -272,7 +272,7 @@ impl<A: GameAdapter> Room<A> {
 
     /// Whether the room is not this server's any more.
     fn has_moved(&self) -> bool {
-        self.moved.load(std::sync::atomic::Ordering::SeqCst)
+        self.moved.get()
     }
 
     /// Notes a failed write: `Lost` means another server owns the room now (its epoch moved):
@@ -280,7 +280,7 @@ impl<A: GameAdapter> Room<A> {
     pub(super) fn note_store_error(&self, e: &store::StoreError) {
         if matches!(e, store::StoreError::Lost(_)) {
             tracing::warn!(room = %self.id, "the room is owned by another server now: it stops here");
-            self.moved.store(true, std::sync::atomic::Ordering::SeqCst);
+            self.moved.set();
         }
     }
 }

@@ -362,9 +362,15 @@ async fn transaction(c: &Client, s: &Stmts, node: &str, items: &[Item]) -> Resul
 /// transaction; its writes are then tried one transaction each, so one bad write does not
 /// fail the others of its tick (as on SQLite).
 ///
-/// Every transaction (and the connection's checkout) is bounded by `limit`: past it the
-/// writes are answered `Unavailable`, their fate unknown, as when the connection drops (see
-/// [`super::TimeLimit`]), and the connection is dropped, never used again.
+/// Taking a connection (and preparing its statements) is bounded by `limit` (nothing is
+/// written yet). A transaction is not: past a time limit its writes' fate would be unknown,
+/// and a room told "not stored" of a move that was would play on from a table the log does
+/// not hold (a node paused under SIGSTOP finds every timer past on waking, before its
+/// connection has read the answer waiting in the socket). A transaction on a link gone silent
+/// waits for the link or for TCP (`tcp_user_timeout`, see `session_limits`); meanwhile a
+/// node lets its rooms go once its heartbeat fails (the server closes their sockets even while
+/// a room waits on a write), and when the link heals the write is refused by the room's new
+/// epoch.
 async fn commit(
     pool: &Pool,
     conn: &mut Option<(Object, Stmts)>,
@@ -390,19 +396,14 @@ async fn commit(
     }
     let Some((client, stmts)) = conn.as_ref() else { unreachable!("connected above") };
     let (client, stmts): (&Client, &Stmts) = (client, stmts);
-    let Ok(done) = tokio::time::timeout(limit, transaction(client, stmts, node, &items)).await else {
-        return give_up(conn, items, limit);
-    };
-    match done {
+    match transaction(client, stmts, node, &items).await {
         Ok(outcomes) => answer(epochs, items, outcomes),
         Err(e) if items.len() > 1 && !unreachable(&e) && !client.is_closed() => {
-            let mut items = items.into_iter();
-            while let Some(item) = items.next() {
+            for item in items {
                 let one = std::slice::from_ref(&item);
-                match tokio::time::timeout(limit, transaction(client, stmts, node, one)).await {
-                    Ok(Ok(outcomes)) => answer(epochs, vec![item], outcomes),
-                    Ok(Err(e)) => item.ack.send(Err(error(e))),
-                    Err(_) => return give_up(conn, std::iter::once(item).chain(items).collect(), limit),
+                match transaction(client, stmts, node, one).await {
+                    Ok(outcomes) => answer(epochs, vec![item], outcomes),
+                    Err(e) => item.ack.send(Err(error(e))),
                 }
             }
         }
@@ -446,15 +447,6 @@ async fn connect(pool: &Pool, limit: std::time::Duration) -> Result<(Object, Stm
             Err(too_slow(limit))
         }
     }
-}
-
-/// A transaction outlived the limit: its writes' fate is unknown (`Unavailable`), and the
-/// connection, stuck behind whatever held it, is dropped rather than given back to the pool.
-fn give_up(conn: &mut Option<(Object, Stmts)>, items: Vec<Item>, limit: std::time::Duration) {
-    if let Some((stuck, _)) = conn.take() {
-        drop(Object::take(stuck));
-    }
-    fail_all(items, || too_slow(limit));
 }
 
 /// Answers every item with the error `e` makes.

@@ -51,21 +51,22 @@ struct Shared {
     limit: TimeLimit,
 }
 
-/// How long PostgreSQL may leave a statement or a transaction of ours unanswered before we
-/// give up on it and on its connection: [`DEFAULT_TIME_LIMIT`] for a lone server, a node's
-/// TTL in a cluster ([`PgStore::set_time_limit`]).
+/// How long PostgreSQL may leave a statement of ours unanswered before we give up on it and
+/// on its connection: [`DEFAULT_TIME_LIMIT`] for a lone server, a node's TTL in a cluster
+/// ([`PgStore::set_time_limit`]). It bounds the heartbeat, the claims, the lookups and reads,
+/// and the committer's taking of a connection; not a transaction of writes (see `commit`).
 ///
 /// Why: a link that goes silent (a partition, a black-holed route) does not fail, it hangs,
-/// and TCP notices after minutes. A node whose writes hung would hold its rooms' actors (and
-/// their players' sockets) forever, and one whose claim hung would hold its heartbeat loop, so
-/// it never noticed it was cut off. A statement that outlives the limit is answered
-/// `Unavailable`, as a dropped connection is (its fate unknown: the room takes the move back,
-/// and a write it did make is fenced or found in the log, see the crate docs), and its
-/// connection is taken out of the pool, never handed out again.
+/// and TCP notices after a while. A node whose claim or lookup hung held its heartbeat loop
+/// (the claims are taken one at a time), so it never noticed it was cut off and kept serving
+/// rooms it could not write. A statement that outlives the limit is answered `Unavailable`
+/// and its connection is taken out of the pool, never handed out again. A claim that did
+/// commit unseen leaves rooms this node owns but does not run: its next heartbeat lists them,
+/// and it claims them again.
 #[derive(Clone)]
 pub(crate) struct TimeLimit(Arc<AtomicU64>);
 
-/// The lone server's limit on one statement or transaction.
+/// The lone server's limit on one statement.
 pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(10);
 
 impl TimeLimit {
@@ -403,8 +404,8 @@ fn row_to_match(r: &tokio_postgres::Row) -> MatchRecord {
 /// the session within about a TTL (3 s by default) lets them be claimed.
 pub const IDLE_IN_TRANSACTION_MS: u32 = 3_000;
 
-/// Adds our session settings to the `options` a URL may already carry, and TCP keepalives so
-/// a dead peer is noticed from our side too.
+/// Adds our session settings to the `options` a URL may already carry, and TCP keepalives and a
+/// user timeout so a dead peer is noticed from our side too.
 fn session_limits(config: &mut tokio_postgres::Config) {
     let ours = format!("-c idle_in_transaction_session_timeout={IDLE_IN_TRANSACTION_MS}");
     let options = match config.get_options() {
@@ -412,5 +413,12 @@ fn session_limits(config: &mut tokio_postgres::Config) {
         _ => ours,
     };
     config.options(&options);
-    config.keepalives(true).keepalives_idle(Duration::from_secs(5));
+    // A link that dies is noticed by TCP within seconds, not minutes: an idle connection after
+    // 5 s and three unanswered probes a second apart, one with data unacknowledged after 10 s.
+    config
+        .keepalives(true)
+        .keepalives_idle(Duration::from_secs(5))
+        .keepalives_interval(Duration::from_secs(1))
+        .keepalives_retries(3)
+        .tcp_user_timeout(DEFAULT_TIME_LIMIT);
 }
