@@ -26,4 +26,4 @@ if [ -z "${CARDTABLE_BIN:-}" ]; then
 fi
 
 mkdir -p "$here/artifacts"
-exec node --test --test-concurrency=1 --test-timeout=300000 tests/
+exec node --test --test-concurrency=2 --test-timeout=300000 tests/

@@ -35,7 +35,18 @@ async function step(page, r, st) {
   // Bots answer every 30-40 ms here, and each answer re-renders the table, so a button is
   // rarely "stable" for two frames: click without waiting for stability (still retried if the
   // button is replaced meanwhile).
-  const click = async (loc, what) => { await loc.click({ force: true }); await waitSync(page, before, 4000); return what; };
+  // A control counted a moment ago can be gone by the click (the turn moved on: a bot's answer,
+  // the clock): then nothing was done, and the next step looks again.
+  const click = async (loc, what) => {
+    try {
+      await loc.click({ force: true, timeout: 5000 });
+    } catch (e) {
+      if (e.name === 'TimeoutError' && (await loc.count()) === 0) return null;
+      throw e;
+    }
+    await waitSync(page, before, 4000);
+    return what;
+  };
   const overlay = page.locator('[data-testid=overlay]');
   if (await overlay.count()) {
     if (!st.overlayShot) { st.overlayShot = true; await shot(page, `${st.prefix}-overlay`); }
