@@ -2,7 +2,7 @@
 //! abandoned) leave the server's resident memory within 5 MB of where it was after the first
 //! 1,000. A test binary of its own, so that no other test's memory is counted.
 
-use crate::common;
+mod common;
 
 use common::{Server, http};
 use serde_json::json;
