@@ -500,30 +500,42 @@ async fn a_node_cut_off_from_the_database_lets_its_rooms_go_and_a_peer_takes_the
     eprintln!("cut off to sockets closed: {:?}", cut.elapsed());
     let (st, v) = http(&n1.addr, "GET", "/api/health", None).await;
     assert_eq!((st, v["state"].as_str()), (503, Some("disconnected")), "{v}");
-    // n2 takes the room once n1's heartbeat is a TTL old; the player moves there.
-    let v = resolve_to(&n2, &room, "n2", Duration::from_secs(5)).await;
+    peer_takes_over_then_heal(&url, &link, &n1, &n2, &room, &token, act, &before).await;
+}
+
+/// After n1, cut off, let `room` go with the move `act` of the player holding `token` unstored
+/// (`before`: the moves stored until then): n2 takes the room once n1's heartbeat is a TTL old,
+/// the player reconnects there and the move is made; healed, n1 serves again but does not take
+/// the room back (n2 is alive and owns it), and the log holds the move once.
+#[allow(clippy::too_many_arguments)]
+async fn peer_takes_over_then_heal(
+    url: &str,
+    link: &Link,
+    n1: &TestNode,
+    n2: &TestNode,
+    room: &str,
+    token: &str,
+    act: Value,
+    before: &[String],
+) {
+    let v = resolve_to(n2, room, "n2", Duration::from_secs(5)).await;
     assert_eq!(v["path"], "/n/n2");
-    assert_eq!(stored_moves(&url, &room).await, before, "the refused move was not stored");
-    let mut c = n2.client(&room).await;
+    assert_eq!(stored_moves(url, room).await, before, "the move was not stored");
+    let mut c = n2.client(room).await;
     c.send(json!({"type": "Reconnect", "token": token})).await;
     c.expect("Joined").await;
     c.send(act).await;
     assert!(failures(&c.drain(300).await).is_empty());
-    // Healed, n1 serves again but does not take the room back: n2 is alive and owns it.
     link.heal();
     let deadline = Instant::now() + Duration::from_secs(5);
-    loop {
-        let (st, _) = http(&n1.addr, "GET", "/api/health", None).await;
-        if st == 200 {
-            break;
-        }
+    while http(&n1.addr, "GET", "/api/health", None).await.0 != 200 {
         assert!(Instant::now() < deadline, "n1 reconnects by itself");
         tokio::time::sleep(HEARTBEAT).await;
     }
     tokio::time::sleep(TTL * 2).await;
-    assert_eq!(owner(&url, &room).await.as_deref(), Some("n2"));
-    assert_eq!(resolve(&n1, &room, TTL).await["node"], "n2");
-    assert_eq!(stored_moves(&url, &room).await.len(), before.len() + 1, "the move once");
+    assert_eq!(owner(url, room).await.as_deref(), Some("n2"));
+    assert_eq!(resolve(n1, room, TTL).await["node"], "n2");
+    assert_eq!(stored_moves(url, room).await.len(), before.len() + 1, "the move once");
 }
 
 /// A link that goes silent rather than failing (a partition: nothing answers, nothing errs)
@@ -558,24 +570,9 @@ async fn a_node_whose_database_link_goes_silent_mid_write_lets_its_rooms_go() {
     let (st, v) = http(&n1.addr, "GET", &format!("/api/rooms/{room}"), None).await;
     assert_eq!(st, 503, "a lookup the node cannot answer says so: {v}");
     assert!(asked.elapsed() < Duration::from_secs(3), "within its time limit, not hanging: {:?}", asked.elapsed());
-    // n2 takes the room; the player moves there and its move is made once.
-    let v = resolve_to(&n2, &room, "n2", Duration::from_secs(5)).await;
-    assert_eq!(v["path"], "/n/n2");
-    let mut c = n2.client(&room).await;
-    c.send(json!({"type": "Reconnect", "token": token})).await;
-    c.expect("Joined").await;
-    c.send(act).await;
-    assert!(failures(&c.drain(300).await).is_empty());
-    // Healed: what n1 sent into the silence arrives, and is refused by the room's new epoch.
-    link.heal();
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while http(&n1.addr, "GET", "/api/health", None).await.0 != 200 {
-        assert!(Instant::now() < deadline, "n1 reconnects by itself");
-        tokio::time::sleep(HEARTBEAT).await;
-    }
-    tokio::time::sleep(TTL * 2).await;
-    assert_eq!(owner(&url, &room).await.as_deref(), Some("n2"));
-    assert_eq!(stored_moves(&url, &room).await.len(), before.len() + 1, "the move once");
+    // n2 takes the room and the player's move is made there once; what n1 sent into the
+    // silence arrives when the link heals, and is refused by the room's new epoch.
+    peer_takes_over_then_heal(&url, &link, &n1, &n2, &room, &token, act, &before).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

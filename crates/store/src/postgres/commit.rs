@@ -1,7 +1,7 @@
 //! The committer task: each batch gathered in a tick (and every batch that queued while the
 //! last one committed) becomes one transaction, its statements pipelined on one connection.
 
-use super::{Epochs, TimeLimit, pool_error, too_slow, unreachable};
+use super::{Epochs, TimeLimit, checkout_within, unreachable};
 use crate::batch::Cmd;
 use crate::records::{CHAT_KEPT, MatchRecord, StoreError};
 use deadpool_postgres::{Client, Object, Pool};
@@ -425,9 +425,7 @@ async fn commit(
 /// A connection from `pool` with the statements prepared on it, within `limit` (a connection
 /// that outlives it is not given back to the pool).
 async fn connect(pool: &Pool, limit: std::time::Duration) -> Result<(Object, Stmts), StoreError> {
-    let mut slot: Option<Object> = None;
-    let prepared = tokio::time::timeout(limit, async {
-        let client = slot.insert(pool.get().await.map_err(pool_error)?);
+    checkout_within(pool, limit, async |client| {
         Stmts::prepare(client).await.map_err(|e| {
             if unreachable(&e) {
                 StoreError::Unavailable(e.to_string())
@@ -436,17 +434,7 @@ async fn connect(pool: &Pool, limit: std::time::Duration) -> Result<(Object, Stm
             }
         })
     })
-    .await;
-    match prepared {
-        Ok(Ok(stmts)) => Ok((slot.take().expect("checked out above"), stmts)),
-        Ok(Err(e)) => Err(e),
-        Err(_) => {
-            if let Some(stuck) = slot.take() {
-                drop(Object::take(stuck));
-            }
-            Err(too_slow(limit))
-        }
-    }
+    .await
 }
 
 /// Answers every item with the error `e` makes.

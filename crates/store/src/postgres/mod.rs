@@ -96,6 +96,16 @@ pub(crate) async fn within<T>(
     limit: Duration,
     op: impl AsyncFnOnce(&mut Object) -> Result<T, StoreError>,
 ) -> Result<T, StoreError> {
+    Ok(checkout_within(pool, limit, op).await?.1)
+}
+
+/// As [`within`], keeping the connection: it is answered with what `op` answered (the
+/// committer holds its connection from one batch to the next).
+pub(crate) async fn checkout_within<T>(
+    pool: &Pool,
+    limit: Duration,
+    op: impl AsyncFnOnce(&mut Object) -> Result<T, StoreError>,
+) -> Result<(Object, T), StoreError> {
     let mut slot: Option<Object> = None;
     let done = tokio::time::timeout(limit, async {
         let client = slot.insert(pool.get().await.map_err(pool_error)?);
@@ -103,7 +113,11 @@ pub(crate) async fn within<T>(
     })
     .await;
     match done {
-        Ok(answer) => answer,
+        // An error first: the checkout itself may have failed (no connection then).
+        Ok(answer) => {
+            let answer = answer?;
+            Ok((slot.take().expect("checked out before `op` answered"), answer))
+        }
         Err(_) => {
             if let Some(stuck) = slot.take() {
                 drop(Object::take(stuck));
