@@ -934,21 +934,35 @@ async function openReplay(id, room) {
   const tables = h('div', { class: 'replay-tables' });
   const lines = h('ol', { class: 'log-list replay-log', dataset: { testid: 'replay-log' } });
 
-  async function load(key) {
-    if (byView.has(key)) return byView.get(key);
-    const res = await fetch(`/api/matches/${id}?${inRoom}&seat=${key}`);
-    const m = await res.json();
-    if (!res.ok) throw new Error(m.error ?? `HTTP ${res.status}`);
-    byView.set(key, m);
-    return m;
+  // A view is fetched once: a second ask while the first is on its way shares its answer.
+  const loading = new Map();
+  function load(key) {
+    if (byView.has(key)) return Promise.resolve(byView.get(key));
+    if (!loading.has(key)) {
+      loading.set(key, (async () => {
+        try {
+          const res = await fetch(`/api/matches/${id}?${inRoom}&seat=${key}`);
+          const m = await res.json();
+          if (!res.ok) throw new Error(m.error ?? `HTTP ${res.status}`);
+          byView.set(key, m);
+          return m;
+        } finally { loading.delete(key); }
+      })());
+    }
+    return loading.get(key);
   }
 
   // One mounted module per table shown (a module keeps click state between renders).
   let mounted = [];
+  // Each show waits on fetches, so an earlier one can finish after a later one: only the newest
+  // draws (a "Next move" whose seat was still loading must not undo a later "Every seat").
+  let shown = 0;
   async function show() {
+    const mine = ++shown;
     const keys = viewKey === 'all' ? first.players.map((_, i) => String(i)) : [viewKey];
     let views;
-    try { views = await Promise.all(keys.map(load)); } catch (e) { showAlert(e.message, 'error'); return; }
+    try { views = await Promise.all(keys.map(load)); } catch (e) { if (mine === shown) showAlert(e.message, 'error'); return; }
+    if (mine !== shown) return;
     if (mounted.length !== views.length || mounted.some((x, i) => x.key !== keys[i])) {
       mounted = views.map((m, i) => {
         const root = h('div', { class: 'replay-table' });

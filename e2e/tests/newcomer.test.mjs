@@ -114,6 +114,14 @@ for (const [game, spec] of Object.entries(GAMES)) {
 
       {
         // The replay viewer: from the end back to the deal, from seat 0's view.
+        if (size === 'desktop') {
+          // Seat 0's view comes slowly, so "Next move" is clicked while it is on its way and
+          // "Every seat" is chosen before it comes: the page must show what was chosen last
+          // (a late answer for seat 0 alone once undid "Every seat").
+          let asked = 0;
+          await page.route((url) => url.pathname.startsWith('/api/matches/') && url.searchParams.get('seat') === '0',
+            async (route) => { await new Promise((r) => setTimeout(r, asked++ === 0 ? 300 : 1_200)); await route.continue(); });
+        }
         await page.goto(`${base}${replay}`);
         await page.locator('[data-testid=replay-counter]').waitFor();
         assert.match(await page.locator('[data-testid=replay-counter]').textContent(), /^Move (\d+) of \1$/);
@@ -128,6 +136,7 @@ for (const [game, spec] of Object.entries(GAMES)) {
           // Every seat side by side, at the same move.
           await page.locator('[data-testid=replay-view]').selectOption('all');
           await page.locator('.replay-seat').nth(spec.bots).waitFor();
+          await page.waitForTimeout(1_500);
           assert.equal(await page.locator('.replay-seat').count(), spec.bots + 1, 'one table per seat');
           await viewShot(page, `${game}-replay-all`);
           await page.locator('[data-testid=replay-view]').selectOption('0');
