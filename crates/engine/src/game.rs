@@ -92,6 +92,19 @@ pub trait Game: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send 
     /// Applies `action` by `seat`, appending what happened to `out`. On `Err` nothing changed.
     fn apply_into(&mut self, seat: Seat, action: Self::Action, out: &mut Vec<Self::Event>) -> Result<(), RuleError>;
 
+    /// As [`Game::apply_into`] for a caller that reads no events (a playout, a search): the
+    /// same state after, and a game may skip making the events. `scratch` is a buffer the
+    /// default hands to `apply_into` (cleared first); what it holds after is unspecified.
+    fn apply_quiet(
+        &mut self,
+        seat: Seat,
+        action: Self::Action,
+        scratch: &mut Vec<Self::Event>,
+    ) -> Result<(), RuleError> {
+        scratch.clear();
+        self.apply_into(seat, action, scratch)
+    }
+
     fn apply(&mut self, seat: Seat, action: Self::Action) -> Result<Vec<Self::Event>, RuleError> {
         let mut out = Vec::new();
         self.apply_into(seat, action, &mut out)?;

