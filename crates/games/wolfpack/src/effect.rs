@@ -250,6 +250,33 @@ pub struct EffectFile {
     /// set when a trigger is placed, worked out again when triggers are removed and when the
     /// file is deserialized.
     pub hooked: u64,
+    /// What each seat's OnTarget delegate refuses, worked out when a trigger is placed there
+    /// or removed (rarely) rather than on every legality test (often): the users of the
+    /// Pulling G's that bind the seat, by seat, and the seats Into the Fog binds. Derived
+    /// like `hooked` (not stored; worked out again when read back).
+    #[serde(skip)]
+    pub(crate) on_target: OnTarget,
+}
+
+/// The OnTarget delegates' refusals, by origin seat (see [`EffectFile::on_target`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct OnTarget {
+    /// For each origin seat, the seats its Pulling G's triggers forbid it to aim at.
+    pub(crate) pulled: [u32; 6],
+    /// The origin seats an Into the Fog trigger binds (each may not aim at another pilot).
+    pub(crate) fogged: u32,
+}
+
+impl OnTarget {
+    /// An effect of `kind` used by `user` put a trigger in `seat`'s OnTarget delegate.
+    fn bind(&mut self, seat: Seat, kind: Kind, user: Seat) {
+        let Some(pulled) = self.pulled.get_mut(seat.index()) else { return };
+        match kind {
+            Kind::PullingGs => *pulled |= 1 << user.0,
+            Kind::IntoTheFog => self.fogged |= 1 << seat.0,
+            _ => {}
+        }
+    }
 }
 
 /// [`EffectFile`] as stored: `hooked` is read but not trusted.
@@ -265,8 +292,15 @@ struct EffectFileData {
 
 impl From<EffectFileData> for EffectFile {
     fn from(d: EffectFileData) -> EffectFile {
-        let mut file = EffectFile { effects: d.effects, triggers: d.triggers, next_id: d.next_id, hooked: 0 };
+        let mut file = EffectFile {
+            effects: d.effects,
+            triggers: d.triggers,
+            next_id: d.next_id,
+            hooked: 0,
+            on_target: OnTarget::default(),
+        };
         file.rehook();
+        file.on_target = file.work_out_on_target();
         file
     }
 }
@@ -355,6 +389,26 @@ impl EffectFile {
     pub fn place(&mut self, effect: EffectId, at: Delegate) {
         self.triggers.push(Trigger::new(effect, at));
         self.hooked |= at.bit();
+        if let Delegate::Player { seat, hook: Hook::OnTarget } = at
+            && let Some(e) = self.get(effect)
+        {
+            let kind = e.kind;
+            self.on_target.bind(seat, kind, e.user);
+        }
+    }
+
+    /// [`EffectFile::on_target`] worked out from the triggers (after they were removed, and
+    /// when the file is read back; the invariants check the kept one against it).
+    pub(crate) fn work_out_on_target(&self) -> OnTarget {
+        let mut on = OnTarget::default();
+        for t in &self.triggers {
+            if let Delegate::Player { seat, hook: Hook::OnTarget } = t.at
+                && let Some(e) = self.get(t.effect)
+            {
+                on.bind(seat, e.kind, e.user);
+            }
+        }
+        on
     }
 
     fn rehook(&mut self) {
@@ -374,7 +428,12 @@ impl EffectFile {
             keep
         });
         self.hooked = hooked;
-        Some(self.effects.remove(i))
+        let effect = self.effects.remove(i);
+        // Only these two place OnTarget triggers.
+        if matches!(effect.kind, Kind::PullingGs | Kind::IntoTheFog) {
+            self.on_target = self.work_out_on_target();
+        }
+        Some(effect)
     }
 
     fn index(&self, id: EffectId) -> Option<usize> {
@@ -435,6 +494,7 @@ impl EffectFile {
     pub fn clear_player(&mut self, seat: Seat) {
         self.triggers.retain(|t| !matches!(t.at, Delegate::Player { seat: s, .. } if s == seat));
         self.rehook();
+        self.on_target = self.work_out_on_target();
     }
 
     /// Live effects of a kind aimed at `target`.

@@ -99,10 +99,17 @@ impl WolfPack {
         if !self.file.any_player(origin, Hook::OnTarget) {
             return SeatSet::EMPTY;
         }
-        self.forbidden_by_triggers(origin, Delegate::player(origin, Hook::OnTarget))
+        // Kept in the file as its triggers come and go (the invariants check it against
+        // `forbidden_by_triggers`, the scan it stands for).
+        let on = &self.file.on_target;
+        let mut bits = on.pulled.get(origin.index()).copied().unwrap_or(0);
+        if on.fogged >> origin.0 & 1 != 0 {
+            bits |= ((1u32 << self.pilots.len()) - 1) & !(1 << origin.0);
+        }
+        SeatSet::from_bits(bits)
     }
 
-    #[inline(never)]
+    /// What `origin`'s OnTarget delegate refuses, from a scan of its triggers.
     fn forbidden_by_triggers(&self, origin: Seat, at: Delegate) -> SeatSet {
         let mut forbidden = SeatSet::EMPTY;
         let key = at.key();
@@ -845,6 +852,23 @@ impl WolfPack {
         for t in &self.file.triggers {
             if self.file.get(t.effect).is_none() {
                 return Err(format!("trigger of a completed effect: {t:?}"));
+            }
+        }
+        if self.file.on_target != self.file.work_out_on_target() {
+            return Err(format!(
+                "OnTarget refusals kept {:?}, worked out {:?}",
+                self.file.on_target,
+                self.file.work_out_on_target()
+            ));
+        }
+        for s in 0..=self.pilots.len() {
+            let origin = Seat(s as u8);
+            let scanned = self.forbidden_by_triggers(origin, Delegate::player(origin, Hook::OnTarget));
+            if self.forbidden_targets(origin) != scanned {
+                return Err(format!(
+                    "seat {s} forbidden {:?}, its triggers say {scanned:?}",
+                    self.forbidden_targets(origin)
+                ));
             }
         }
         for e in &self.file.effects {
