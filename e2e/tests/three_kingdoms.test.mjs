@@ -172,7 +172,12 @@ test('two people and three bots play Three Kingdoms to the end', { timeout: 2400
       if (did.every((x) => x == null)) await alice.waitForTimeout(80);
       for (const p of [alice, bob]) {
         assert.deepEqual(p.errors, [], 'no page errors');
-        assert.deepEqual(p.failures, [], 'the server refused nothing');
+        // A click that lands just after its decision closed (the 2 s response window ran
+        // out, or a bot 60 ms away answered a window open to several seats) is refused as
+        // `stale_action` ("look again"): a race with the table, not a wrong move (seen once
+        // in CI, serial 91 against 92). Nothing else may be refused, and the game goes on.
+        const other = p.failures.filter((f) => !f.startsWith('stale_action: '));
+        assert.deepEqual(other, [], 'the server refused nothing but a race with the table');
       }
     }
     await shot(alice, 'tk-5-alice-end');
