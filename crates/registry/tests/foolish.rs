@@ -46,16 +46,15 @@ where
             let Some(seat) = game.to_act().first() else { break };
             let legal = game.legal_actions(seat);
             let obs = Observation::new(&game, seat, &legal);
-            let mut on_offer = false;
-            if seat == searcher {
-                let view = game.view(Viewer::seat(seat));
-                let bad: Vec<bool> = legal.iter().map(|a| foolish(&view, seat, a)).collect();
-                on_offer = bad.iter().any(|b| *b) && bad.iter().any(|b| !*b);
-            }
-            let action = if on_offer {
+            // The searcher's view where a foolish move and a sensible one are both legal.
+            let on_offer = (seat == searcher).then(|| game.view(Viewer::seat(seat))).filter(|view| {
+                let bad: Vec<bool> = legal.iter().map(|a| foolish(view, seat, a)).collect();
+                bad.iter().any(|b| *b) && bad.iter().any(|b| !*b)
+            });
+            let action = if let Some(view) = on_offer {
                 let action = hard.choose(&obs, &mut rng);
                 offered += 1;
-                if foolish(&game.view(Viewer::seat(seat)), seat, &action) {
+                if foolish(&view, seat, &action) {
                     chosen.push(format!("game {g}, move {steps}: {action:?}"));
                 }
                 action
