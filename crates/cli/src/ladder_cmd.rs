@@ -159,6 +159,12 @@ fn plan<G: Entry>(args: &LadderArgs, threads: usize) -> anyhow::Result<LadderOpt
     bots.extend(G::bot_names().iter().filter(|b| !["random", "heuristic"].contains(b)).map(|b| b.to_string()));
     bots.retain(|b| wanted(b));
     for o in &args.only {
+        // A searching level with its iterations given (`hard@1000`): for finding where a level
+        // should sit; it joins the levels' chain by level, then iterations.
+        if registry::tuned_level::<G>(o).is_some() && !bots.contains(o) {
+            bots.push(o.clone());
+            continue;
+        }
         let known = bots.contains(o) || G::HOUSE_TIERS.is_some_and(|(_, t)| t.contains(&o.as_str()));
         anyhow::ensure!(known, "{} has no level, bot or tier `{o}` on its ladder", G::TITLE);
     }
@@ -166,7 +172,25 @@ fn plan<G: Entry>(args: &LadderArgs, threads: usize) -> anyhow::Result<LadderOpt
         bots.iter().map(|b| Contestant { name: b.clone(), kind: ContestantKind::Bot }).collect();
     let index = |cs: &[Contestant], name: &str| cs.iter().position(|c| c.name == name);
     let mut fixtures = Vec::new();
-    let mut chains = vec![LEVELS.iter().filter_map(|l| index(&contestants, l)).collect::<Vec<_>>()];
+    // The levels' chain, weakest first: by level, then (a searching level's) iterations.
+    let iterations = |level: registry::Level, search: &search::SearchLevels| match level {
+        registry::Level::Hard => search.hard,
+        registry::Level::Expert => search.expert,
+        registry::Level::Easy | registry::Level::Medium => 0,
+    };
+    let mut chain: Vec<(usize, u64, usize)> = contestants
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| {
+            let (name, n) = match registry::tuned_level::<G>(&c.name) {
+                Some((level, search)) => (level.name(), iterations(level, &search)),
+                None => (c.name.as_str(), c.name.parse().map_or(0, |l| iterations(l, &G::SEARCH))),
+            };
+            Some((LEVELS.iter().position(|x| *x == name)?, n, i))
+        })
+        .collect();
+    chain.sort();
+    let mut chains = vec![chain.into_iter().map(|(_, _, i)| i).collect::<Vec<_>>()];
     match G::HOUSE_TIERS {
         None => {
             for a in 0..contestants.len() {
@@ -358,6 +382,24 @@ mod tests {
         assert_eq!(tk.chains, vec![vec![0, 1, 2, 3, 4]]);
         let e = plan::<buckshot::Buckshot>(&args("buckshot", &["random", "wizard"], 10), 1).unwrap_err();
         assert!(e.to_string().contains("no level, bot or tier `wizard`"), "{e}");
+    }
+
+    /// A searching level with its iterations given joins the chain by level, then
+    /// iterations; a malformed one (or `medium@…`, which does not search) is refused.
+    #[test]
+    fn tuned_levels_join_the_chain() {
+        let a = args("sorcery", &["expert", "hard@100000", "medium", "hard", "expert@1"], 10);
+        let s = plan::<sorcery::Sorcery>(&a, 1).unwrap();
+        let names: Vec<&str> = s.contestants.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["medium", "hard", "expert", "hard@100000", "expert@1"]);
+        // medium, hard (its 250), hard@100000, expert@1, expert (its 20,000): a level's
+        // iterations order it only among its own level.
+        assert_eq!(s.chains, vec![vec![0, 1, 3, 4, 2]]);
+        assert_eq!(s.fixtures.len(), 10);
+        for bad in ["hard@", "hard@0", "medium@100", "wizard@100", "hard@lots"] {
+            let e = plan::<sorcery::Sorcery>(&args("sorcery", &["medium", bad], 10), 1).unwrap_err();
+            assert!(e.to_string().contains("no level, bot or tier"), "{bad}: {e}");
+        }
     }
 
     /// Wolf Pack: the pilot levels against the fixed tier, and the other tiers against the

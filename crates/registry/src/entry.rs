@@ -168,7 +168,33 @@ pub fn bot<G: Entry>(name: &str) -> Result<Box<dyn Bot<G>>, UnknownBot> {
     if let Ok(level) = name.parse::<Level>() {
         return Ok(level_bot::<G>(level, G::SEARCH, false));
     }
+    if let Some((level, search)) = tuned_level::<G>(name) {
+        return Ok(level_bot::<G>(level, search, false));
+    }
     G::make_bot(name).ok_or_else(|| UnknownBot { game: G::TITLE, name: name.to_string(), known: G::bot_names() })
+}
+
+/// A searching level with its iterations given, `hard@1500` or `expert@40000`: the level as
+/// [`Entry::SEARCH`] builds it (playouts, cutoff, tuning, foolish moves) with that many
+/// iterations. For measuring where a level should sit (`cardtable ladder --only
+/// medium,hard@1000,hard`, `cardtable sim --bots hard@250,heuristic`); rooms never offer it
+/// (the server asks for levels by name). `None` for any other name.
+pub fn tuned_level<G: Entry>(name: &str) -> Option<(Level, SearchLevels)> {
+    let (level, n) = name.split_once('@')?;
+    let level: Level = level.parse().ok()?;
+    let n: u64 = n.parse().ok().filter(|&n| n > 0)?;
+    let search = match level {
+        Level::Hard => SearchLevels { hard: n, ..G::SEARCH },
+        Level::Expert => SearchLevels { expert: n, ..G::SEARCH },
+        Level::Easy | Level::Medium => return None,
+    };
+    Some((level, search))
+}
+
+/// Whether `name` is a searching level (`hard`, `expert`, or one of them with its iterations
+/// given, [`tuned_level`]): what a batch times.
+pub fn is_searching<G: Entry>(name: &str) -> bool {
+    tuned_level::<G>(name).is_some() || name.parse::<Level>().is_ok_and(|l| l.budget(&G::SEARCH).is_some())
 }
 
 /// As [`bot`], but a searching level runs exactly its iterations, with no time cap
@@ -177,6 +203,9 @@ pub fn bot<G: Entry>(name: &str) -> Result<Box<dyn Bot<G>>, UnknownBot> {
 pub fn bot_iterations_only<G: Entry>(name: &str) -> Result<Box<dyn Bot<G>>, UnknownBot> {
     if let Ok(level) = name.parse::<Level>() {
         return Ok(level_bot::<G>(level, G::SEARCH, true));
+    }
+    if let Some((level, search)) = tuned_level::<G>(name) {
+        return Ok(level_bot::<G>(level, search, true));
     }
     bot::<G>(name)
 }

@@ -3,8 +3,9 @@
 //! playing a game.
 //!
 //! The page has one section per game, `## Title, N players`, holding a table whose header starts
-//! `| level | rating | 95% CI | games |`; every other table (the steps between levels) and line
-//! is skipped. A game missing from the page, or a page of another shape, just has no ratings.
+//! `| level | rating | 95% CI | games |`; every other table (the steps between levels, and any
+//! table under a `### ` subsection: a few steps measured again on their own scale) and line is
+//! skipped. A game missing from the page, or a page of another shape, just has no ratings.
 
 use crate::GameKind;
 use serde::Serialize;
@@ -39,13 +40,19 @@ pub fn committed_for(kind: GameKind) -> Vec<Rating> {
 /// Reads a ladder page (see the module's text for its shape).
 pub fn parse(md: &str) -> Vec<(String, Vec<Rating>)> {
     let mut out: Vec<(String, Vec<Rating>)> = Vec::new();
-    let mut in_table = false;
+    let (mut in_table, mut in_sub) = (false, false);
     for line in md.lines() {
         if let Some(h) = line.strip_prefix("## ") {
             out.push((h.split(',').next().unwrap_or(h).trim().to_string(), Vec::new()));
             in_table = false;
+            in_sub = false;
+        } else if line.starts_with("### ") {
+            // A subsection (a few steps measured again with more games, on its own scale):
+            // the section's ratings are its first table's.
+            in_sub = true;
+            in_table = false;
         } else if line.starts_with("| level | rating |") {
-            in_table = true;
+            in_table = !in_sub;
         } else if !line.starts_with('|') {
             in_table = false;
         } else if in_table && let Some((_, rows)) = out.last_mut() {
@@ -75,6 +82,8 @@ mod tests {
         | level | rating | 95% CI | games | CPU per move: mean (max) |\n| --- | --: | --- | --: | --: |\n\
         | hard | +446 | +401 to +490 | 400 | 5.7 ms (max 19 ms) |\n| random | 0 | 0 to 0 | 400 | 0.1 µs |\n\n\
         | step | gap | 95% CI | separated |\n| --- | --: | --- | --- |\n| hard over random | +446 | +401 to +490 | yes |\n\n\
+        ### More games\n\n| level | rating | 95% CI | games | CPU per move: mean (max) |\n| --- | --: | --- | --: | --: |\n\
+        | hard@250 | +74 | +34 to +114 | 400 | 2.1 ms |\n\n\
         ## Notes\n\nno table here\n";
 
     #[test]
@@ -87,7 +96,7 @@ mod tests {
             rows[0],
             Rating { level: "hard".into(), rating: "+446".into(), interval: "+401 to +490".into(), games: 400 }
         );
-        assert_eq!(rows.len(), 2, "the steps table is not read as levels: {rows:?}");
+        assert_eq!(rows.len(), 2, "neither the steps table nor a subsection's is read as levels: {rows:?}");
     }
 
     /// Every section of the committed page names a game by its title, and every game's every

@@ -373,7 +373,7 @@ fn play_fixture_game<G: Entry>(opts: &LadderOptions<G::Config>, k: usize, deal: 
             let (inner, cpu) = match w {
                 Some(c) => {
                     let name = &opts.contestants[*c].name;
-                    let searching = name.parse::<registry::Level>().is_ok_and(|l| l.budget(&G::SEARCH).is_some());
+                    let searching = registry::is_searching::<G>(name);
                     (registry::bot_iterations_only::<G>(name).expect("checked"), searching)
                 }
                 None => (game.house_bot(Seat(s as u8)).expect("a house seat"), false),
