@@ -25,8 +25,9 @@ impl Entry for WolfPack {
 
     /// Heuristic playouts (the heuristic plays the Ace's seat as the fight's tier does). Once
     /// unconfirmed selections are left out a pilot searches ~21 moves a 3-pilot fight, at
-    /// ~40 µs an iteration: 1,500 and 4,000 iterations cost ~60 and ~160 ms CPU a move on an
-    /// idle core. Chosen by the ladder (every pilot at the level against the `veteran` Ace, 100
+    /// 40-80 µs an iteration (by machine): 1,500 and 4,000 iterations cost 60-120 and 160-300
+    /// ms CPU a move (longest measured: 217 and 579 ms, under the lobby's 250 and 600 ms
+    /// caps). Chosen by the ladder (every pilot at the level against the `veteran` Ace, 100
     /// fights each, docs/bot-ladder.md): 1,000 iterations won 42.5% of 200 fights, not
     /// separable from `medium`'s 36%; 1,500 win 59%, 2,000 70% and 4,000 77%, so `hard` at
     /// 1,500 and `expert` at 4,000 are each +145 to +161 Elo above the level below.
