@@ -173,18 +173,15 @@ fn plan<G: Entry>(args: &LadderArgs, threads: usize) -> anyhow::Result<LadderOpt
     let index = |cs: &[Contestant], name: &str| cs.iter().position(|c| c.name == name);
     let mut fixtures = Vec::new();
     // The levels' chain, weakest first: by level, then (a searching level's) iterations.
-    let iterations = |level: registry::Level, search: &search::SearchLevels| match level {
-        registry::Level::Hard => search.hard,
-        registry::Level::Expert => search.expert,
-        registry::Level::Easy | registry::Level::Medium => 0,
-    };
     let mut chain: Vec<(usize, u64, usize)> = contestants
         .iter()
         .enumerate()
         .filter_map(|(i, c)| {
-            let (name, n) = match registry::tuned_level::<G>(&c.name) {
-                Some((level, search)) => (level.name(), iterations(level, &search)),
-                None => (c.name.as_str(), c.name.parse().map_or(0, |l| iterations(l, &G::SEARCH))),
+            let (name, n) = match registry::level_of::<G>(&c.name) {
+                Some((level, search)) => {
+                    (level.name(), level.iteration_budget(&search).and_then(|b| b.iterations).unwrap_or(0))
+                }
+                None => (c.name.as_str(), 0),
             };
             Some((LEVELS.iter().position(|x| *x == name)?, n, i))
         })

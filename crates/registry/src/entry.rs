@@ -165,10 +165,7 @@ impl std::error::Error for UnknownBot {}
 /// `medium`, `hard`, `expert`) built from its heuristic and [`Entry::SEARCH`]. The error lists
 /// both.
 pub fn bot<G: Entry>(name: &str) -> Result<Box<dyn Bot<G>>, UnknownBot> {
-    if let Ok(level) = name.parse::<Level>() {
-        return Ok(level_bot::<G>(level, G::SEARCH, false));
-    }
-    if let Some((level, search)) = tuned_level::<G>(name) {
+    if let Some((level, search)) = level_of::<G>(name) {
         return Ok(level_bot::<G>(level, search, false));
     }
     G::make_bot(name).ok_or_else(|| UnknownBot { game: G::TITLE, name: name.to_string(), known: G::bot_names() })
@@ -191,20 +188,23 @@ pub fn tuned_level<G: Entry>(name: &str) -> Option<(Level, SearchLevels)> {
     Some((level, search))
 }
 
+/// The level called `name` and the search it runs: a plain level with [`Entry::SEARCH`], or
+/// one with its iterations given ([`tuned_level`]). `None` for a game's own bots.
+pub fn level_of<G: Entry>(name: &str) -> Option<(Level, SearchLevels)> {
+    name.parse::<Level>().ok().map(|l| (l, G::SEARCH)).or_else(|| tuned_level::<G>(name))
+}
+
 /// Whether `name` is a searching level (`hard`, `expert`, or one of them with its iterations
 /// given, [`tuned_level`]): what a batch times.
 pub fn is_searching<G: Entry>(name: &str) -> bool {
-    tuned_level::<G>(name).is_some() || name.parse::<Level>().is_ok_and(|l| l.budget(&G::SEARCH).is_some())
+    level_of::<G>(name).is_some_and(|(l, search)| l.budget(&search).is_some())
 }
 
 /// As [`bot`], but a searching level runs exactly its iterations, with no time cap
 /// ([`Level::iteration_budget`]): what `cardtable sim --iterations-only` plays, so a strength
 /// measurement on a loaded machine is reproducible and measures the level as designed.
 pub fn bot_iterations_only<G: Entry>(name: &str) -> Result<Box<dyn Bot<G>>, UnknownBot> {
-    if let Ok(level) = name.parse::<Level>() {
-        return Ok(level_bot::<G>(level, G::SEARCH, true));
-    }
-    if let Some((level, search)) = tuned_level::<G>(name) {
+    if let Some((level, search)) = level_of::<G>(name) {
         return Ok(level_bot::<G>(level, search, true));
     }
     bot::<G>(name)

@@ -32,6 +32,6 @@ mod games;
 mod kind;
 pub mod ratings;
 
-pub use entry::{Entry, UnknownBot, bot, bot_iterations_only, bots, is_searching, level_bot, tuned_level};
+pub use entry::{Entry, UnknownBot, bot, bot_iterations_only, bots, is_searching, level_bot, level_of, tuned_level};
 pub use kind::{GameInfo, GameKind, GameVisitor, UnknownGame};
 pub use search::Level;

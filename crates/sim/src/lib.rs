@@ -133,10 +133,8 @@ thread_local! {
 /// The lobby's time cap of the bot called `name` if it is a searching level (timed by the
 /// batch).
 fn cap<G: Entry>(name: &str) -> Option<Duration> {
-    match registry::tuned_level::<G>(name) {
-        Some((level, search)) => level.budget(&search)?.time,
-        None => name.parse::<registry::Level>().ok()?.budget(&G::SEARCH)?.time,
-    }
+    let (level, search) = registry::level_of::<G>(name)?;
+    level.budget(&search)?.time
 }
 
 /// What a balance report draws, beyond the totals of [`SimReport`] ([`run_detailed`]).
