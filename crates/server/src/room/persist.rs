@@ -207,6 +207,18 @@ impl<A: GameAdapter> Room<A> {
         }
     }
 
+    /// After a write that stored the whole snapshot with something else (`reset_moves`: a match
+    /// starting or ending): the rest of what [`Room::save`] does. One server has nothing more
+    /// to write (writing the same snapshot again cost a commit, two in every match); a cluster
+    /// still writes the row's listing, which other nodes list the room from.
+    pub(super) async fn saved_whole(&mut self) {
+        if self.store.postgres().is_some() {
+            return self.save().await;
+        }
+        self.refresh_derived();
+        self.unsaved = false;
+    }
+
     /// Drops the cached room fields and refreshes the viewers and the summary from the room as
     /// it is now: before a snapshot is stored, and after a change was taken back (its snapshot
     /// refused), so that they are as they were before it.

@@ -117,7 +117,7 @@ impl<A: GameAdapter> Room<A> {
             };
             return self.fail(conn, e.code(), &reason);
         }
-        self.save().await;
+        self.saved_whole().await;
         self.broadcast(&ServerMsg::GameStarted);
         self.send_events(&start_events);
         self.sync_all();
@@ -289,7 +289,7 @@ impl<A: GameAdapter> Room<A> {
             return false;
         }
         tracing::info!(room = %self.id, match_id = id, abandoned, "match finished");
-        self.save().await;
+        self.saved_whole().await;
         self.broadcast(&ServerMsg::GameEnded { winner: winners.first().cloned() });
         true
     }
