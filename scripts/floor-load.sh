@@ -5,9 +5,11 @@
 # floor takes `serve`'s arguments, so the harness starts it as it starts the server.
 #
 #   scripts/floor-load.sh [path/to/compare-load.sh] [MATCHES] [SECONDS]
+#   FLOOR_COMMIT=1 scripts/floor-load.sh ...   the durable floor: each move committed in SQLite
+#                                              first, as the store does (see that file)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 HARNESS=${1:-../shared/bench/compare-load.sh}
 [ -x "$HARNESS" ] || { echo "no peer harness at $HARNESS: pass the path of compare-load.sh" >&2; exit 1; }
 cargo build -q --release -p server --example protocol_floor
-"$HARNESS" "${CARGO_TARGET_DIR:-$PWD/target}/release/examples/protocol_floor" "${2:-32}" "${3:-8}"
+FLOOR_COMMIT=${FLOOR_COMMIT:-0} "$HARNESS" "${CARGO_TARGET_DIR:-$PWD/target}/release/examples/protocol_floor" "${2:-32}" "${3:-8}"

@@ -6,8 +6,17 @@
 //! limits. Whatever this costs per move, a real server pays too: it is the floor against which
 //! "moves per server CPU-second" is judged.
 //!
+//! **The durable floor** (`FLOOR_COMMIT=1` in its environment, with `--db PATH`): the same, and
+//! each move is first inserted and committed in SQLite, one transaction a move, with the store's
+//! settings (`crates/store/src/sqlite/migrations.rs`: WAL, `synchronous = NORMAL`, 1 KiB pages,
+//! exclusive locking, cached statements) and its move-log row shape. The least a server that
+//! commits a move before anyone hears of it pays on this stack, when moves come one at a time
+//! (as under the shared driver, which keeps the server about half busy); it saves no room, join
+//! or finished match, which `serve` does.
+//!
 //! `protocol_floor [ADDR]` (default 127.0.0.1:7879; port 0 picks a free one), or with
-//! `serve`'s arguments (`protocol_floor serve --addr ADDR …`: the other flags are ignored).
+//! `serve`'s arguments (`protocol_floor serve --addr ADDR …`: the other flags are ignored but
+//! `--db`).
 //! Like `serve` it prints `http://ADDR/` on its first line. Run it where `compare-load.sh`
 //! expects a server (`scripts/floor-load.sh`), or under `cardtable loadtest --server`.
 
@@ -79,11 +88,17 @@ impl Table {
         }
     }
 
-    fn shoot(&mut self, by: usize, target: &str) {
+    fn shoot(&mut self, room: &str, by: usize, target: &str) {
         let Some(t) = self.names.iter().position(|n| n == target) else { return };
         if !self.started || by != self.turn || self.lives[t] == 0 {
             return;
         }
+        // A move entry of the real log's size: the seat, the action, the decision serial.
+        commit_move(
+            room,
+            self.turns,
+            &format!(r#"{{"seat":{by},"action":{{"Shoot":{{"target":{t}}}}},"serial":{}}}"#, self.turns),
+        );
         let live = self.random().is_multiple_of(2);
         if live {
             self.lives[t] -= 1;
@@ -109,6 +124,34 @@ impl Table {
         }
         self.send_all(&packets);
     }
+}
+
+/// The durable floor's database (`None`: the plain floor).
+static LOG: Mutex<Option<rusqlite::Connection>> = Mutex::new(None);
+
+fn open_log(path: &str) -> rusqlite::Connection {
+    let conn = rusqlite::Connection::open(path).expect("open the floor's database");
+    conn.pragma_update(None, "page_size", 1024).expect("pragma");
+    conn.pragma_update(None, "locking_mode", "EXCLUSIVE").expect("pragma");
+    conn.pragma_update(None, "journal_mode", "WAL").expect("pragma");
+    conn.pragma_update(None, "synchronous", "NORMAL").expect("pragma");
+    conn.pragma_update(None, "cache_size", -256).expect("pragma");
+    conn.execute_batch(
+        "CREATE TABLE IF NOT EXISTS moves (seq INTEGER PRIMARY KEY, room_id TEXT NOT NULL, idx INTEGER NOT NULL, entry TEXT NOT NULL)",
+    )
+    .expect("schema");
+    conn
+}
+
+/// Commits one move, as the store does for a batch of one (cached BEGIN, insert, COMMIT).
+fn commit_move(room: &str, idx: u64, entry: &str) {
+    let mut log = LOG.lock().unwrap();
+    let Some(conn) = log.as_mut() else { return };
+    conn.prepare_cached("BEGIN").and_then(|mut st| st.execute([])).expect("begin");
+    conn.prepare_cached("INSERT INTO moves (room_id, idx, entry) VALUES (?1, ?2, ?3)")
+        .and_then(|mut st| st.execute(rusqlite::params![room, idx as i64, entry]))
+        .expect("insert");
+    conn.prepare_cached("COMMIT").and_then(|mut st| st.execute([])).expect("commit");
 }
 
 type Rooms = Arc<Mutex<HashMap<String, Arc<Mutex<Table>>>>>;
@@ -176,7 +219,7 @@ async fn serve(mut socket: WebSocket, table: Arc<Mutex<Table>>, rooms: &Rooms, i
                     }
                     Some("ShootPlayer") => {
                         if let (Some(s), Some(target)) = (seat, v["username"].as_str()) {
-                            t.shoot(s, target);
+                            t.shoot(id, s, target);
                         }
                     }
                     _ => {}
@@ -202,6 +245,14 @@ fn main() {
         None => args.first().cloned(),
     }
     .unwrap_or_else(|| "127.0.0.1:7879".into());
+    if std::env::var("FLOOR_COMMIT").is_ok_and(|v| v == "1") {
+        let db = args
+            .iter()
+            .position(|a| a == "--db")
+            .and_then(|i| args.get(i + 1))
+            .expect("FLOOR_COMMIT=1 needs --db PATH");
+        *LOG.lock().unwrap() = Some(open_log(db));
+    }
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
     rt.block_on(async {
         let rooms: Rooms = Arc::default();
