@@ -27,13 +27,14 @@ mkdir -p "$TMP"
 # game, players, default games per fixture: the counts of the committed page, small because
 # it was measured on a shared 2-core machine (Ivanhoe's and Three Kingdoms' searching levels
 # cost tens of milliseconds of CPU a move); raise them for narrower intervals. Sorcery's 60
-# (session 37) take about 1,300 CPU-seconds, most of them `expert`'s.
+# (session 37) take about 1,300 CPU-seconds, most of them `expert`'s; Wolf Pack's 100 (session
+# 38) about 2,350, 1,634 s on 2 threads.
 GAMES_LIST=(
     "sorcery 2 ${GAMES_SORCERY:-${GAMES:-60}}"
     "buckshot 4 ${GAMES_BUCKSHOT:-${GAMES:-100}}"
     "ivanhoe 3 ${GAMES_IVANHOE:-${GAMES:-4}}"
     "three-kingdoms 5 ${GAMES_THREE_KINGDOMS:-${GAMES:-4}}"
-    "wolfpack 3 ${GAMES_WOLFPACK:-${GAMES:-10}}"
+    "wolfpack 3 ${GAMES_WOLFPACK:-${GAMES:-100}}"
 )
 
 for entry in "${GAMES_LIST[@]}"; do
