@@ -7,9 +7,9 @@
 //! "moves per server CPU-second" is judged.
 //!
 //! **The durable floor** (`FLOOR_COMMIT=1` in its environment, with `--db PATH`): the same, and
-//! each move is first inserted and committed in SQLite, one transaction a move, with the store's
-//! settings (`crates/store/src/sqlite/migrations.rs`: WAL, `synchronous = NORMAL`, 1 KiB pages,
-//! exclusive locking, cached statements) and its move-log row shape. The least a server that
+//! each move is first inserted and committed in SQLite, one transaction a move, on the store's
+//! own connection (`store::sqlite::open_connection`: its schema, WAL, `synchronous = NORMAL`,
+//! 1 KiB pages, exclusive locking) with cached statements, into its move log. The least a server that
 //! commits a move before anyone hears of it pays on this stack, when moves come one at a time
 //! (as under the shared driver, which keeps the server about half busy); it saves no room, join
 //! or finished match, which `serve` does.
@@ -129,18 +129,9 @@ impl Table {
 /// The durable floor's database (`None`: the plain floor).
 static LOG: Mutex<Option<rusqlite::Connection>> = Mutex::new(None);
 
+/// The store's own connection (its pragmas and schema: `store::sqlite::open_connection`).
 fn open_log(path: &str) -> rusqlite::Connection {
-    let conn = rusqlite::Connection::open(path).expect("open the floor's database");
-    conn.pragma_update(None, "page_size", 1024).expect("pragma");
-    conn.pragma_update(None, "locking_mode", "EXCLUSIVE").expect("pragma");
-    conn.pragma_update(None, "journal_mode", "WAL").expect("pragma");
-    conn.pragma_update(None, "synchronous", "NORMAL").expect("pragma");
-    conn.pragma_update(None, "cache_size", -256).expect("pragma");
-    conn.execute_batch(
-        "CREATE TABLE IF NOT EXISTS moves (seq INTEGER PRIMARY KEY, room_id TEXT NOT NULL, idx INTEGER NOT NULL, entry TEXT NOT NULL)",
-    )
-    .expect("schema");
-    conn
+    store::sqlite::open_connection(std::path::Path::new(path)).expect("open the floor's database")
 }
 
 /// Commits one move, as the store does for a batch of one (cached BEGIN, insert, COMMIT).

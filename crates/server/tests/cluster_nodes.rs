@@ -636,6 +636,43 @@ async fn duel(node: &TestNode) -> (String, Client, Client) {
     (room, a, b)
 }
 
+/// What room `id`'s row lists it as (`state` of its listing).
+async fn listed_state(url: &str, id: &str) -> String {
+    let (client, conn) = tokio_postgres::connect(url, tokio_postgres::NoTls).await.unwrap();
+    tokio::spawn(conn);
+    let listing: Option<String> =
+        client.query_one("SELECT listing FROM rooms WHERE id = $1", &[&id]).await.unwrap().get(0);
+    let v: Value = serde_json::from_str(&listing.expect("a listing")).unwrap();
+    v["state"].as_str().unwrap().to_string()
+}
+
+/// What `node` lists room `id` as, once its list cache (a second) has caught up.
+async fn listed_on(node: &TestNode, id: &str) -> Value {
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let (st, list) = http(&node.addr, "GET", "/api/rooms", None).await;
+    assert_eq!(st, 200);
+    list.as_array().unwrap().iter().find(|r| r["id"] == id).cloned().unwrap_or(Value::Null)
+}
+
+/// A match's start and its end store the room's snapshot and its listing in one write (the
+/// listing once had a second write of its own): from then on every node lists the room as
+/// playing, and back in the lobby.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_node_lists_a_room_playing_from_its_start_and_in_the_lobby_from_its_end() {
+    let Some(url) = cluster("cluster_listing_state").await else { return };
+    let n1 = TestNode::start(&url, "n1");
+    let n2 = TestNode::start(&url, "n2");
+    let (room, mut a, mut b) = duel(&n1).await;
+    assert_eq!(listed_state(&url, &room).await, "playing");
+    let e = listed_on(&n2, &room).await;
+    assert_eq!((e["state"].as_str(), e["players"].clone()), (Some("playing"), json!(["alice", "bob"])), "{e}");
+    a.send(json!({"type": "LeaveGame"})).await;
+    b.expect("GameEnded").await;
+    assert_eq!(listed_state(&url, &room).await, "lobby");
+    let e = listed_on(&n2, &room).await;
+    assert_eq!((e["state"].as_str(), e["players"].clone()), (Some("lobby"), json!(["bob"])), "{e}");
+}
+
 /// The end of a match is told only once it is stored: while the database refuses to record it
 /// the match stays (its last move stored, so nothing is lost), nobody hears it ended, and the
 /// room records it by itself as soon as it can. (The 40-fault run lost an Ivanhoe match this

@@ -25,6 +25,8 @@ pub(crate) enum Cmd {
     ResetMoves {
         id: String,
         snapshot: String,
+        /// As in `SaveRoom`.
+        listing: Option<String>,
         ack: oneshot::Sender<Result<(), StoreError>>,
     },
     DeleteRoom {

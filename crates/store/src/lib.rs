@@ -186,6 +186,17 @@ impl Store {
         each!(self, s => s.reset_moves(id, snapshot).await)
     }
 
+    /// As [`Store::reset_moves`], with what the lobby lists about the room (as
+    /// [`Store::save_room_listed`]): a match's start or end stores both in one write.
+    pub async fn reset_moves_listed(
+        &self,
+        id: &str,
+        snapshot: String,
+        listing: Option<String>,
+    ) -> Result<(), StoreError> {
+        each!(self, s => s.reset_moves_listed(id, snapshot, listing).await)
+    }
+
     /// Appends a chat line (JSON) to a room's chat, keeping its last [`CHAT_KEPT`].
     pub async fn append_chat(&self, id: &str, entry: String) -> Result<(), StoreError> {
         each!(self, s => s.append_chat(id, entry).await)

@@ -189,8 +189,7 @@ impl<A: GameAdapter> Room<A> {
 
     /// Stores a newly created room, so its link works even before anyone joins.
     pub async fn persist_new(&self) -> Result<(), Error> {
-        let listing = self.store.postgres().is_some().then(|| self.listing());
-        Ok(self.store.save_room_listed(&self.id, A::name(), self.snapshot(), listing).await?)
+        Ok(self.store.save_room_listed(&self.id, A::name(), self.snapshot(), self.cluster_listing()).await?)
     }
 
     /// Stores the room after a change it cannot refuse (a change the room makes itself: a
@@ -207,16 +206,18 @@ impl<A: GameAdapter> Room<A> {
         }
     }
 
-    /// After a write that stored the whole snapshot with something else (`reset_moves`: a match
-    /// starting or ending): the rest of what [`Room::save`] does. One server has nothing more
-    /// to write (writing the same snapshot again cost a commit, two in every match); a cluster
-    /// still writes the row's listing, which other nodes list the room from.
-    pub(super) async fn saved_whole(&mut self) {
-        if self.store.postgres().is_some() {
-            return self.save().await;
-        }
+    /// After a write that stored the whole snapshot and its listing with something else
+    /// (`reset_moves_listed`: a match starting or ending): the rest of what [`Room::save`]
+    /// does. (Writing the same snapshot again cost a commit, two in every match.)
+    pub(super) fn saved_whole(&mut self) {
         self.refresh_derived();
         self.unsaved = false;
+    }
+
+    /// The listing a write of the whole room carries: a cluster lists every node's rooms from
+    /// their rows; one server lists from memory and stores none.
+    pub(super) fn cluster_listing(&self) -> Option<String> {
+        self.store.postgres().is_some().then(|| self.listing())
     }
 
     /// Drops the cached room fields and refreshes the viewers and the summary from the room as
@@ -246,9 +247,7 @@ impl<A: GameAdapter> Room<A> {
     /// for a caller that must not go on without it.
     pub(super) async fn try_save(&mut self) -> Result<(), store::StoreError> {
         self.refresh_derived();
-        // A cluster lists every node's rooms from their rows (one server lists from memory).
-        let listing = self.store.postgres().is_some().then(|| self.listing());
-        let saved = self.store.save_room_listed(&self.id, A::name(), self.snapshot(), listing).await;
+        let saved = self.store.save_room_listed(&self.id, A::name(), self.snapshot(), self.cluster_listing()).await;
         match &saved {
             // A whole snapshot: whatever an earlier refused one held is in it.
             Ok(()) => self.unsaved = false,

@@ -103,7 +103,7 @@ impl<A: GameAdapter> Room<A> {
             stand_in: SeatSet::EMPTY,
         });
         self.waiting_since = None;
-        if let Err(e) = self.store.reset_moves(&self.id, self.snapshot()).await {
+        if let Err(e) = self.store.reset_moves_listed(&self.id, self.snapshot(), self.cluster_listing()).await {
             self.note_store_error(&e);
             tracing::error!(room = %self.id, "saving the start failed, the start is refused: {e}");
             // Not stored, so not started (as a move is refused in `act`): a match the store
@@ -117,7 +117,7 @@ impl<A: GameAdapter> Room<A> {
             };
             return self.fail(conn, e.code(), &reason);
         }
-        self.saved_whole().await;
+        self.saved_whole();
         self.broadcast(&ServerMsg::GameStarted);
         self.send_events(&start_events);
         self.sync_all();
@@ -274,7 +274,7 @@ impl<A: GameAdapter> Room<A> {
             seated += 1;
             m.spectator = seated > A::MAX_PLAYERS;
         }
-        if let Err(e) = self.store.reset_moves(&self.id, self.snapshot()).await {
+        if let Err(e) = self.store.reset_moves_listed(&self.id, self.snapshot(), self.cluster_listing()).await {
             self.note_store_error(&e);
             tracing::error!(room = %self.id, "saving the end failed, the end waits: {e}");
             let (current, played, last_match, last_winner, spectators) = before;
@@ -289,7 +289,7 @@ impl<A: GameAdapter> Room<A> {
             return false;
         }
         tracing::info!(room = %self.id, match_id = id, abandoned, "match finished");
-        self.saved_whole().await;
+        self.saved_whole();
         self.broadcast(&ServerMsg::GameEnded { winner: winners.first().cloned() });
         true
     }

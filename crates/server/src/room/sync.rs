@@ -287,9 +287,10 @@ impl<A: GameAdapter> Room<A> {
     }
 
     /// What a cluster's lobby lists about the room (JSON, kept on its row in PostgreSQL):
-    /// its summary, with whether it is private (which the list leaves out).
+    /// its summary as the room is now (published or not yet), with whether it is private
+    /// (which the list leaves out).
     pub(super) fn listing(&self) -> String {
-        let s = self.summary.lock().expect("summary lock");
+        let s = self.fresh_summary();
         serde_json::json!({
             "players": s.players, "state": s.state, "spectators": s.spectators,
             "seeded": s.seeded, "private": s.private,
@@ -303,6 +304,12 @@ impl<A: GameAdapter> Room<A> {
     }
 
     pub(super) fn publish_summary(&self) {
+        let fresh = self.fresh_summary();
+        *self.summary.lock().expect("summary lock") = fresh;
+    }
+
+    /// The summary as the room is now: the published one with its members and state redone.
+    fn fresh_summary(&self) -> crate::room::RoomSummary {
         let mut players = Vec::new();
         let mut spectators = 0;
         for m in &self.members {
@@ -314,10 +321,11 @@ impl<A: GameAdapter> Room<A> {
             }
         }
         let state = if self.current.is_some() { "playing" } else { "lobby" };
-        let mut s = self.summary.lock().expect("summary lock");
+        let mut s = self.summary.lock().expect("summary lock").clone();
         s.players = players;
         s.state = state;
         s.spectators = spectators;
+        s
     }
 
     /// Sends each connection the packets for `events` as it may see them. Events every

@@ -23,7 +23,7 @@ const NOT_OURS: i64 = -1;
 enum Op {
     Save { id: String, game: String, snapshot: String, listing: Option<String>, epoch: i64 },
     Move { id: String, index: i64, entry: String, epoch: i64 },
-    Reset { id: String, snapshot: String, epoch: i64 },
+    Reset { id: String, snapshot: String, listing: Option<String>, epoch: i64 },
     Delete { id: String, epoch: i64 },
     Chat { id: String, entry: String, epoch: i64 },
     Finish { record: MatchRecord, number: Option<i64>, epoch: Option<i64> },
@@ -123,7 +123,8 @@ impl Stmts {
                  HAVING count(*) > (SELECT count(*) FROM ins WHERE ins.room_id = m.room_id)"
             ),
             c.prepare_cached(
-                "WITH r AS (UPDATE rooms SET snapshot = $2, updated_at = now() WHERE id = $1 AND epoch = $3 RETURNING id),
+                "WITH r AS (UPDATE rooms SET snapshot = $2, updated_at = now(), listing = coalesce($4::text, rooms.listing)
+                     WHERE id = $1 AND epoch = $3 RETURNING id),
                  d AS (DELETE FROM moves WHERE room_id IN (SELECT id FROM r))
                  SELECT count(*) FROM r"
             ),
@@ -188,9 +189,9 @@ fn prepare_items(batch: Vec<Cmd>, epochs: &Epochs) -> Vec<Item> {
                 let epoch = held(&epochs, &id).unwrap_or(NOT_OURS);
                 (id.clone(), Op::Move { id, index: index as i64, entry, epoch }, Ack::Unit(ack))
             }
-            Cmd::ResetMoves { id, snapshot, ack } => {
+            Cmd::ResetMoves { id, snapshot, listing, ack } => {
                 let epoch = held(&epochs, &id).unwrap_or(NOT_OURS);
-                (id.clone(), Op::Reset { id, snapshot, epoch }, Ack::Unit(ack))
+                (id.clone(), Op::Reset { id, snapshot, listing, epoch }, Ack::Unit(ack))
             }
             Cmd::DeleteRoom { id, ack } => {
                 let epoch = held(&epochs, &id).unwrap_or(NOT_OURS);
@@ -239,8 +240,8 @@ fn step<'a>(c: &'a Client, s: &'a Stmts, node: &'a str, op: &'a Op) -> Step<'a> 
                 affected(c.execute(&s.save, &[id, game, snapshot, &node, epoch, listing]).await?)
             }
             Op::Move { .. } => unreachable!("moves go in one statement a batch (`moves_step`)"),
-            Op::Reset { id, snapshot, epoch } => {
-                let n: i64 = c.query_one(&s.reset, &[id, snapshot, epoch]).await?.get(0);
+            Op::Reset { id, snapshot, listing, epoch } => {
+                let n: i64 = c.query_one(&s.reset, &[id, snapshot, epoch, listing]).await?.get(0);
                 affected(n as u64)
             }
             Op::Delete { id, epoch } => {

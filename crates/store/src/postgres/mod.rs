@@ -268,7 +268,18 @@ impl PgStore {
     }
 
     pub async fn reset_moves(&self, id: &str, snapshot: String) -> Result<(), StoreError> {
-        self.call(|ack| Cmd::ResetMoves { id: id.into(), snapshot, ack }).await
+        self.reset_moves_listed(id, snapshot, None).await
+    }
+
+    /// As [`PgStore::reset_moves`], with what the lobby lists about the room (kept on its row;
+    /// `None` keeps the last).
+    pub async fn reset_moves_listed(
+        &self,
+        id: &str,
+        snapshot: String,
+        listing: Option<String>,
+    ) -> Result<(), StoreError> {
+        self.call(|ack| Cmd::ResetMoves { id: id.into(), snapshot, listing, ack }).await
     }
 
     pub async fn append_chat(&self, id: &str, entry: String) -> Result<(), StoreError> {

@@ -24,6 +24,15 @@ use writer::*;
 #[cfg(test)]
 use crate::Store;
 
+/// A connection to the database at `path` as the store's writer holds it: its pragmas (WAL,
+/// `synchronous = NORMAL`, 1 KiB pages, a small cache), its schema brought up to date, the file
+/// taken exclusively. For tools that measure what the store's writes cost on this machine
+/// (`crates/server/examples/protocol_floor.rs`); a server opens the store with
+/// [`SqliteStore::open`].
+pub fn open_connection(path: &Path) -> Result<Connection, StoreError> {
+    open_with(path, true)
+}
+
 /// A handle to the SQLite store's writer and thread. Clone freely.
 #[derive(Clone)]
 pub struct SqliteStore {
@@ -155,7 +164,17 @@ impl SqliteStore {
     }
 
     pub async fn reset_moves(&self, id: &str, snapshot: String) -> Result<(), StoreError> {
-        self.call(|ack| Cmd::ResetMoves { id: id.into(), snapshot, ack }).await
+        self.reset_moves_listed(id, snapshot, None).await
+    }
+
+    /// As [`SqliteStore::reset_moves`]; the listing is not kept (one server lists from memory).
+    pub async fn reset_moves_listed(
+        &self,
+        id: &str,
+        snapshot: String,
+        listing: Option<String>,
+    ) -> Result<(), StoreError> {
+        self.call(|ack| Cmd::ResetMoves { id: id.into(), snapshot, listing, ack }).await
     }
 
     /// Appends a chat line (JSON) to a room's chat, keeping its last [`CHAT_KEPT`].

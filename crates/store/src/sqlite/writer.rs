@@ -165,7 +165,7 @@ pub(crate) fn run(tx: &Connection, cmd: Cmd, acks: &mut Acks, log: &mut LogState
             log.rows += 1;
             ack_after(acks, r, ack);
         }
-        Cmd::ResetMoves { id, snapshot, ack } => {
+        Cmd::ResetMoves { id, snapshot, listing: _, ack } => {
             // The room's earlier moves are dead from here on; they are collected later.
             let r = tx
                 .prepare_cached(&format!("UPDATE rooms SET snapshot = ?2, moves_from = {NEXT_SEQ} WHERE id = ?1"))
@@ -174,13 +174,11 @@ pub(crate) fn run(tx: &Connection, cmd: Cmd, acks: &mut Acks, log: &mut LogState
             ack_after(acks, r, ack);
         }
         Cmd::DeleteRoom { id, ack } => {
-            let r = tx
-                .execute("DELETE FROM rooms WHERE id = ?1", [&id])
-                .and_then(|_| tx.execute("DELETE FROM chat WHERE room_id = ?1", [&id]))
+            let run = |sql: &str| tx.prepare_cached(sql).and_then(|mut st| st.execute([&id]));
+            let r = run("DELETE FROM rooms WHERE id = ?1")
+                .and_then(|_| run("DELETE FROM chat WHERE room_id = ?1"))
                 // Never drawn again (a replay is keyed on its room's id).
-                .and_then(|_| {
-                    tx.execute("INSERT OR IGNORE INTO retired_ids (id, retired_at) VALUES (?1, unixepoch())", [&id])
-                })
+                .and_then(|_| run("INSERT OR IGNORE INTO retired_ids (id, retired_at) VALUES (?1, unixepoch())"))
                 .map(|_| ());
             ack_after(acks, r, ack);
         }
@@ -246,11 +244,12 @@ pub(crate) fn run(tx: &Connection, cmd: Cmd, acks: &mut Acks, log: &mut LogState
             let _ = reply.send(get_match(tx, id));
         }
         Cmd::IdTaken { id, reply } => {
-            let r = tx.query_row(
-                "SELECT EXISTS (SELECT 1 FROM rooms WHERE id = ?1) OR EXISTS (SELECT 1 FROM retired_ids WHERE id = ?1)",
-                [&id],
-                |r| r.get::<_, bool>(0),
-            );
+            // Cached, as the writes are: one is asked for every room created.
+            let r = tx
+                .prepare_cached(
+                    "SELECT EXISTS (SELECT 1 FROM rooms WHERE id = ?1) OR EXISTS (SELECT 1 FROM retired_ids WHERE id = ?1)",
+                )
+                .and_then(|mut st| st.query_row([&id], |r| r.get::<_, bool>(0)));
             let _ = reply.send(r.map_err(StoreError::Db));
         }
         Cmd::ListMatches { limit, reply } => {
