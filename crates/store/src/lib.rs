@@ -154,7 +154,7 @@ impl Store {
 
     /// Creates the room or rewrites its snapshot.
     pub async fn save_room(&self, id: &str, game: &str, snapshot: String) -> Result<(), StoreError> {
-        each!(self, s => s.save_room(id, game, snapshot).await)
+        self.save_room_listed(id, game, snapshot, None).await
     }
 
     /// As [`Store::save_room`], with what the lobby lists about the room (JSON): PostgreSQL
@@ -183,7 +183,7 @@ impl Store {
 
     /// Clears a room's moves (a new match begins) and saves its snapshot.
     pub async fn reset_moves(&self, id: &str, snapshot: String) -> Result<(), StoreError> {
-        each!(self, s => s.reset_moves(id, snapshot).await)
+        self.reset_moves_listed(id, snapshot, None).await
     }
 
     /// As [`Store::reset_moves`], with what the lobby lists about the room (as

@@ -368,8 +368,8 @@ async fn postgres_fences_a_room_claimed_by_another_node() {
     let Some(url) = pg_env::pg_url() else { return };
     let url = pg_env::fresh_schema(&url, "conf_fencing").await;
     let a = store::postgres::PgStore::connect(&url, "node-a").await.unwrap();
-    a.save_room("r1", "buckshot", "{\"v\":1}".into()).await.unwrap();
-    a.save_room("r2", "buckshot", "{}".into()).await.unwrap();
+    a.save_room_listed("r1", "buckshot", "{\"v\":1}".into(), None).await.unwrap();
+    a.save_room_listed("r2", "buckshot", "{}".into(), None).await.unwrap();
     a.append_move("r1", 0, "m0".into()).await.unwrap();
     a.append_chat("r1", "\"hi\"".into()).await.unwrap();
     // Node b takes r1 over.
@@ -379,8 +379,8 @@ async fn postgres_fences_a_room_claimed_by_another_node() {
         other => panic!("not refused as lost: {other:?}"),
     };
     lost(a.append_move("r1", 1, "m1".into()).await);
-    lost(a.save_room("r1", "buckshot", "{\"v\":2}".into()).await);
-    lost(a.reset_moves("r1", "{}".into()).await);
+    lost(a.save_room_listed("r1", "buckshot", "{\"v\":2}".into(), None).await);
+    lost(a.reset_moves_listed("r1", "{}".into(), None).await);
     lost(a.append_chat("r1", "\"late\"".into()).await);
     lost(a.delete_room("r1").await);
     lost(a.finish_match(record("r1", 1)).await.map(|_| ()));
@@ -417,8 +417,8 @@ async fn postgres_concurrent_nodes_and_a_claim_lose_no_acknowledged_move() {
     let url = pg_env::fresh_schema(&url, "conf_claim_race").await;
     let a = store::postgres::PgStore::connect(&url, "node-a").await.unwrap();
     let b = store::postgres::PgStore::connect(&url, "node-b").await.unwrap();
-    a.save_room("ra", "buckshot", "{}".into()).await.unwrap();
-    b.save_room("rb", "buckshot", "{}".into()).await.unwrap();
+    a.save_room_listed("ra", "buckshot", "{}".into(), None).await.unwrap();
+    b.save_room_listed("rb", "buckshot", "{}".into(), None).await.unwrap();
     let writer = {
         let a = a.clone();
         tokio::spawn(async move {

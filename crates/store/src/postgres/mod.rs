@@ -247,11 +247,7 @@ impl PgStore {
         call(&*self.shared, make).await
     }
 
-    pub async fn save_room(&self, id: &str, game: &str, snapshot: String) -> Result<(), StoreError> {
-        self.save_room_listed(id, game, snapshot, None).await
-    }
-
-    /// As [`PgStore::save_room`], with what the lobby lists about the room (kept on its row;
+    /// As [`crate::Store::save_room`], with what the lobby lists about the room (kept on its row;
     /// `None` keeps the last).
     pub async fn save_room_listed(
         &self,
@@ -267,11 +263,7 @@ impl PgStore {
         self.call(|ack| Cmd::AppendMove { id: id.into(), index, entry, ack }).await
     }
 
-    pub async fn reset_moves(&self, id: &str, snapshot: String) -> Result<(), StoreError> {
-        self.reset_moves_listed(id, snapshot, None).await
-    }
-
-    /// As [`PgStore::reset_moves`], with what the lobby lists about the room (kept on its row;
+    /// As [`crate::Store::reset_moves`], with what the lobby lists about the room (kept on its row;
     /// `None` keeps the last).
     pub async fn reset_moves_listed(
         &self,

@@ -144,11 +144,7 @@ impl SqliteStore {
         call(&*self.shared, make).await
     }
 
-    pub async fn save_room(&self, id: &str, game: &str, snapshot: String) -> Result<(), StoreError> {
-        self.save_room_listed(id, game, snapshot, None).await
-    }
-
-    /// As [`SqliteStore::save_room`]; the listing is not kept (one server lists from memory).
+    /// As [`crate::Store::save_room`]; the listing is not kept (one server lists from memory).
     pub async fn save_room_listed(
         &self,
         id: &str,
@@ -163,11 +159,7 @@ impl SqliteStore {
         self.call(|ack| Cmd::AppendMove { id: id.into(), index, entry, ack }).await
     }
 
-    pub async fn reset_moves(&self, id: &str, snapshot: String) -> Result<(), StoreError> {
-        self.reset_moves_listed(id, snapshot, None).await
-    }
-
-    /// As [`SqliteStore::reset_moves`]; the listing is not kept (one server lists from memory).
+    /// As [`crate::Store::reset_moves`]; the listing is not kept (one server lists from memory).
     pub async fn reset_moves_listed(
         &self,
         id: &str,
