@@ -41,7 +41,8 @@ pub trait Game: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send 
     const RULES_VERSION: u32 = 1;
 
     type Config: Clone + Debug + Default + Serialize + DeserializeOwned + Send + Sync;
-    type Action: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
+    /// Hashable, so that a search can find an action in a long legal list without scanning it.
+    type Action: Clone + Debug + Eq + std::hash::Hash + Serialize + DeserializeOwned + Send + Sync;
     type Event: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
     type View: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
 

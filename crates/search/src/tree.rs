@@ -19,6 +19,8 @@ pub(crate) struct Node<A> {
     pub avail: u32,
     /// Sum of `seat`'s rewards over the visits.
     pub reward: f64,
+    /// Where `action` stood in its parent's list when last found (where to look first).
+    pub hint: u32,
 }
 
 #[derive(Debug)]
@@ -42,11 +44,13 @@ impl<A> Tree<A> {
             visits: 0,
             avail: 0,
             reward: 0.0,
+            hint: 0,
         });
     }
 
-    /// Adds a child of `parent` (at the front of its list) and returns it.
-    pub fn add_child(&mut self, parent: u32, seat: Seat, action: A) -> u32 {
+    /// Adds a child of `parent` (at the front of its list), found at `hint` in the parent's
+    /// list, and returns it.
+    pub fn add_child(&mut self, parent: u32, seat: Seat, action: A, hint: u32) -> u32 {
         let id = u32::try_from(self.nodes.len()).expect("tree under 4 billion nodes");
         let p = &mut self.nodes[parent as usize];
         let next_sibling = p.first_child;
@@ -59,6 +63,7 @@ impl<A> Tree<A> {
             visits: 0,
             avail: 1,
             reward: 0.0,
+            hint,
         });
         id
     }

@@ -4,6 +4,8 @@
 use crate::tree::{NONE, ROOT, Tree};
 use crate::{Budget, Playout};
 use engine::{Bot, Game, MatchRng, Observation, Outcome, Seat, SeatSet, Viewer, derive_seed};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -150,20 +152,32 @@ impl<G: Game> SearchBot<G> {
         // thread; a worker then resamples from its sample, which is a state consistent with
         // the same view and so gives the same distribution of determinizations.
         // The anchor is asked before the search, from its own stream derived from the seed.
-        // The root's foolish moves, unless every move is one.
-        let mut banned: Vec<G::Action> = Vec::new();
+        // The root's foolish moves, unless every move is one, as a mask over `legal` (a wide
+        // root, a Three Kingdoms hand of 78 cards and its 3,003 Serpent Spear pairs, bans
+        // thousands: every test against them is by index, never a search of the list).
+        let mut ban = vec![false; legal.len()];
         if let Some(f) = self.avoid {
             let view = obs.view();
-            banned.extend(legal.iter().filter(|a| f(view, me, a)).cloned());
-            if banned.len() == legal.len() {
-                banned.clear();
+            for (b, a) in ban.iter_mut().zip(legal) {
+                *b = f(view, me, a);
+            }
+            if ban.iter().all(|b| *b) {
+                ban.fill(false);
             }
         }
+        // What the root searches when a determinization lists `legal` (the acting seat knows its
+        // own moves, so every one should): `retain`'s `keep`, then without the banned moves
+        // unless that leaves none. `iterate` recomputes this only for a list that differs.
+        let root = Root {
+            legal,
+            candidates: root_candidates(legal, self.keep, &ban),
+            banned: legal.iter().zip(&ban).filter(|(_, b)| **b).map(|(a, _)| a.clone()).collect(),
+        };
         let anchor = match (&self.playout, self.anchor) {
             (Playout::Bot(make), Some(z)) => {
                 let a = make().choose(obs, &mut MatchRng::new(derive_seed(seed, u64::MAX)));
-                let kept = self.keep.is_none_or(|k| k(&a) || !legal.iter().any(k)) && !banned.contains(&a);
-                legal.iter().position(|x| *x == a).filter(|_| kept).map(|i| (i, z))
+                let kept = self.keep.is_none_or(|k| k(&a) || !legal.iter().any(k));
+                legal.iter().position(|x| *x == a).filter(|&i| kept && !ban[i]).map(|i| (i, z))
             }
             _ => None,
         };
@@ -177,10 +191,10 @@ impl<G: Game> SearchBot<G> {
         let deadline = self.budget.time.map(|d| start + d);
         let (budget, c, cutoff) = (self.budget, self.exploration, self.cutoff.as_ref());
         let workers = &mut self.workers[..threads];
-        let banned = &banned[..];
+        let root = &root;
         let iterations: u64 = if threads == 1 {
             let (sample, mut r) = jobs.into_iter().next().expect("one job");
-            workers[0].run(&sample, &mut r, me, budget.share(0, 1), deadline, c, keep, cutoff, banned)
+            workers[0].run(&sample, &mut r, me, budget.share(0, 1), deadline, c, keep, cutoff, root)
         } else {
             std::thread::scope(|scope| {
                 let handles: Vec<_> = workers
@@ -189,7 +203,7 @@ impl<G: Game> SearchBot<G> {
                     .enumerate()
                     .map(|(t, (w, (sample, mut r)))| {
                         scope.spawn(move || {
-                            w.run(&sample, &mut r, me, budget.share(t, threads), deadline, c, keep, cutoff, banned)
+                            w.run(&sample, &mut r, me, budget.share(t, threads), deadline, c, keep, cutoff, root)
                         })
                     })
                     .collect();
@@ -210,7 +224,7 @@ impl<G: Game> SearchBot<G> {
             }
         }
         // The most visited; the first in the legal list among equals; never a banned one.
-        let allowed = |i: usize| !banned.contains(&legal[i]);
+        let allowed = |i: usize| !ban[i];
         let first = (0..legal.len()).find(|&i| allowed(i)).unwrap_or(0);
         let mut best =
             visits.iter().enumerate().fold(first, |b, (i, v)| if *v > visits[b] && allowed(i) { i } else { b });
@@ -236,6 +250,15 @@ impl<G: Game> Bot<G> for SearchBot<G> {
     }
 }
 
+/// The root of a decision: its legal list (the observation's), the actions the search tries
+/// there when a determinization lists the same, and the banned ones (foolish), for one that
+/// does not.
+struct Root<'a, A> {
+    legal: &'a [A],
+    candidates: Vec<A>,
+    banned: Vec<A>,
+}
+
 /// One tree and the buffers to grow it, kept between decisions.
 struct Worker<G: Game> {
     tree: Tree<G::Action>,
@@ -244,6 +267,10 @@ struct Worker<G: Game> {
     path: Vec<u32>,
     /// For each legal action at the current node, its child (or `NONE`: untried).
     slots: Vec<u32>,
+    /// The children that were not where their hint said, and an index of a wide list (see
+    /// `iterate`).
+    missed: Vec<u32>,
+    index: HashMap<G::Action, u32, BuildHasherDefault<FxHasher>>,
     rewards: Vec<f64>,
     policy: Option<Box<dyn Bot<G>>>,
 }
@@ -256,6 +283,8 @@ impl<G: Game> Worker<G> {
             events: Vec::with_capacity(32),
             path: Vec::with_capacity(64),
             slots: Vec::with_capacity(64),
+            missed: Vec::with_capacity(64),
+            index: HashMap::default(),
             rewards: Vec::with_capacity(8),
             policy: playout.instance(),
         }
@@ -274,7 +303,7 @@ impl<G: Game> Worker<G> {
         c: f64,
         keep: Option<fn(&G::Action) -> bool>,
         cutoff: Option<&Cutoff<G>>,
-        banned: &[G::Action],
+        root: &Root<'_, G::Action>,
     ) -> u64 {
         self.tree.reset(me);
         let mut done = 0;
@@ -286,7 +315,7 @@ impl<G: Game> Worker<G> {
             if done > 0 && deadline.is_some_and(|d| Instant::now() >= d) {
                 break;
             }
-            self.iterate(sample, rng, me, c, keep, cutoff, banned);
+            self.iterate(sample, rng, me, c, keep, cutoff, root);
             done += 1;
         }
         done
@@ -301,9 +330,9 @@ impl<G: Game> Worker<G> {
         c: f64,
         keep: Option<fn(&G::Action) -> bool>,
         cutoff: Option<&Cutoff<G>>,
-        banned: &[G::Action],
+        root: &Root<'_, G::Action>,
     ) {
-        let Worker { tree, legal, events, path, slots, rewards, policy } = self;
+        let Worker { tree, legal, events, path, slots, missed, index, rewards, policy } = self;
         let mut state = sample.determinize(Viewer::seat(me), rng);
         let limit = state.step_limit();
         let mut steps: usize = 0;
@@ -328,21 +357,20 @@ impl<G: Game> Worker<G> {
             if legal.is_empty() {
                 break;
             }
-            retain(legal, keep);
-            if node == ROOT && !banned.is_empty() && legal.iter().any(|a| !banned.contains(a)) {
-                legal.retain(|a| !banned.contains(a));
+            if node != ROOT {
+                retain(legal, keep);
+            } else if legal[..] == root.legal[..] {
+                legal.clone_from(&root.candidates);
+            } else {
+                retain(legal, keep);
+                let banned = &root.banned;
+                if !banned.is_empty() && legal.iter().any(|a| !banned.contains(a)) {
+                    legal.retain(|a| !banned.contains(a));
+                }
             }
             slots.clear();
             slots.resize(legal.len(), NONE);
-            for child in tree.children(node) {
-                let n = tree.node(child);
-                if n.seat == seat
-                    && let Some(a) = &n.action
-                    && let Some(i) = legal.iter().position(|x| x == a)
-                {
-                    slots[i] = child;
-                }
-            }
+            find_children(tree, node, seat, legal, slots, missed, index);
             for &s in slots.iter().filter(|s| **s != NONE) {
                 tree.node_mut(s).avail += 1;
             }
@@ -350,7 +378,7 @@ impl<G: Game> Worker<G> {
             let (i, child, expanded) = if untried > 0 {
                 let k = rng.index(untried);
                 let i = slots.iter().enumerate().filter(|(_, s)| **s == NONE).nth(k).expect("k < untried").0;
-                (i, tree.add_child(node, seat, legal[i].clone()), true)
+                (i, tree.add_child(node, seat, legal[i].clone(), i as u32), true)
             } else {
                 let i = best_ucb(tree, slots, c);
                 (i, slots[i], false)
@@ -399,6 +427,101 @@ impl<G: Game> Worker<G> {
             n.reward += rewards.get(n.seat.index()).copied().unwrap_or(0.0);
         }
     }
+}
+
+/// A small fast hasher for the index of a legal list (the Fx hash: a rotate, an xor and a
+/// multiply per word). Actions are a few bytes, and the index is rebuilt on every visit of a
+/// wide node: SipHash's resistance to chosen keys buys nothing here.
+#[derive(Default)]
+struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.write_u64(u64::from(i));
+    }
+    fn write_u16(&mut self, i: u16) {
+        self.write_u64(u64::from(i));
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(u64::from(i));
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.write_u64(i as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// Fills `slots` (one per entry of `legal`, `NONE` already) with the children of `node` that
+/// `seat`'s actions in `legal` lead to.
+fn find_children<A: Clone + Eq + Hash>(
+    tree: &mut Tree<A>,
+    node: u32,
+    seat: Seat,
+    legal: &[A],
+    slots: &mut [u32],
+    missed: &mut Vec<u32>,
+    index: &mut HashMap<A, u32, BuildHasherDefault<FxHasher>>,
+) {
+    // Each child is looked for first where it was found last time: the lists of a node
+    // mostly come in the same order. The others (an opponent's node, whose list changes
+    // with each determinization's hand) are looked up in an index of the list when it is
+    // wide (a hoarded hand lists thousands of Serpent Spear pairs), so a visit costs the
+    // list once, not its product with the children.
+    missed.clear();
+    let mut next = tree.node(node).first_child;
+    while next != NONE {
+        let child = next;
+        let n = tree.node_mut(child);
+        next = n.next_sibling;
+        if n.seat != seat {
+            continue;
+        }
+        let Some(a) = &n.action else { continue };
+        if legal.get(n.hint as usize) == Some(a) {
+            slots[n.hint as usize] = child;
+        } else {
+            missed.push(child);
+        }
+    }
+    let wide = missed.len() * legal.len() > 4096;
+    if wide {
+        index.clear();
+        for (i, a) in legal.iter().enumerate() {
+            index.entry(a.clone()).or_insert(i as u32);
+        }
+    }
+    for &child in missed.iter() {
+        let n = tree.node_mut(child);
+        let a = n.action.as_ref().expect("a child has an action");
+        let found = if wide { index.get(a).map(|&i| i as usize) } else { legal.iter().position(|x| x == a) };
+        if let Some(i) = found {
+            slots[i] = child;
+            n.hint = i as u32;
+        }
+    }
+}
+
+/// The root's candidates: what `iterate` makes of a root list equal to `legal` (`retain` with
+/// `keep`, then without the moves `ban` marks unless that leaves none), by index in one pass.
+fn root_candidates<A: Clone>(legal: &[A], keep: Option<fn(&A) -> bool>, ban: &[bool]) -> Vec<A> {
+    let kept: Vec<bool> = match keep {
+        Some(k) if legal.iter().any(k) => legal.iter().map(k).collect(),
+        _ => vec![true; legal.len()],
+    };
+    let unbanned = (0..legal.len()).any(|i| kept[i] && !ban[i]);
+    (0..legal.len()).filter(|&i| kept[i] && (!ban[i] || !unbanned)).map(|i| legal[i].clone()).collect()
 }
 
 /// Keeps the actions `keep` accepts, unless it accepts none.
@@ -460,6 +583,58 @@ mod tests {
         assert_eq!(actor(set, Seat(2)), Some(Seat(2)));
         assert_eq!(actor(set, Seat(1)), Some(Seat(0)));
         assert_eq!(actor(SeatSet::EMPTY, Seat(1)), None);
+    }
+
+    /// Children are found where `position` finds them, by their hints or by the index of a
+    /// wide list, however the list is reordered between visits.
+    #[test]
+    fn children_are_found_in_any_order() {
+        let mut tree: Tree<u32> = Tree::new();
+        tree.reset(Seat(0));
+        let mut rng = MatchRng::new(5);
+        for a in 0..300u32 {
+            tree.add_child(ROOT, Seat(if a % 7 == 0 { 1 } else { 0 }), a * 3, 0);
+        }
+        let (mut missed, mut index) = (Vec::new(), HashMap::default());
+        for width in [10usize, 100, 2_000] {
+            for _ in 0..3 {
+                let mut legal: Vec<u32> = (0..width as u32).collect();
+                rng.shuffle(&mut legal);
+                let mut slots = vec![NONE; legal.len()];
+                find_children(&mut tree, ROOT, Seat(0), &legal, &mut slots, &mut missed, &mut index);
+                let mut want = vec![NONE; legal.len()];
+                for child in tree.children(ROOT).collect::<Vec<_>>() {
+                    let n = tree.node(child);
+                    if let (Seat(0), Some(a)) = (n.seat, &n.action)
+                        && let Some(i) = legal.iter().position(|x| x == a)
+                    {
+                        want[i] = child;
+                    }
+                }
+                assert_eq!(slots, want, "width {width}");
+            }
+        }
+    }
+
+    /// The one-pass candidates match the list filters they replace (`retain`, then the
+    /// banned moves left out unless none would be left), over every keep and ban of a list.
+    #[test]
+    fn root_candidates_are_the_filtered_list() {
+        let legal: Vec<i32> = (0..6).collect();
+        type Keep = Option<fn(&i32) -> bool>;
+        let keeps: [Keep; 4] = [None, Some(|x: &i32| x % 2 == 0), Some(|x: &i32| *x > 10), Some(|x: &i32| *x < 2)];
+        for keep in keeps {
+            for mask in 0..(1u32 << legal.len()) {
+                let ban: Vec<bool> = (0..legal.len()).map(|i| mask & (1 << i) != 0).collect();
+                let banned: Vec<i32> = legal.iter().zip(&ban).filter(|(_, b)| **b).map(|(a, _)| *a).collect();
+                let mut want = legal.clone();
+                retain(&mut want, keep);
+                if want.iter().any(|a| !banned.contains(a)) {
+                    want.retain(|a| !banned.contains(a));
+                }
+                assert_eq!(root_candidates(&legal, keep, &ban), want, "mask {mask:06b}");
+            }
+        }
     }
 
     #[test]

@@ -383,6 +383,8 @@ fn play(cx: &Ctx<'_>, legal: &[Action], rng: &mut MatchRng) -> Option<Action> {
     let enemies_alive = v.players.iter().filter(|p| p.alive && cx.priority(p.seat).is_some()).count();
     let friends_alive =
         v.players.iter().filter(|p| p.alive && p.seat != cx.me && cx.stance(p.seat) == Stance::Friend).count();
+    // Once, not per action: a hoarded hand of 78 cards lists 3,003 Serpent Spear pairs a target.
+    let has_attack = v.hand.iter().any(|c| c.kind() == Kind::Attack);
     for &a in legal {
         match a {
             Action::Use { card, kind, targets } => {
@@ -438,13 +440,10 @@ fn play(cx: &Ctx<'_>, legal: &[Action], rng: &mut MatchRng) -> Option<Action> {
                 };
                 consider(score, a);
             }
-            Action::UseSpear { targets, .. } => {
-                let has_attack = v.hand.iter().any(|c| c.kind() == Kind::Attack);
-                if !has_attack && v.hand.len() >= 4 {
-                    consider(targets.first().and_then(|t| cx.priority(t)).map_or(0, |p| 15 - p), a);
-                }
+            Action::UseSpear { targets, .. } if !has_attack && v.hand.len() >= 4 => {
+                consider(targets.first().and_then(|t| cx.priority(t)).map_or(0, |p| 15 - p), a);
             }
-            Action::Rouse { targets } if !v.hand.iter().any(|c| c.kind() == Kind::Attack) => {
+            Action::Rouse { targets } if !has_attack => {
                 consider(targets.first().and_then(|t| cx.priority(t)).map_or(0, |p| 25 - p), a);
             }
             Action::Benevolence { card, to } => {
