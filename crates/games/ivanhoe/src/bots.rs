@@ -70,18 +70,23 @@ fn hand(view: &View) -> &[Card] {
 /// Counted values of the hand cards playable in a `colour` tournament (one maiden at most,
 /// none if the display already has one).
 fn playable_values(view: &View, me: Seat, colour: Colour) -> Vec<u32> {
+    playable(view, me, colour).collect()
+}
+
+/// Their sum (no vector: the opening weighs every allowed colour this way).
+fn playable_sum(view: &View, me: Seat, colour: Colour) -> u32 {
+    playable(view, me, colour).sum()
+}
+
+fn playable(view: &View, me: Seat, colour: Colour) -> impl Iterator<Item = u32> + '_ {
     let mut maiden = view.player(me).display.contains(&Card::Maiden);
-    let mut v = Vec::new();
-    for &c in hand(view) {
+    hand(view).iter().filter_map(move |&c| {
         let ok = match c.colour() {
             Some(k) => k == colour,
             None => c.is_supporter() && !(c.is_maiden() && std::mem::replace(&mut maiden, true)),
         };
-        if ok {
-            v.push(c.counted(Some(colour)));
-        }
-    }
-    v
+        ok.then(|| c.counted(Some(colour)))
+    })
 }
 
 fn open(view: &View, legal: &[Action]) -> Option<Action> {
@@ -89,8 +94,8 @@ fn open(view: &View, legal: &[Action]) -> Option<Action> {
     let allowed = view.allowed?;
     let colour = allowed.iter().max_by(|&a, &b| {
         let score = |c: Colour| {
-            let s: u32 = playable_values(view, me, c).iter().sum::<u32>()
-                + hand(view).iter().filter(|k| k.colour() == Some(c)).count() as u32 * 2;
+            let s: u32 =
+                playable_sum(view, me, c) + hand(view).iter().filter(|k| k.colour() == Some(c)).count() as u32 * 2;
             s as f32 * (0.4 + worth(view, me, c))
         };
         score(a).total_cmp(&score(b)).then(b.cmp(&a))
@@ -102,6 +107,25 @@ fn open(view: &View, legal: &[Action]) -> Option<Action> {
             _ => (true, true, 99),
         }
     })
+}
+
+fn is_attack(a: &Action) -> bool {
+    matches!(
+        a,
+        Action::BreakLance { .. }
+            | Action::Riposte { .. }
+            | Action::Dodge { .. }
+            | Action::Outmaneuver
+            | Action::Charge
+            | Action::Countercharge
+            | Action::Disgrace
+            | Action::Adapt
+            | Action::Outwit { .. }
+    )
+}
+
+fn is_colour(a: &Action) -> bool {
+    matches!(a, Action::Unhorse { .. } | Action::ChangeWeapon { .. } | Action::DropWeapon)
 }
 
 fn best_rival(view: &View, me: Seat) -> u32 {
@@ -155,25 +179,18 @@ fn turn(obs: &Observation<'_, Ivanhoe>, view: &View, me: Seat, rng: &mut MatchRn
         return Some(Action::EndTurn);
     }
 
-    // Resolve every display-changing card on one determinized copy.
-    let base = obs.determinize(&mut rng.fork());
+    // Resolve every display-changing card on one determinized copy, made only when the hand
+    // holds one (most turns of a playout do not: the copy was most of their cost). The fork
+    // is drawn either way, so the moves that follow draw the same numbers.
+    let mut fork = rng.fork();
+    let Some(base) = legal.iter().any(|a| is_attack(a) || is_colour(a)).then(|| obs.determinize(&mut fork)) else {
+        return cards_turn(obs, view, me, None, None, 0);
+    };
     let now = gap(&base, me);
     let mut best_attack: Option<(Action, i32)> = None;
     let mut best_colour: Option<(Action, i32)> = None;
     for &a in legal {
-        let is_attack = matches!(
-            a,
-            Action::BreakLance { .. }
-                | Action::Riposte { .. }
-                | Action::Dodge { .. }
-                | Action::Outmaneuver
-                | Action::Charge
-                | Action::Countercharge
-                | Action::Disgrace
-                | Action::Adapt
-                | Action::Outwit { .. }
-        );
-        let is_colour = matches!(a, Action::Unhorse { .. } | Action::ChangeWeapon { .. } | Action::DropWeapon);
+        let (is_attack, is_colour) = (is_attack(&a), is_colour(&a));
         if !is_attack && !is_colour {
             continue;
         }
@@ -191,7 +208,7 @@ fn turn(obs: &Observation<'_, Ivanhoe>, view: &View, me: Seat, rng: &mut MatchRn
             }
         } else {
             let c = after.colour()?;
-            let pot = after.total(me) as i32 + playable_values(view, me, c).iter().sum::<u32>() as i32;
+            let pot = after.total(me) as i32 + playable_sum(view, me, c) as i32;
             let rival = gap(&after, me) - after.total(me) as i32; // = -best rival total
             let score = pot + rival;
             if best_colour.is_none_or(|(_, b)| score > b) {
@@ -200,6 +217,23 @@ fn turn(obs: &Observation<'_, Ivanhoe>, view: &View, me: Seat, rng: &mut MatchRn
         }
     }
 
+    cards_turn(obs, view, me, best_attack, best_colour, now)
+}
+
+/// The rest of a turn, given the best display-changing cards found (`now`: the gap before
+/// them): colour changes, attacks, Knock Down, Stunned, then just enough cards to lead.
+fn cards_turn(
+    obs: &Observation<'_, Ivanhoe>,
+    view: &View,
+    me: Seat,
+    best_attack: Option<(Action, i32)>,
+    best_colour: Option<(Action, i32)>,
+    now: i32,
+) -> Option<Action> {
+    let legal = obs.legal();
+    let colour = view.colour?;
+    let my = view.player(me).total;
+    let best = best_rival(view, me);
     let values = playable_values(view, me, colour);
     let stunned = view.player(me).stunned;
     let room = if stunned && view.added_this_turn >= 1 {

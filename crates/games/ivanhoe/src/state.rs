@@ -93,6 +93,15 @@ impl Hand {
             Some(Card::ALL[k])
         })
     }
+    /// Every card, in table order, into a vector of the hand's size (a view's hand: no
+    /// regrowing, and only the kinds held are visited).
+    pub fn to_vec(&self) -> Vec<Card> {
+        let mut v = Vec::with_capacity(self.len());
+        for c in self.kinds() {
+            v.extend(std::iter::repeat_n(c, self.counts[c.index()] as usize));
+        }
+        v
+    }
     /// Every card, in table order.
     pub fn cards(&self) -> impl Iterator<Item = Card> + '_ {
         Card::ALL.into_iter().flat_map(|c| std::iter::repeat_n(c, self.counts[c.index()] as usize))

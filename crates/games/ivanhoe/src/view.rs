@@ -131,7 +131,7 @@ impl Ivanhoe {
                     withdrawn: p.withdrawn,
                 })
                 .collect(),
-            hand: me.map(|s| self.players[s].hand.cards().collect()),
+            hand: me.map(|s| self.players[s].hand.to_vec()),
             allowed: me
                 .filter(|&s| matches!(self.phase, Phase::Start) && s == self.active)
                 .map(|s| self.allowed_colours(s)),
