@@ -268,7 +268,7 @@ struct Worker<G: Game> {
     /// For each legal action at the current node, its child (or `NONE`: untried).
     slots: Vec<u32>,
     /// The children that were not where their hint said, and an index of a wide list (see
-    /// `iterate`).
+    /// `find_children`).
     missed: Vec<u32>,
     index: HashMap<G::Action, u32, BuildHasherDefault<FxHasher>>,
     rewards: Vec<f64>,

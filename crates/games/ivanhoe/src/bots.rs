@@ -180,8 +180,9 @@ fn turn(obs: &Observation<'_, Ivanhoe>, view: &View, me: Seat, rng: &mut MatchRn
     }
 
     // Resolve every display-changing card on one determinized copy, made only when the hand
-    // holds one (most turns of a playout do not: the copy was most of their cost). The fork
-    // is drawn either way, so the moves that follow draw the same numbers.
+    // holds one (a turn without one skipped the copy's cost: with the view's hand built at its
+    // size, a third of `expert`'s CPU a move on 12 games). The fork is drawn either way, so
+    // the moves that follow draw the same numbers.
     let mut fork = rng.fork();
     let Some(base) = legal.iter().any(|a| is_attack(a) || is_colour(a)).then(|| obs.determinize(&mut fork)) else {
         return cards_turn(obs, view, me, None, None, 0);
