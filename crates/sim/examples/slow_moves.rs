@@ -7,15 +7,9 @@
 
 use engine::{Bot, Game, MatchRng, Observation, Seat, derive_seed};
 use registry::Entry;
+use sim::thread_cpu;
 use std::time::Duration;
 use three_kingdoms::ThreeKingdoms;
-
-fn thread_cpu() -> Duration {
-    std::fs::read_to_string("/proc/thread-self/schedstat")
-        .ok()
-        .and_then(|s| s.split_whitespace().next()?.parse().ok())
-        .map_or(Duration::ZERO, Duration::from_nanos)
-}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

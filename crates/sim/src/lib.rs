@@ -119,7 +119,7 @@ impl<G: Game> Bot<G> for Timed<G> {
 
 /// CPU time this thread has run (Linux: `/proc/thread-self/schedstat`; a few microseconds to
 /// read, so only searching levels are timed), or wall time where that cannot be read.
-pub(crate) fn thread_cpu() -> Duration {
+pub fn thread_cpu() -> Duration {
     std::fs::read_to_string("/proc/thread-self/schedstat")
         .ok()
         .and_then(|s| s.split_whitespace().next()?.parse().ok())
