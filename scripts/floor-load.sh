@@ -7,6 +7,8 @@
 #   scripts/floor-load.sh [path/to/compare-load.sh] [MATCHES] [SECONDS]
 #   FLOOR_COMMIT=1 scripts/floor-load.sh ...   the durable floor: each move committed in SQLite
 #                                              first, as the store does (see that file)
+#   FLOOR_COMMIT=2 scripts/floor-load.sh ...   the whole-room durable floor: also the room's own
+#                                              life (created, joins, start, end, deleted)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 HARNESS=${1:-../shared/bench/compare-load.sh}

@@ -14,6 +14,16 @@
 //! (as under the shared driver, which keeps the server about half busy); it saves no room, join
 //! or finished match, which `serve` does.
 //!
+//! **The whole-room durable floor** (`FLOOR_COMMIT=2`): the durable floor, and also the least
+//! of a room's own life that `serve` must store before anyone hears of it, each as its own
+//! transaction of the store's size, when it happens: the room's row when it is created (its
+//! link works before anyone joins), each join (the member's token is their way back after a
+//! restart or a failover: stored before `Joined`), the match's start (the snapshot with its
+//! seats and seed), its end (the match record with its log, and the room back in the lobby, in
+//! one transaction) and the room's deletion once its last member is gone (one transaction for
+//! all the leaves). `serve` writes these too (and, today, each lobby leave on its own); this
+//! mode says what they cost at the least, with no rules, no actor and no views.
+//!
 //! `protocol_floor [ADDR]` (default 127.0.0.1:7879; port 0 picks a free one), or with
 //! `serve`'s arguments (`protocol_floor serve --addr ADDR …`: the other flags are ignored but
 //! `--db`).
@@ -45,6 +55,8 @@ struct Table {
     turns: u64,
     started: bool,
     rng: u64,
+    /// The match's move entries (the whole-room floor records them when it ends).
+    log: Vec<String>,
 }
 
 impl Table {
@@ -94,11 +106,11 @@ impl Table {
             return;
         }
         // A move entry of the real log's size: the seat, the action, the decision serial.
-        commit_move(
-            room,
-            self.turns,
-            &format!(r#"{{"seat":{by},"action":{{"Shoot":{{"target":{t}}}}},"serial":{}}}"#, self.turns),
-        );
+        let entry = format!(r#"{{"seat":{by},"action":{{"Shoot":{{"target":{t}}}}},"serial":{}}}"#, self.turns);
+        commit_move(room, self.turns, &entry);
+        if whole_room() {
+            self.log.push(entry);
+        }
         let live = self.random().is_multiple_of(2);
         if live {
             self.lives[t] -= 1;
@@ -115,6 +127,7 @@ impl Table {
             let w = self.lives.iter().position(|&l| l > 0).unwrap_or(0);
             packets.push(format!(r#"{{"type":"GameEnded","winner":"{}"}}"#, self.names[w]));
             self.started = false;
+            commit_end(room, &self.names, &std::mem::take(&mut self.log), &self.names[w]);
         } else {
             // Blank on yourself keeps the turn, as in Buckshot.
             if live || t != by {
@@ -128,6 +141,90 @@ impl Table {
 
 /// The durable floor's database (`None`: the plain floor).
 static LOG: Mutex<Option<rusqlite::Connection>> = Mutex::new(None);
+/// `FLOOR_COMMIT=2`: the room's own life is stored too.
+static WHOLE_ROOM: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+fn whole_room() -> bool {
+    WHOLE_ROOM.load(Ordering::Relaxed)
+}
+
+/// A room snapshot of the size `serve` stores with `members` members (its options, each
+/// member's name, token and join time, and once a match runs its seed and seats).
+fn snapshot(names: &[String], started: bool) -> String {
+    let members: Vec<String> = names
+        .iter()
+        .map(|n| format!(r#"{{"username":"{n}","token":"7cb6483eec01f9846b790bb5a06b7c63","joinTime":1796171252360,"bot":null,"spectator":false}}"#))
+        .collect();
+    let seats: Vec<String> = names.iter().map(|n| format!(r#""{n}""#)).collect();
+    let matched = if started {
+        format!(
+            r#"{{"seed":6,"config":{{"players":4}},"seats":[{}],"bots":[null,null,null,null],"startedAt":1796171252370,"rulesVersion":1}}"#,
+            seats.join(",")
+        )
+    } else {
+        "null".into()
+    };
+    format!(
+        r#"{{"options":{{"seed":6,"holdSeconds":60,"turnSeconds":30,"botDelayMs":700,"maxSpectators":64,"gameOptions":null,"private":false}},"members":[{}],"host":null,"matchesPlayed":0,"baseSeed":6,"lastMatch":null,"match":{matched}}}"#,
+        members.join(",")
+    )
+}
+
+/// Runs `f` in one transaction on the floor's database (if the whole room is stored).
+fn commit_room(f: impl FnOnce(&rusqlite::Connection) -> rusqlite::Result<()>) {
+    if !whole_room() {
+        return;
+    }
+    let mut log = LOG.lock().unwrap();
+    let Some(conn) = log.as_mut() else { return };
+    conn.prepare_cached("BEGIN").and_then(|mut st| st.execute([])).expect("begin");
+    f(conn).expect("room write");
+    conn.prepare_cached("COMMIT").and_then(|mut st| st.execute([])).expect("commit");
+}
+
+/// The room's row written whole: created (`insert`), or a join or a start.
+fn commit_snapshot(room: &str, snapshot: &str, insert: bool) {
+    commit_room(|c| {
+        let sql = if insert {
+            "INSERT INTO rooms (id, game, snapshot, moves_from) VALUES (?1, 'buckshot', ?2, \
+             (SELECT coalesce(max(seq), 0) + 1 FROM moves))"
+        } else {
+            "UPDATE rooms SET snapshot = ?2, moves_from = (SELECT coalesce(max(seq), 0) + 1 FROM moves), \
+             updated_at = unixepoch() WHERE id = ?1"
+        };
+        c.prepare_cached(sql)?.execute(rusqlite::params![room, snapshot]).map(|_| ())
+    });
+}
+
+/// A match's end: its record (with its log) and the room back in the lobby, one transaction.
+fn commit_end(room: &str, names: &[String], log: &[String], winner: &str) {
+    let snapshot = snapshot(names, false);
+    let players = format!("[{}]", names.iter().map(|n| format!(r#""{n}""#)).collect::<Vec<_>>().join(","));
+    let log = format!("[{}]", log.join(","));
+    commit_room(|c| {
+        c.prepare_cached(
+            "INSERT INTO matches (room_id, game, seed, config, players, log, result, started_at, ended_at, match_no)
+             VALUES (?1, 'buckshot', 6, '{\"players\":4}', ?2, ?3, ?4, 1796171252370, 1796171252999, NULL)",
+        )?
+        .execute(rusqlite::params![room, players, log, format!(r#"{{"winners":["{winner}"]}}"#)])?;
+        c.prepare_cached(
+            "UPDATE rooms SET snapshot = ?2, moves_from = (SELECT coalesce(max(seq), 0) + 1 FROM moves) WHERE id = ?1",
+        )?
+        .execute(rusqlite::params![room, snapshot])
+        .map(|_| ())
+    });
+}
+
+/// The room deleted once its last member is gone (its id retired, as `serve` does).
+fn commit_delete(room: &str) {
+    commit_room(|c| {
+        c.prepare_cached("DELETE FROM rooms WHERE id = ?1")?.execute([room])?;
+        c.prepare_cached("DELETE FROM chat WHERE room_id = ?1")?.execute([room])?;
+        c.prepare_cached("INSERT OR IGNORE INTO retired_ids (id, retired_at) VALUES (?1, unixepoch())")?
+            .execute([room])
+            .map(|_| ())
+    });
+}
 
 /// The store's own connection (its pragmas and schema: `store::sqlite::open_connection`).
 fn open_log(path: &str) -> rusqlite::Connection {
@@ -151,6 +248,7 @@ static NEXT: AtomicU64 = AtomicU64::new(1);
 async fn create(State(rooms): State<Rooms>) -> impl IntoResponse {
     let id = format!("r{}", NEXT.fetch_add(1, Ordering::Relaxed));
     let table = Table { rng: 0x9E37_79B9_7F4A_7C15 ^ NEXT.load(Ordering::Relaxed), ..Table::default() };
+    commit_snapshot(&id, &snapshot(&[], false), true);
     rooms.lock().unwrap().insert(id.clone(), Arc::new(Mutex::new(table)));
     (StatusCode::CREATED, [("content-type", "application/json")], format!(r#"{{"id":"{id}"}}"#))
 }
@@ -193,6 +291,7 @@ async fn serve(mut socket: WebSocket, table: Arc<Mutex<Table>>, rooms: &Rooms, i
                         seat = Some(t.names.len());
                         t.names.push(name.clone());
                         t.conns.push(tx.clone());
+                        commit_snapshot(id, &snapshot(&t.names, false), false);
                         let _ = tx.send(vec![format!(r#"{{"type":"Joined","username":"{name}","token":"4f1c9a0b7e2d3c5a9b8e7f6a5d4c3b2a"}}"#)]);
                         let joined = format!(r#"{{"type":"PlayerJoined","player":{{"username":"{name}","inGame":false,"isSpectator":false,"joinTime":1795632312482,"isBot":false,"connected":true}}}}"#);
                         for c in &t.conns { let _ = c.send(vec![joined.clone()]); }
@@ -202,6 +301,7 @@ async fn serve(mut socket: WebSocket, table: Arc<Mutex<Table>>, rooms: &Rooms, i
                         t.lives = [LIVES; SEATS];
                         // A rematch (loadtest restarts finished games in their room) starts at seat 0 again.
                         t.turn = 0;
+                        commit_snapshot(id, &snapshot(&t.names, true), false);
                         t.send_all(&[r#"{"type":"GameStarted"}"#.to_string(), format!(r#"{{"type":"TurnStart","username":"{}"}}"#, t.names[0])]);
                     }
                     Some("GameDataRequest") if t.names.len() == SEATS => {
@@ -226,6 +326,7 @@ async fn serve(mut socket: WebSocket, table: Arc<Mutex<Table>>, rooms: &Rooms, i
     };
     if empty {
         rooms.lock().unwrap().remove(id);
+        commit_delete(id);
     }
 }
 
@@ -236,13 +337,15 @@ fn main() {
         None => args.first().cloned(),
     }
     .unwrap_or_else(|| "127.0.0.1:7879".into());
-    if std::env::var("FLOOR_COMMIT").is_ok_and(|v| v == "1") {
+    let mode = std::env::var("FLOOR_COMMIT").unwrap_or_default();
+    if mode == "1" || mode == "2" {
         let db = args
             .iter()
             .position(|a| a == "--db")
             .and_then(|i| args.get(i + 1))
-            .expect("FLOOR_COMMIT=1 needs --db PATH");
+            .expect("FLOOR_COMMIT=1 or 2 needs --db PATH");
         *LOG.lock().unwrap() = Some(open_log(db));
+        WHOLE_ROOM.store(mode == "2", Ordering::Relaxed);
     }
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
     rt.block_on(async {
