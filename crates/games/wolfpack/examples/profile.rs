@@ -93,7 +93,7 @@ fn main() {
                 moves += play_out(game, &mut bots, &mut rng, None).expect("ends").moves;
             }
         }
-        "rules" => {
+        "rules" | "quiet" => {
             // The `bots` fights with the bots taken out: each fight's moves recorded first
             // (untimed), then only the rules timed, replaying them through `apply_into` (checked,
             // events collected, as the sim's runner applies them). What the sim cannot go below
@@ -116,12 +116,17 @@ fn main() {
                 fights.push(actions);
             }
             let mut events = Vec::with_capacity(64);
+            let quiet = mode == "quiet";
             (cpu0, start) = (cpu_seconds(), std::time::Instant::now());
             for (seed, actions) in fights.iter().enumerate() {
                 let mut game = WolfPack::new(&config, seed as u64).expect("valid");
                 for &(seat, action) in actions {
                     events.clear();
-                    game.apply_into(seat, action, &mut events).expect("the recorded move");
+                    if quiet {
+                        game.apply_quiet(seat, action, &mut events).expect("the recorded move");
+                    } else {
+                        game.apply_into(seat, action, &mut events).expect("the recorded move");
+                    }
                 }
                 std::hint::black_box(&game);
                 moves += actions.len();
