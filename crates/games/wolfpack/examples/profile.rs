@@ -4,7 +4,7 @@
 //! `valgrind --tool=callgrind target/release/examples/profile 500` counts instructions, which
 //! (unlike time) does not depend on what else the machine is doing.
 //!
-//! `profile [GAMES] [random|fast|bots|floor]`: `random` (the default) is
+//! `profile [GAMES] [random|fast|bots|rules|quiet|floor]`: `random` (the default) is
 //! `engine::random_playout`, uniform random legal actions for every seat (drawn by index through
 //! `Game::random_legal_action`, each checked by `apply`); `fast` the same fights through
 //! `wolfpack::fast::random_playout` (no check); `bots` is the `random` pilot bots and the
@@ -13,7 +13,8 @@
 //! for comparison (`examples/plain.rs` is the floor with the rules in: the same fights, played
 //! plainly). `valgrind --tool=callgrind --branch-sim=yes` also counts mispredictions. `rules` replays
 //! the `bots` fights' moves without the bots or the runner (recorded first, untimed): the
-//! rules' share of a simulated move.
+//! rules' share of a simulated move; `quiet` the same through `apply_quiet` (no events kept, as
+//! the sim applies its moves): what the sim could reach with free bots and runner.
 
 use engine::{Game, MatchRng, PlayoutBuffers, play_out, random_playout};
 
@@ -132,7 +133,7 @@ fn main() {
                 moves += actions.len();
             }
         }
-        other => panic!("unknown mode `{other}` (random, fast, bots, rules, floor)"),
+        other => panic!("unknown mode `{other}` (random, fast, bots, rules, quiet, floor)"),
     }
     cpu::report(&mode, "", games, moves, cpu0, start);
 }
