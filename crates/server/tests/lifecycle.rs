@@ -323,3 +323,58 @@ async fn socket_limits_close_the_websocket_with_1013_and_a_reason() {
     assert!(reason.contains("the server"), "{reason}");
     s.stop().await;
 }
+
+/// A table that closes its sockets together in the lobby (a match over, everyone gone) costs
+/// one snapshot write, not one per member; the one who stays hears every leave, and the stored
+/// room is the one they see.
+#[tokio::test]
+async fn lobby_drops_queued_together_are_stored_in_one_write() {
+    use server::games::buckshot::BuckshotAdapter;
+    use server::room::{Outbound, Room, RoomOptions};
+    use tokio::sync::mpsc;
+
+    let store = store::Store::memory().unwrap();
+    let (room, handle, inbox) = Room::<BuckshotAdapter>::create("drops".into(), RoomOptions::default(), store.clone());
+    tokio::spawn(room.run(inbox));
+    let mut outs: Vec<mpsc::Receiver<Outbound>> = Vec::new();
+    for conn in 1..=4u64 {
+        let (tx, out) = mpsc::channel(256);
+        handle.connect(conn, tx).await.unwrap();
+        let join = json!({"type": "JoinGame", "username": format!("p{conn}")});
+        handle.text(conn, Outbound::from(join.to_string())).await.unwrap();
+        handle.flush().await.unwrap();
+        outs.push(out);
+    }
+    let before = store.commits().expect("SQLite counts its commits");
+    // p1 (the host) and p2, p3 drop at once; p4 stays.
+    for conn in 1..=3u64 {
+        handle.disconnect(conn).await.unwrap();
+    }
+    handle.flush().await.unwrap();
+    assert_eq!(store.commits().unwrap() - before, 1, "three drops queued together are one write");
+
+    let mut heard = Vec::new();
+    while let Ok(p) = outs[3].try_recv() {
+        heard.push(serde_json::from_str::<Value>(p.as_str()).unwrap());
+    }
+    let left: Vec<&Value> = heard.iter().filter(|p| p["type"] == "PlayerLeft").map(|p| &p["username"]).collect();
+    assert_eq!(left, [&json!("p1"), &json!("p2"), &json!("p3")], "p4 hears every leave, in order");
+    assert!(
+        heard.iter().any(|p| p["type"] == "HostSet" && p["username"] == "p4"),
+        "the host's leave passes the role on: {heard:?}"
+    );
+    let stored = store.load_room("drops").await.unwrap().expect("the room is stored");
+    let snapshot: Value = serde_json::from_str(&stored.snapshot).unwrap();
+    let members: Vec<&Value> = snapshot["members"].as_array().unwrap().iter().map(|m| &m["username"]).collect();
+    assert_eq!(members, [&json!("p4")], "the stored room has the one who stayed");
+    assert_eq!(snapshot["host"], "p4");
+
+    // A lone drop is stored as before (and a later command finds nothing left to store).
+    let before = store.commits().unwrap();
+    handle.disconnect(4).await.unwrap();
+    handle.flush().await.unwrap();
+    assert_eq!(store.commits().unwrap() - before, 1);
+    let stored = store.load_room("drops").await.unwrap().expect("an empty room stays until it closes");
+    let snapshot: Value = serde_json::from_str(&stored.snapshot).unwrap();
+    assert_eq!(snapshot["members"], json!([]));
+}

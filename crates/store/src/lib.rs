@@ -144,6 +144,16 @@ impl Store {
         }
     }
 
+    /// Transactions committed since the store opened (SQLite; `None` on PostgreSQL, whose
+    /// `pg_stat_database` counts them): what the server's group commit and its rooms' writes
+    /// cost in commits.
+    pub fn commits(&self) -> Option<u64> {
+        match &self.0 {
+            Backend::Sqlite(s) => Some(s.commits()),
+            Backend::Postgres(_) => None,
+        }
+    }
+
     /// Which backend this is: `"sqlite"` or `"postgres"`.
     pub fn backend(&self) -> &'static str {
         match &self.0 {

@@ -101,6 +101,11 @@ pub struct Room<A: GameAdapter> {
     /// in the lobby, the host role passed on, a leave whose move is stored) was refused by the
     /// store: it is written again at every retry until it is stored (see [`Room::save`]).
     unsaved: bool,
+    /// Members dropped in the lobby whose leave is not stored yet, and what the others hear
+    /// of it once it is (`PlayerLeft`, `HostSet`): the drops queued together (a table closing
+    /// its sockets at once) are stored in one snapshot, written when the room has no other
+    /// command waiting and before it handles anything else (see [`Room::store_drops`]).
+    dropped: Option<Vec<protocol::ServerMsg>>,
     _adapter: std::marker::PhantomData<A>,
 }
 
@@ -175,6 +180,7 @@ impl<A: GameAdapter> Room<A> {
             moved,
             retry_at: None,
             unsaved: false,
+            dropped: None,
             _adapter: std::marker::PhantomData,
         };
         (room, handle, inbox)
@@ -196,6 +202,16 @@ impl<A: GameAdapter> Room<A> {
             if self.has_moved() {
                 return RunEnd::Moved;
             }
+            // The last of the drops queued together is handled: store them (a command
+            // waiting, if not a drop, stores them first; see `handle`). The sockets of a table
+            // closing together often reach the server a moment apart, the first alone: the
+            // room lets the runtime poll its sockets once first, so that their drops join.
+            if self.dropped.is_some() && rx.is_empty() {
+                tokio::task::yield_now().await;
+                if rx.is_empty() {
+                    self.store_drops().await;
+                }
+            }
             let deadline = match (self.next_deadline(), self.life_deadline()) {
                 (Some(a), Some(b)) => Some(a.min(b)),
                 (a, b) => a.or(b),
@@ -214,6 +230,7 @@ impl<A: GameAdapter> Room<A> {
                     None => break,
                 },
                 () = sleep_until_opt(deadline), if deadline.is_some() => {
+                    self.store_drops().await;
                     // A match's end the store refused is tried again first; while it is refused
                     // nothing else of the match can happen.
                     let waited = self.retry_at.take().is_some();
@@ -236,15 +253,24 @@ impl<A: GameAdapter> Room<A> {
                 return RunEnd::Closed;
             }
             if self.dormant {
+                self.store_drops().await;
                 let since = self.empty_since.unwrap_or(self.awake_since);
                 return RunEnd::Dormant(Box::new(self), Inbox(rx), since);
             }
             self.note_presence();
         }
+        if !self.has_moved() {
+            self.store_drops().await;
+        }
         RunEnd::HandlesGone
     }
 
     async fn handle(&mut self, cmd: RoomCmd) {
+        // Lobby drops not stored yet are stored before anything else happens in the room (a
+        // join, a start, a flush): only more drops may join them.
+        if !matches!(cmd, RoomCmd::Disconnect { .. }) {
+            self.store_drops().await;
+        }
         match cmd {
             RoomCmd::Connect { conn, tx } => {
                 self.conns.insert(conn, Conn { tx, member: None, viewer: Viewer::Spectator });

@@ -83,6 +83,11 @@ impl Gather for Shared {
 }
 
 impl SqliteStore {
+    /// Transactions the writer has committed since the store opened.
+    pub fn commits(&self) -> u64 {
+        self.shared.writer.lock().expect("store writer lock").commits
+    }
+
     /// Opens (creating if needed) the database at `path` and starts its threads.
     pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
         SqliteStore::open_with(path, false)
