@@ -179,7 +179,8 @@ test('one person and bots: the Ivanhoe prompt, overlays, a tournament won, the g
   assert.match(log, /won the (purple|red|blue|yellow|green) tournament/);
   // The room announces the win (one line: "… wins the game!"); the game's own GameWon line is not repeated.
   assert.match(log, /wins the game|win the game|the game ends unwon/);
-  assert.match(await winner(page).innerText(), /wins|Game over/);
+  // The bots draw their choices from the server's own generator, so the person may win.
+  assert.match(await winner(page).innerText(), /wins|You win|Game over/);
   assert.deepEqual(page.errors, []);
   // The one race allowed: see the five-seat test.
   const acts = await sentActs(page);
