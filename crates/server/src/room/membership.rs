@@ -196,9 +196,14 @@ impl<A: GameAdapter> Room<A> {
     }
 
     /// Stores the lobby drops not stored yet (one snapshot for all; refused, it is written
-    /// again until it is, as [`Room::save`] does) and then tells the others of them.
+    /// again until it is, as [`Room::save`] does) and then tells the others of them. A room
+    /// that moved writes nothing more: the server that has it now restores the members from
+    /// its last stored snapshot, away, and lets them go after their hold.
     pub(super) async fn store_drops(&mut self) {
         let Some(told) = self.dropped.take() else { return };
+        if self.has_moved() {
+            return;
+        }
         self.save().await;
         for msg in &told {
             self.broadcast(msg);

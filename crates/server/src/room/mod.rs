@@ -208,6 +208,9 @@ impl<A: GameAdapter> Room<A> {
             // room lets the runtime poll its sockets once first, so that their drops join.
             if self.dropped.is_some() && rx.is_empty() {
                 tokio::task::yield_now().await;
+                if self.has_moved() {
+                    return RunEnd::Moved;
+                }
                 if rx.is_empty() {
                     self.store_drops().await;
                 }
@@ -259,9 +262,7 @@ impl<A: GameAdapter> Room<A> {
             }
             self.note_presence();
         }
-        if !self.has_moved() {
-            self.store_drops().await;
-        }
+        self.store_drops().await;
         RunEnd::HandlesGone
     }
 
