@@ -155,11 +155,10 @@ fn snapshot(names: &[String], started: bool) -> String {
         .iter()
         .map(|n| format!(r#"{{"username":"{n}","token":"7cb6483eec01f9846b790bb5a06b7c63","joinTime":1796171252360,"bot":null,"spectator":false}}"#))
         .collect();
-    let seats: Vec<String> = names.iter().map(|n| format!(r#""{n}""#)).collect();
     let matched = if started {
         format!(
-            r#"{{"seed":6,"config":{{"players":4}},"seats":[{}],"bots":[null,null,null,null],"startedAt":1796171252370,"rulesVersion":1}}"#,
-            seats.join(",")
+            r#"{{"seed":6,"config":{{"players":4}},"seats":{},"bots":[null,null,null,null],"startedAt":1796171252370,"rulesVersion":1}}"#,
+            names_json(names)
         )
     } else {
         "null".into()
@@ -168,6 +167,11 @@ fn snapshot(names: &[String], started: bool) -> String {
         r#"{{"options":{{"seed":6,"holdSeconds":60,"turnSeconds":30,"botDelayMs":700,"maxSpectators":64,"gameOptions":null,"private":false}},"members":[{}],"host":null,"matchesPlayed":0,"baseSeed":6,"lastMatch":null,"match":{matched}}}"#,
         members.join(",")
     )
+}
+
+/// `names` as a JSON array of strings (the seats of a snapshot, the players of a record).
+fn names_json(names: &[String]) -> String {
+    serde_json::to_string(names).expect("names serialize")
 }
 
 /// Runs `f` in one transaction on the floor's database (if the whole room is stored).
@@ -199,7 +203,7 @@ fn commit_snapshot(room: &str, snapshot: &str, insert: bool) {
 /// A match's end: its record (with its log) and the room back in the lobby, one transaction.
 fn commit_end(room: &str, names: &[String], log: &[String], winner: &str) {
     let snapshot = snapshot(names, false);
-    let players = format!("[{}]", names.iter().map(|n| format!(r#""{n}""#)).collect::<Vec<_>>().join(","));
+    let players = names_json(names);
     let log = format!("[{}]", log.join(","));
     commit_room(|c| {
         c.prepare_cached(

@@ -184,15 +184,24 @@ impl<A: GameAdapter> Room<A> {
     /// four-player Buckshot room's thirteen writes a game). Nobody hears of the leave before
     /// it is stored ([`Room::store_drops`]).
     fn drop_from_lobby(&mut self, i: usize) {
-        let username = self.members.remove(i).username;
+        let (member, was_host) = self.remove_member(i);
         let mut told = self.dropped.take().unwrap_or_default();
-        if self.host.as_deref() == Some(username.as_str()) {
-            self.host = None;
-            self.host = self.next_host();
+        if was_host {
             told.push(ServerMsg::HostSet { username: self.host.clone() });
         }
-        told.push(ServerMsg::PlayerLeft { username });
+        told.push(ServerMsg::PlayerLeft { username: member.username });
         self.dropped = Some(told);
+    }
+
+    /// Takes member `i` out of the room, passing the host role on if it was theirs (`true`).
+    fn remove_member(&mut self, i: usize) -> (Member, bool) {
+        let member = self.members.remove(i);
+        let was_host = self.host.as_ref() == Some(&member.username);
+        if was_host {
+            self.host = None;
+            self.host = self.next_host();
+        }
+        (member, was_host)
     }
 
     /// Stores the lobby drops not stored yet (one snapshot for all; refused, it is written
@@ -227,7 +236,8 @@ impl<A: GameAdapter> Room<A> {
             .map(|m| m.username.clone())
     }
 
-    /// Member `i` leaves the room for good (left, dropped in the lobby, or not back in time).
+    /// Member `i` leaves the room for good (left, or not back in time; one dropped in the lobby
+    /// leaves by [`Room::drop_from_lobby`]).
     ///
     /// A seated player's leave is a move of the match (`Move::Leave`), stored before anything
     /// of it is told or changed, as any move: refused by the store, the member stays, the
@@ -236,9 +246,9 @@ impl<A: GameAdapter> Room<A> {
     ///
     /// A leave that writes no move (in the lobby, or a watcher's) is the room's snapshot
     /// alone: `refusable` (the member asked: `LeaveGame`, `RemoveBot`), a refused snapshot
-    /// takes the leave back and answers the error; otherwise (the member is gone: dropped in
-    /// the lobby, or not back within the hold) the leave stands and its snapshot is written
-    /// again until it is stored, as after a stored `Move::Leave`.
+    /// takes the leave back and answers the error; otherwise (the member is gone: not back
+    /// within the hold, or away under a name someone joins with) the leave stands and its
+    /// snapshot is written again until it is stored, as after a stored `Move::Leave`.
     pub(super) async fn leave(&mut self, i: usize, refusable: bool) -> Result<(), store::StoreError> {
         let username = self.members[i].username.clone();
         let mut events = Vec::new();
@@ -261,12 +271,7 @@ impl<A: GameAdapter> Room<A> {
                 return Err(e);
             }
         }
-        let member = self.members.remove(i);
-        let was_host = self.host.as_deref() == Some(username.as_str());
-        if was_host {
-            self.host = None;
-            self.host = self.next_host();
-        }
+        let (member, was_host) = self.remove_member(i);
         if refusable && !played {
             if let Err(e) = self.try_save().await {
                 tracing::error!(room = %self.id, "saving a leave failed, the leave is refused: {e}");

@@ -203,9 +203,11 @@ impl<A: GameAdapter> Room<A> {
                 return RunEnd::Moved;
             }
             // The last of the drops queued together is handled: store them (a command
-            // waiting, if not a drop, stores them first; see `handle`). The sockets of a table
-            // closing together often reach the server a moment apart, the first alone: the
-            // room lets the runtime poll its sockets once first, so that their drops join.
+            // waiting, if not a drop, stores them first; see `handle`). Between the two, no
+            // timer, dormancy or end of the task finds drops unstored: the select below takes
+            // a waiting command first. The sockets of a table closing together often reach the
+            // server a moment apart, the first alone: the room lets the runtime poll its
+            // sockets once first, so that their drops join.
             if self.dropped.is_some() && rx.is_empty() {
                 tokio::task::yield_now().await;
                 if self.has_moved() {
@@ -233,7 +235,6 @@ impl<A: GameAdapter> Room<A> {
                     None => break,
                 },
                 () = sleep_until_opt(deadline), if deadline.is_some() => {
-                    self.store_drops().await;
                     // A match's end the store refused is tried again first; while it is refused
                     // nothing else of the match can happen.
                     let waited = self.retry_at.take().is_some();
@@ -256,13 +257,11 @@ impl<A: GameAdapter> Room<A> {
                 return RunEnd::Closed;
             }
             if self.dormant {
-                self.store_drops().await;
                 let since = self.empty_since.unwrap_or(self.awake_since);
                 return RunEnd::Dormant(Box::new(self), Inbox(rx), since);
             }
             self.note_presence();
         }
-        self.store_drops().await;
         RunEnd::HandlesGone
     }
 
