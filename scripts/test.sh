@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Every test cardtable has: formatting, lints, the Rust test suites (rules, invariants,
-# server protocol, the store on SQLite and PostgreSQL, kill -9 restart) and the browser tests
+# Every test cardtable has: commit subjects (scripts/commit-msg), formatting, lints, the
+# Rust test suites (rules, invariants, server protocol, the store on SQLite and
+# PostgreSQL, kill -9 restart) and the browser tests
 # in headless Chromium. Installs what is missing (Chromium, PostgreSQL 15 and HAProxy from
 # Debian, the npm packages of e2e/). The PostgreSQL tests get a server of their own (scripts/pg.sh: a
 # temporary directory, a free loopback port, stopped and removed at exit, also on failure);
@@ -9,6 +10,36 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 step() { printf '\n==> %s\n' "$*"; }
+
+step "commit subjects (scripts/commit-msg)"
+# Every commit this build has since 30b4af7, the last one before the 72-character rule (the
+# older history keeps its long subjects: it is not rewritten). A clone that cannot reach that
+# commit (a shallow one, or a history without it) checks HEAD alone.
+baseline=30b4af7
+if ! git rev-parse --verify -q HEAD >/dev/null 2>&1; then
+    echo "not a git checkout: no commits to check"
+else
+    if git rev-parse --verify -q "$baseline^{commit}" >/dev/null &&
+        git merge-base --is-ancestor "$baseline" HEAD 2>/dev/null; then
+        commits=$(git rev-list "$baseline..HEAD")
+    else
+        echo "$baseline is not in this clone's history (shallow?): checking HEAD only"
+        commits=$(git rev-parse HEAD)
+    fi
+    bad=0
+    for commit in $commits; do
+        scripts/commit-msg --rev "$commit" || bad=$((bad + 1))
+    done
+    echo "$(echo "$commits" | grep -c .) commits checked, $bad refused"
+    if [ "$bad" -ne 0 ]; then
+        echo "reword them (git rebase -i $baseline, 'reword'), and install the hook (README, top)" >&2
+        exit 1
+    fi
+fi
+
+step "the house's figures (scripts/house.sh)"
+# Printed, not judged: it fails only if the script itself breaks.
+scripts/house.sh
 
 step "cargo fmt --check"
 cargo fmt --all --check
