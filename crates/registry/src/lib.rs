@@ -1,11 +1,11 @@
 //! # registry — every game cardtable knows, and the one place a name becomes a type
 //!
 //! A game is a crate implementing [`engine::Game`]. To be reachable from the command line
-//! (and, once it moves onto this crate, the lobby) it also needs an [`Entry`]: its title, one
-//! line of description, its seat range, its bots by name, the config for a player count and
-//! its narration (`describe_event`, written once in the game crate's `text.rs`). Each game's
-//! entry is a file of `games/`, and the game is listed once, in the [`games!`] invocation of
-//! `kind.rs`; that line makes [`GameKind`] grow a variant and [`GameKind::visit`] a branch.
+//! and the server's lobby it also needs an [`Entry`]: its title, one line of description, its
+//! seat range, its bots by name, the config for a player count and its narration
+//! (`describe_event`, written once in the game crate's `text.rs`). Each game's entry is a file
+//! of `games/`, and the game is listed once, in the [`games!`] invocation of `kind.rs`; that
+//! line makes [`GameKind`] grow a variant and [`GameKind::visit`] a branch.
 //!
 //! Code that works for any game is written once, generically, as a [`GameVisitor`]:
 //!
@@ -25,7 +25,8 @@
 //! ```
 //!
 //! There is no other `match` on the game anywhere in the command-line tool: `sim`, `play` and
-//! `replay` each hold one visitor.
+//! `replay` each hold one visitor. The server's one `match` turns a kind into its room adapter
+//! type (`visit_adapter`), and its lobby and replays go through it.
 
 mod entry;
 mod games;
