@@ -25,7 +25,7 @@
 //! caps: [`limits::Limits`]); every answer carries [`SECURITY_HEADERS`].
 //!
 //! Each room is one task ([`room::Room`]); connections reach it through a [`room::RoomHandle`].
-//! Rooms and finished matches are kept in SQLite ([`store`]); on start, every stored room is
+//! Rooms and finished matches are kept in SQLite or PostgreSQL ([`store`]); on start, every stored room is
 //! restored and its players can reconnect with their tokens. A room nobody is connected to
 //! closes after `Limits::empty_room_ttl` (its game, if one runs, recorded as abandoned), and
 //! leaves memory, the list and the database.
