@@ -4,7 +4,7 @@
 //! and the server's lobby it also needs an [`Entry`]: its title, one line of description, its
 //! seat range, its bots by name, the config for a player count and its narration
 //! (`describe_event`, written once in the game crate's `text.rs`). Each game's entry is a file
-//! of `games/`, and the game is listed once, in the [`games!`] invocation of `kind.rs`; that
+//! of `games/`, and the game is listed once, in the `games!` invocation of `kind.rs`; that
 //! line makes [`GameKind`] grow a variant and [`GameKind::visit`] a branch.
 //!
 //! Code that works for any game is written once, generically, as a [`GameVisitor`]:

@@ -4,7 +4,7 @@
 //! shutdown.
 //!
 //! A connection holds its [`Slot`] for as long as its socket lives: the slot travels inside
-//! the socket ([`Counted`]), so a connection upgraded to a WebSocket keeps counting after
+//! the socket (`Counted`), so a connection upgraded to a WebSocket keeps counting after
 //! hyper hands the socket over. A connection over a cap gets `503` with a JSON reason and is
 //! closed, except that past the cap in all a few connections are taken on for health checks
 //! only ([`HEALTH_LANE`]): a monitor sees the server alive while every slot is taken.
@@ -49,7 +49,7 @@ const REFUSAL: Duration = Duration::from_secs(1);
 /// for up to [`REFUSAL`]: they come out of [`crate::limits::RESERVED_FDS`].
 const REFUSALS: usize = 32;
 
-/// Connections taken on past the cap in all, for health checks only (see [`serve_health_lane`]),
+/// Connections taken on past the cap in all, for health checks only (see `serve_health_lane`),
 /// at most [`HEALTH_LANE_PER_ADDR`] from one address. They come out of
 /// [`crate::limits::RESERVED_FDS`], as refusals do.
 pub const HEALTH_LANE: usize = 8;
@@ -273,7 +273,7 @@ struct Counts {
     lane: Mutex<(usize, HashMap<IpAddr, usize>)>,
 }
 
-/// One admitted connection's place in [`Counts`], given back when dropped.
+/// One admitted connection's place in `Counts`, given back when dropped.
 pub struct Slot {
     counts: Arc<Counts>,
     /// The address counted against, if any.

@@ -144,7 +144,7 @@ pub enum CreateError {
 
 /// The characters of a room id: lower-case letters and digits, none that reads as another.
 const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
-/// Characters in a room id: 16 from [`ALPHABET`] are 79 bits. The id is all a person needs
+/// Characters in a room id: 16 from `ALPHABET` are 79 bits. The id is all a person needs
 /// to reach a private room (its link), so it is as hard to guess as a token; and ids drawn
 /// this large do not come round again (two in a billion rooms share one with a chance of
 /// about one in a million), so a closed room's id, which its finished matches' replays are
@@ -681,7 +681,7 @@ impl Lobby {
     }
 
     /// A page of every node's public rooms (a cluster's `GET /api/rooms`), each with its node
-    /// and path, read from PostgreSQL at most once every [`LISTED_FOR`]; and the id to ask
+    /// and path, read from PostgreSQL at most once every `LISTED_FOR`; and the id to ask
     /// the next page after, if there are more.
     pub async fn cluster_page(
         &self,

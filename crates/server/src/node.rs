@@ -1,8 +1,8 @@
 //! The server as one node of several on one PostgreSQL (`cardtable serve --node-id`).
 //!
 //! A node registers with a new incarnation at every start ([`Node::register`]) and keeps its
-//! heartbeat row fresh ([`heartbeat_loop`]): every [`Node::heartbeat`] one round trip
-//! refreshes `nodes.heartbeat = now()` (PostgreSQL's clock decides freshness, never a node's)
+//! heartbeat row fresh (`spawn_heartbeat`): every `beat`, one round trip (the store's
+//! `PgStore::heartbeat`) refreshes `nodes.heartbeat = now()` (PostgreSQL's clock decides freshness, never a node's)
 //! and answers the rooms this node still owns with their epochs. A room it runs that the
 //! answer no longer lists at the epoch it holds was taken over: its actor stops and its
 //! sockets close `4001` "moved" ([`crate::conn::CLOSE_MOVED`]). A node that finds a newer

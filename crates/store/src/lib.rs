@@ -10,7 +10,7 @@
 //!   itself after an outage; each batch is one transaction whose statements are pipelined.
 //!
 //! Both commit in groups: the first request of a scheduler tick yields once, so every room
-//! that is ready to run adds its writes, and the batch becomes one transaction ([`batch`]).
+//! that is ready to run adds its writes, and the batch becomes one transaction (`batch`).
 //!
 //! ## Ownership
 //! Every room row carries an owner and an ownership epoch, shaped for several servers on one

@@ -16,7 +16,7 @@ pub enum StoreError {
     #[error("the store thread has stopped")]
     Closed,
     /// Another process holds the database: a running `cardtable serve` keeps its file to
-    /// itself ([`Store::open_exclusive`]).
+    /// itself ([`crate::Store::open_exclusive`]).
     #[error("{0} is in use by a running server, which keeps its database to itself while it runs")]
     InUse(String),
     #[error("PostgreSQL: {0}")]

@@ -5,7 +5,7 @@
 //! error; the game itself is the pure `sorcery::session::Session`. With `-graphics` the live
 //! web display of [`graphics`] follows the game (standard output stays exactly the same).
 //!
-//! The golden transcripts (`crates/cli/tests/sorcery_transcripts/`) run [`drive`] in-process.
+//! The golden transcripts (`crates/cli/tests/sorcery_transcripts/`) run `drive` (built for tests only) in-process.
 
 mod graphics;
 #[cfg(test)]
@@ -243,7 +243,7 @@ pub fn drive(args: &[String], default_seed: u64, input: &mut dyn Iterator<Item =
     drive_watched(args, default_seed, input, io, None)
 }
 
-/// [`drive`], with a `display` that is shown the session once it is set up and again after
+/// `drive`, with a `display` that is shown the session once it is set up and again after
 /// every line of input: the `-graphics` display. Without one, `-graphics` prints a notice and
 /// the text game goes on alone. The text output is the same either way.
 pub fn drive_watched(

@@ -174,7 +174,7 @@ pub enum Shape {
 }
 
 /// Each hand card's targets: the card's aim, and the seats each aim may take now (the masks
-/// [`WolfPack::hand_targets`] gives each card, stored once per aim: cheaper to build).
+/// `WolfPack::hand_targets` gives each card, stored once per aim: cheaper to build).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HandTargets {
     len: u8,

@@ -56,7 +56,7 @@ pub struct Queued {
 /// Two bit sets are kept beside the state they summarise, because every move asks for them
 /// (bit i = seat i): `living` (the pilots above 0 health) and `waiting` (in Selection, the
 /// pilots who still have to choose and confirm; 0 in every other state). They are not stored:
-/// reading a fight back works them out again ([`WolfPackData`]), and the invariants check them.
+/// reading a fight back works them out again (`WolfPackData`), and the invariants check them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(from = "WolfPackData")]
 pub struct WolfPack {

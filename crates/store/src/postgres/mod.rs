@@ -232,7 +232,7 @@ impl PgStore {
         })
     }
 
-    /// How long a statement or a transaction may go unanswered (see [`TimeLimit`]); a node
+    /// How long a statement or a transaction may go unanswered (see `TimeLimit`); a node
     /// sets its TTL: a node that cannot write within a TTL may not own its rooms any more.
     pub fn set_time_limit(&self, limit: Duration) {
         self.shared.limit.set(limit);

@@ -93,7 +93,7 @@ impl SqliteStore {
         SqliteStore::open_with(path, false)
     }
 
-    /// As [`Store::open`], holding the file for as long as the store is open (the server's
+    /// As [`crate::Store::open`], holding the file for as long as the store is open (the server's
     /// way): no file locks per commit (a fifth of a commit's cost), one fewer thread, and a
     /// second process opening the file gets [`StoreError::InUse`] — a second server cannot
     /// restore and run the same rooms. Checkpoints then run on the store's own thread.
@@ -197,7 +197,7 @@ impl SqliteStore {
         self.call(|reply| Cmd::LoadRooms { only: None, reply }).await
     }
 
-    /// One live room, as [`Store::load_rooms`] reads them (a dormant room being woken).
+    /// One live room, as [`crate::Store::load_rooms`] reads them (a dormant room being woken).
     pub async fn load_room(&self, id: &str) -> Result<Option<StoredRoom>, StoreError> {
         let rooms = self.call(|reply| Cmd::LoadRooms { only: Some(id.to_string()), reply }).await?;
         Ok(rooms.into_iter().next())
