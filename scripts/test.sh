@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Every test cardtable has: commit subjects (scripts/commit-msg), formatting, lints, the
-# Rust test suites (rules, invariants, server protocol, the store on SQLite and
+# Every test cardtable has: commit subjects (scripts/commit-msg), formatting, lints, doc
+# warnings, the Rust test suites (rules, invariants, server protocol, the store on SQLite and
 # PostgreSQL, kill -9 restart) and the browser tests
 # in headless Chromium. Installs what is missing (Chromium, PostgreSQL 15 and HAProxy from
 # Debian, the npm packages of e2e/). The PostgreSQL tests get a server of their own (scripts/pg.sh: a
@@ -46,6 +46,9 @@ cargo fmt --all --check
 
 step "cargo clippy --all-targets -- -D warnings"
 cargo clippy --workspace --all-targets --locked -- -D warnings
+
+step "cargo doc --no-deps, warnings denied"
+RUSTDOCFLAGS="${RUSTDOCFLAGS:-} -D warnings" cargo doc --workspace --no-deps --locked
 
 if [ -z "${CARDTABLE_TEST_PG:-}" ] && [ "${CARDTABLE_SKIP_PG:-}" != 1 ]; then
     step "PostgreSQL 15 for the store tests (scripts/pg.sh)"
