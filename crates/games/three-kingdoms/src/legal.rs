@@ -4,7 +4,7 @@ use crate::action::{Action, Choice, Targets, Zone};
 use crate::cards::{CardId, Kind, Slot, Suit};
 use crate::generals::{Gender, Kingdom, Skill};
 use crate::state::*;
-use engine::{Seat, SeatSet};
+use engine::{RuleError, Seat, SeatSet};
 
 impl ThreeKingdoms {
     pub fn to_act_set(&self) -> SeatSet {
@@ -407,5 +407,44 @@ impl ThreeKingdoms {
         }
         out.push(Action::Use { card: CardId(0), kind: Kind::Duel, targets: Targets::one(Seat(0)) });
         out.push(Action::Pick { zone: Zone::Hand(40) });
+    }
+
+    /// The first reason `action` is refused, for people (the list of legal actions decides).
+    pub(crate) fn refusal(&self, seat: Seat, action: &Action) -> RuleError {
+        if self.is_over() {
+            return RuleError::game_over();
+        }
+        if !self.to_act_set().contains(seat) {
+            return RuleError::not_your_turn();
+        }
+        let in_hand = |c: &CardId| self.p(seat).hand.contains(c) || self.p(seat).equip.contains(&Some(*c));
+        match action {
+            Action::Use { card, kind, targets } => {
+                if !in_hand(card) {
+                    return RuleError::new("not_your_card", format!("{card} is not yours to use"));
+                }
+                if card.kind() != *kind && self.conversion_skill(seat, *card, *kind).is_none() {
+                    return RuleError::new("cannot_convert", format!("{card} cannot be used as {kind}"));
+                }
+                if *kind == Kind::Attack && !self.attack_available(seat) {
+                    return RuleError::new("attack_limit", "you have already used an Attack this Play phase");
+                }
+                if *kind == Kind::Attack && targets.iter().any(|t| !self.can_attack(seat, t)) {
+                    return RuleError::new("out_of_range", "the target is not within your attack range");
+                }
+                if *kind == Kind::Peach && !self.p(seat).wounded() {
+                    return RuleError::new("not_wounded", "you are not wounded");
+                }
+                if matches!(kind, Kind::Dodge | Kind::Negate) {
+                    return RuleError::new("not_usable", format!("{kind} is only used in answer to something"));
+                }
+                RuleError::new("bad_target", "that card cannot be used on those targets")
+            }
+            Action::Pass if matches!(self.pending, Some(Pending::Play { .. })) => {
+                RuleError::new("nothing_to_answer", "nothing is waiting for an answer; end the phase instead")
+            }
+            Action::ChooseGeneral { .. } => RuleError::new("not_offered", "that general was not offered to you"),
+            _ => RuleError::new("illegal_action", "that action is not allowed now"),
+        }
     }
 }
