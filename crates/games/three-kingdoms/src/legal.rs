@@ -37,24 +37,7 @@ impl ThreeKingdoms {
             Pending::Ask { .. } => self.ask_actions(seat, out),
             Pending::Confirm { .. } => out.extend([Action::Confirm { yes: true }, Action::Confirm { yes: false }]),
             Pending::Pick { from, hand, equip, judge, horses, optional, .. } => {
-                let f = self.p(from);
-                if hand {
-                    out.extend((0..f.hand.len() as u8).map(|i| Action::Pick { zone: Zone::Hand(i) }));
-                }
-                if equip {
-                    for slot in Slot::ALL {
-                        let horse = matches!(slot, Slot::PlusHorse | Slot::MinusHorse);
-                        if f.equip[slot.index()].is_some() && (!horses || horse) {
-                            out.push(Action::Pick { zone: Zone::Equip(slot) });
-                        }
-                    }
-                }
-                if judge {
-                    out.extend((0..f.judge.len() as u8).map(|i| Action::Pick { zone: Zone::Judge(i) }));
-                }
-                if optional || out.is_empty() {
-                    out.push(Action::Pass);
-                }
+                self.pick_actions(from, [hand, equip, judge], horses, optional, out)
             }
             Pending::Discard { equip, except, .. } => {
                 out.extend(p.hand.iter().map(|&card| Action::Discard { card }));
@@ -111,28 +94,56 @@ impl ThreeKingdoms {
                 out.extend(p.hand.iter().map(|&card| Action::Respond { card, kind: card.kind() }));
                 out.push(Action::Pass);
             }
-            Pending::DrawPhase { .. } => {
-                out.push(Action::DrawNormally);
-                if self.has(seat, Skill::BareChested) {
-                    out.push(Action::BareChested);
-                }
-                if self.has(seat, Skill::Raid) {
-                    let with_hand: Vec<Seat> =
-                        self.order_from(seat).filter(|&s| s != seat && !self.p(s).hand.is_empty()).collect();
-                    for (i, &a) in with_hand.iter().enumerate() {
-                        out.push(Action::Raid { targets: Targets::one(a) });
-                        for &b in &with_hand[i + 1..] {
-                            out.push(Action::Raid { targets: Targets::two(a, b) });
-                        }
-                    }
-                }
-            }
+            Pending::DrawPhase { .. } => self.draw_phase_actions(seat, out),
             Pending::Balance { .. } => {
                 out.extend(p.hand.iter().chain(p.equip.iter().flatten()).map(|&card| Action::Discard { card }));
                 if let Some(Frame::Balance { chosen, .. }) = self.stack.last()
                     && (*chosen > 0 || out.is_empty())
                 {
                     out.push(Action::Done);
+                }
+            }
+        }
+    }
+
+    /// Picking a card of `from`'s: in its hand, equipment (only horses with `horses`) or
+    /// judgement area, as `zones` (hand, equipment, judgement) allow; `Pass` when optional or
+    /// when there is nothing to pick.
+    fn pick_actions(&self, from: Seat, zones: [bool; 3], horses: bool, optional: bool, out: &mut Vec<Action>) {
+        let [hand, equip, judge] = zones;
+        let f = self.p(from);
+        if hand {
+            out.extend((0..f.hand.len() as u8).map(|i| Action::Pick { zone: Zone::Hand(i) }));
+        }
+        if equip {
+            for slot in Slot::ALL {
+                let horse = matches!(slot, Slot::PlusHorse | Slot::MinusHorse);
+                if f.equip[slot.index()].is_some() && (!horses || horse) {
+                    out.push(Action::Pick { zone: Zone::Equip(slot) });
+                }
+            }
+        }
+        if judge {
+            out.extend((0..f.judge.len() as u8).map(|i| Action::Pick { zone: Zone::Judge(i) }));
+        }
+        if optional || out.is_empty() {
+            out.push(Action::Pass);
+        }
+    }
+
+    /// The Draw phase: draw normally, or Bare-Chested, or Raid one or two seats with a hand.
+    fn draw_phase_actions(&self, seat: Seat, out: &mut Vec<Action>) {
+        out.push(Action::DrawNormally);
+        if self.has(seat, Skill::BareChested) {
+            out.push(Action::BareChested);
+        }
+        if self.has(seat, Skill::Raid) {
+            let with_hand: Vec<Seat> =
+                self.order_from(seat).filter(|&s| s != seat && !self.p(s).hand.is_empty()).collect();
+            for (i, &a) in with_hand.iter().enumerate() {
+                out.push(Action::Raid { targets: Targets::one(a) });
+                for &b in &with_hand[i + 1..] {
+                    out.push(Action::Raid { targets: Targets::two(a, b) });
                 }
             }
         }
@@ -333,7 +344,13 @@ impl ThreeKingdoms {
                 out.extend(targets.iter().map(|&t| Action::Rouse { targets: Targets::one(t) }));
             }
         }
-        // Skills.
+        self.skill_actions(seat, out);
+        out.push(Action::EndPlay);
+    }
+
+    /// The Play-phase skills' actions, in skill order.
+    fn skill_actions(&self, seat: Seat, out: &mut Vec<Action>) {
+        let p = self.p(seat);
         if self.has(seat, Skill::Benevolence) {
             if self.config.seed_compat.seed_benevolence {
                 if p.hp < 2 && p.hand.len() >= 2 && !self.ts.benevolence_healed {
@@ -386,7 +403,6 @@ impl ThreeKingdoms {
                 }
             }
         }
-        out.push(Action::EndPlay);
     }
 
     /// Legal actions plus plausible illegal ones, for the invariant suite.
