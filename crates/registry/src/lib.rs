@@ -1,11 +1,12 @@
 //! # registry — every game cardtable knows, and the one place a name becomes a type
 //!
 //! A game is a crate implementing [`engine::Game`]. To be reachable from the command line
-//! and the server's lobby it also needs an [`Entry`]: its title, one line of description, its
-//! seat range, its bots by name, the config for a player count and its narration
-//! (`describe_event`, written once in the game crate's `text.rs`). Each game's entry is a file
-//! of `games/`, and the game is listed once, in the `games!` invocation of `kind.rs`; that
-//! line makes [`GameKind`] grow a variant and [`GameKind::visit`] a branch.
+//! and the lobby it also needs an [`Entry`]: its title, one
+//! line of description, its seat range, its bots by name, the config for a player count and
+//! its narration (`describe_event`, written once in the game crate's `text.rs`). Each game's
+//! entry is a file of `games/`, and the game is listed once, in the `games!` invocation of
+//! `kind.rs`; that line makes [`GameKind`] grow a variant and [`GameKind::visit`] a branch.
+//! Every entry writes the parts the game crates spell alike with one macro, `by_layout!`.
 //!
 //! Code that works for any game is written once, generically, as a [`GameVisitor`]:
 //!

@@ -1,4 +1,5 @@
-//! Legal-move generation: `legal_actions_into`, the hot path of every playout and search.
+//! Legality: why an action is refused (`check`, with the reasons in [`refusal`]), and
+//! legal-move generation: `legal_actions_into`, the hot path of every playout and search.
 //!
 //! Everything is a bit mask: the living seats, the Skip targets, the item kinds a seat holds
 //! and the kinds that have a valid use now. Each run of actions — the shots, the uses of one's
@@ -8,9 +9,14 @@
 //! `Item::ALL` order (Skip by target, Rebalancer live before blank), then steals by victim in
 //! the same order.
 
+mod refusal;
+
+pub(crate) use refusal::Refusal;
+
 use crate::mask::for_each_bit;
+use crate::rules::REBALANCE_MAX;
 use crate::state::{MAX_LIVES, MAX_SEATS, bit};
-use crate::{Action, Buckshot, Item, ItemUse, Quickshot, Shell};
+use crate::{Action, Buckshot, Chamber, Item, ItemUse, Quickshot, Shell};
 use engine::Seat;
 
 impl Buckshot {
@@ -205,3 +211,106 @@ static STEALS: [Runs<MAX_USES>; MAX_SEATS] = {
     }
     t
 };
+
+// ---- checking ------------------------------------------------------------------------------
+
+impl Buckshot {
+    pub(crate) fn can_rebalance(&self) -> bool {
+        // `&`, not `&&`: three cheap tests, no branches.
+        self.rebalancer_window() & (self.chamber.len() + REBALANCE_MAX <= Chamber::CAPACITY)
+    }
+
+    // `check` says why an action is refused; `apply_action` checks it and carries it out. Both
+    // use the same checks: `check_actor` (the game, the seat, the turn, the items held) and
+    // `check_use` (the use of an item), written independently of `legal_into` — the invariant
+    // suite checks that they agree. `apply_action` dispatches once on the shape of the action
+    // (and once on the item) for both checking and acting: each arm calls the checks on a
+    // variant it knows, which inline to that variant's checks alone. In a random playout the
+    // shape of the next action is a coin toss, so every dispatch on it is a likely mispredict.
+
+    /// Why `seat` may not take `action` now, if it may not.
+    pub(crate) fn check(&self, seat: Seat, action: &Action) -> Result<(), Refusal> {
+        self.check_actor(seat, action)?;
+        match *action {
+            Action::Shoot { .. } => Ok(()),
+            Action::Use { item } | Action::Steal { item, .. } => self.check_use(seat, item),
+        }
+    }
+
+    /// Everything `check` asks except whether the use of the item is valid now.
+    #[inline(always)]
+    pub(crate) fn check_actor(&self, seat: Seat, action: &Action) -> Result<(), Refusal> {
+        if self.winner.is_some() {
+            return Err(Refusal::GameOver);
+        }
+        if !self.is_alive(seat) {
+            return Err(Refusal::NotPlaying);
+        }
+        if seat != self.current {
+            return match action {
+                Action::Use { item: ItemUse::Rebalancer { .. } } => {
+                    if !self.items[seat.index()].has(Item::Rebalancer) {
+                        return Err(Refusal::NoSuchItem);
+                    }
+                    Ok(())
+                }
+                _ => Err(Refusal::NotYourTurn),
+            };
+        }
+        if self.quickshot == Quickshot::Second && !matches!(action, Action::Shoot { .. }) {
+            return Err(Refusal::MustShoot);
+        }
+        match *action {
+            Action::Shoot { target } => {
+                if !self.is_alive(target) {
+                    return Err(Refusal::NotLiving);
+                }
+                Ok(())
+            }
+            Action::Use { item } => {
+                if !self.items[seat.index()].has(item.item()) {
+                    return Err(Refusal::NoSuchItem);
+                }
+                Ok(())
+            }
+            Action::Steal { from, item } => {
+                if !self.items[seat.index()].has(Item::Steal) {
+                    return Err(Refusal::NoSteal);
+                }
+                if from == seat {
+                    return Err(Refusal::StealFromSelf);
+                }
+                if !self.is_alive(from) {
+                    return Err(Refusal::NotLiving);
+                }
+                if !self.items[from.index()].has(item.item()) {
+                    return Err(Refusal::TargetLacksItem);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn check_use(&self, user: Seat, item: ItemUse) -> Result<(), Refusal> {
+        match item {
+            ItemUse::Skip { target } => {
+                if target == user {
+                    Err(Refusal::SkipSelf)
+                } else if !self.is_alive(target) {
+                    Err(Refusal::NotLiving)
+                } else if self.is_skipped(target) {
+                    Err(Refusal::AlreadySkipped)
+                } else {
+                    Ok(())
+                }
+            }
+            ItemUse::DoubleDamage if self.double_damage => Err(Refusal::DoubleDamageActive),
+            ItemUse::Rebalancer { .. } if !self.rebalancer_window() => Err(Refusal::WindowClosed),
+            ItemUse::Rebalancer { .. } if !self.can_rebalance() => Err(Refusal::ChamberFull),
+            ItemUse::Quickshot if self.quickshot != Quickshot::Off => Err(Refusal::QuickshotActive),
+            ItemUse::AddLife if self.lives[user.index()] >= MAX_LIVES => Err(Refusal::LivesFull),
+            _ => Ok(()),
+        }
+    }
+}

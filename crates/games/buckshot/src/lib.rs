@@ -45,7 +45,6 @@ mod deck;
 mod item;
 mod legal;
 mod mask;
-mod refusal;
 mod round;
 mod rules;
 mod setup;

@@ -1,14 +1,14 @@
-//! Legality and the effect of each action: `check`, `apply_action`, and the turn machinery
-//! they share (`legal_actions_into` is in `legal.rs`, the start of a round in `round.rs`).
+//! The effect of each action: `apply_action` (which checks it with `legal.rs`'s checks and
+//! carries it out), and the turn machinery (the start of a round is in `round.rs`).
 
+use crate::legal::Refusal;
 use crate::mask::next_after;
-use crate::refusal::Refusal;
 use crate::state::{MAX_LIVES, MAX_SEATS, bit};
 use crate::{Action, Buckshot, Chamber, Config, Event, Item, ItemUse, Items, Quickshot, Shell};
 use engine::{MatchRng, Seat, SetupError};
 
 /// Shells a Rebalancer may add at most; the chamber must have room for them.
-const REBALANCE_MAX: u8 = 3;
+pub(crate) const REBALANCE_MAX: u8 = 3;
 
 impl Buckshot {
     pub(crate) fn setup(config: &Config, seed: u64) -> Result<Self, SetupError> {
@@ -45,30 +45,6 @@ impl Buckshot {
         Ok(game)
     }
 
-    // ---- legality -------------------------------------------------------------------------
-
-    pub(crate) fn can_rebalance(&self) -> bool {
-        // `&`, not `&&`: three cheap tests, no branches.
-        self.rebalancer_window() & (self.chamber.len() + REBALANCE_MAX <= Chamber::CAPACITY)
-    }
-
-    // `check` says why an action is refused; `apply_action` checks it and carries it out. Both
-    // use the same checks: `check_actor` (the game, the seat, the turn, the items held) and
-    // `check_use` (the use of an item), written independently of `legal_into` — the invariant
-    // suite checks that they agree. `apply_action` dispatches once on the shape of the action
-    // (and once on the item) for both checking and acting: each arm calls the checks on a
-    // variant it knows, which inline to that variant's checks alone. In a random playout the
-    // shape of the next action is a coin toss, so every dispatch on it is a likely mispredict.
-
-    /// Why `seat` may not take `action` now, if it may not.
-    pub(crate) fn check(&self, seat: Seat, action: &Action) -> Result<(), Refusal> {
-        self.check_actor(seat, action)?;
-        match *action {
-            Action::Shoot { .. } => Ok(()),
-            Action::Use { item } | Action::Steal { item, .. } => self.check_use(seat, item),
-        }
-    }
-
     /// Checks `action` by `seat` and carries it out; on `Err` nothing changed.
     #[inline(always)]
     pub(crate) fn apply_action(&mut self, seat: Seat, action: Action, out: &mut Vec<Event>) -> Result<(), Refusal> {
@@ -86,83 +62,6 @@ impl Buckshot {
                 self.check_actor(seat, &action)?;
                 self.use_item(seat, item, Some(from), out)
             }
-        }
-    }
-
-    /// Everything `check` asks except whether the use of the item is valid now.
-    #[inline(always)]
-    fn check_actor(&self, seat: Seat, action: &Action) -> Result<(), Refusal> {
-        if self.winner.is_some() {
-            return Err(Refusal::GameOver);
-        }
-        if !self.is_alive(seat) {
-            return Err(Refusal::NotPlaying);
-        }
-        if seat != self.current {
-            return match action {
-                Action::Use { item: ItemUse::Rebalancer { .. } } => {
-                    if !self.items[seat.index()].has(Item::Rebalancer) {
-                        return Err(Refusal::NoSuchItem);
-                    }
-                    Ok(())
-                }
-                _ => Err(Refusal::NotYourTurn),
-            };
-        }
-        if self.quickshot == Quickshot::Second && !matches!(action, Action::Shoot { .. }) {
-            return Err(Refusal::MustShoot);
-        }
-        match *action {
-            Action::Shoot { target } => {
-                if !self.is_alive(target) {
-                    return Err(Refusal::NotLiving);
-                }
-                Ok(())
-            }
-            Action::Use { item } => {
-                if !self.items[seat.index()].has(item.item()) {
-                    return Err(Refusal::NoSuchItem);
-                }
-                Ok(())
-            }
-            Action::Steal { from, item } => {
-                if !self.items[seat.index()].has(Item::Steal) {
-                    return Err(Refusal::NoSteal);
-                }
-                if from == seat {
-                    return Err(Refusal::StealFromSelf);
-                }
-                if !self.is_alive(from) {
-                    return Err(Refusal::NotLiving);
-                }
-                if !self.items[from.index()].has(item.item()) {
-                    return Err(Refusal::TargetLacksItem);
-                }
-                Ok(())
-            }
-        }
-    }
-
-    #[inline(always)]
-    fn check_use(&self, user: Seat, item: ItemUse) -> Result<(), Refusal> {
-        match item {
-            ItemUse::Skip { target } => {
-                if target == user {
-                    Err(Refusal::SkipSelf)
-                } else if !self.is_alive(target) {
-                    Err(Refusal::NotLiving)
-                } else if self.is_skipped(target) {
-                    Err(Refusal::AlreadySkipped)
-                } else {
-                    Ok(())
-                }
-            }
-            ItemUse::DoubleDamage if self.double_damage => Err(Refusal::DoubleDamageActive),
-            ItemUse::Rebalancer { .. } if !self.rebalancer_window() => Err(Refusal::WindowClosed),
-            ItemUse::Rebalancer { .. } if !self.can_rebalance() => Err(Refusal::ChamberFull),
-            ItemUse::Quickshot if self.quickshot != Quickshot::Off => Err(Refusal::QuickshotActive),
-            ItemUse::AddLife if self.lives[user.index()] >= MAX_LIVES => Err(Refusal::LivesFull),
-            _ => Ok(()),
         }
     }
 

@@ -55,7 +55,7 @@
 //! `Start{colour,card}`, `Play{card}`, one variant per action card with its choices
 //! (`Dodge{target,pos}`, `Outwit{give,target,take}`, ...), `EndTurn`, `Ivanhoe`, `Pass`,
 //! `Keep{card}`, `ReturnToken{colour}`, `ChooseToken{colour}`. Refusals (one enum of reasons,
-//! `refusal.rs`) leave the crate as
+//! `legal/refusal.rs`) leave the crate as
 //! [`engine::RuleError`]s with stable codes (`not_in_hand`, `wrong_colour`, `maiden_limit`,
 //! `stunned`, `shielded`, `last_card`, `no_effect`, `purple_twice`, ...).
 //!
@@ -67,7 +67,8 @@
 pub mod action;
 pub mod bots;
 pub mod cards;
-mod refusal;
+pub mod config;
+mod legal;
 mod rules;
 pub mod setup;
 pub mod state;

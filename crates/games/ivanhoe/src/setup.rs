@@ -118,18 +118,7 @@ pub fn position(text: &str) -> Result<Ivanhoe, String> {
             "rest" => rest = arg.to_string(),
             p if parse_seat(p).is_some() => {
                 let s = parse_seat(p).expect("checked");
-                let spec = &mut specs[s.index()];
-                for w in words {
-                    match w.split_once('=') {
-                        Some(("hand", v)) => spec.hand = parse_cards(v).map_err(ctx)?,
-                        Some(("display", v)) => spec.display = parse_cards(v).map_err(ctx)?,
-                        Some(("tokens", v)) => spec.tokens = parse_colours(v).map_err(ctx)?,
-                        None if w == "shield" => spec.shield = true,
-                        None if w == "stunned" => spec.stunned = true,
-                        None if w == "withdrawn" => spec.withdrawn = true,
-                        _ => return Err(ctx(format!("unknown player field `{w}`"))),
-                    }
-                }
+                player_fields(&mut specs[s.index()], words).map_err(ctx)?;
             }
             _ => return Err(ctx("unknown statement".into())),
         }
@@ -138,40 +127,7 @@ pub fn position(text: &str) -> Result<Ivanhoe, String> {
         return Err(format!("{players} players: Ivanhoe is for 2 to 5"));
     }
     specs.truncate(players);
-    // Account for every card.
-    let mut left = Card::COPIES;
-    let mut take = |c: Card, what: &str| -> Result<(), String> {
-        let k = &mut left[c.index()];
-        if *k == 0 {
-            return Err(format!("too many {c} ({what}): the deck has {}", Card::COPIES[c.index()]));
-        }
-        *k -= 1;
-        Ok(())
-    };
-    for (i, sp) in specs.iter().enumerate() {
-        let who = format!("P{}", i + 1);
-        for &c in sp.hand.iter().chain(&sp.display) {
-            take(c, &who)?;
-        }
-        if sp.display.iter().any(|c| c.is_action()) {
-            return Err(format!("{who}: action cards cannot be in a display"));
-        }
-        if sp.shield {
-            take(Card::Shield, &who)?;
-        }
-        if sp.stunned {
-            take(Card::Stunned, &who)?;
-        }
-    }
-    for &c in draw.iter().flatten().chain(&discard) {
-        take(c, "piles")?;
-    }
-    let mut leftover: Vec<Card> = Vec::new();
-    for c in Card::ALL {
-        for _ in 0..left[c.index()] {
-            leftover.push(c);
-        }
-    }
+    let mut leftover = leftover_cards(&specs, draw.as_deref(), &discard)?;
     let mut rng = MatchRng::new(seed);
     let mut hands: Vec<Hand> = specs.iter().map(|sp| sp.hand.iter().copied().collect()).collect();
     // Internally the top of the draw pile is the last element.
@@ -236,6 +192,60 @@ pub fn position(text: &str) -> Result<Ivanhoe, String> {
     };
     game.check_invariants().map_err(|e| format!("the position is impossible: {e}"))?;
     Ok(game)
+}
+
+/// A player's fields (`hand=`, `display=`, `tokens=`, `shield`, `stunned`, `withdrawn`).
+fn player_fields<'a>(spec: &mut PlayerSpec, words: impl Iterator<Item = &'a str>) -> Result<(), String> {
+    for w in words {
+        match w.split_once('=') {
+            Some(("hand", v)) => spec.hand = parse_cards(v)?,
+            Some(("display", v)) => spec.display = parse_cards(v)?,
+            Some(("tokens", v)) => spec.tokens = parse_colours(v)?,
+            None if w == "shield" => spec.shield = true,
+            None if w == "stunned" => spec.stunned = true,
+            None if w == "withdrawn" => spec.withdrawn = true,
+            _ => return Err(format!("unknown player field `{w}`")),
+        }
+    }
+    Ok(())
+}
+
+/// Accounts for every card the position places; the cards it does not place, in deck order.
+fn leftover_cards(specs: &[PlayerSpec], draw: Option<&[Card]>, discard: &[Card]) -> Result<Vec<Card>, String> {
+    let mut left = Card::COPIES;
+    let mut take = |c: Card, what: &str| -> Result<(), String> {
+        let k = &mut left[c.index()];
+        if *k == 0 {
+            return Err(format!("too many {c} ({what}): the deck has {}", Card::COPIES[c.index()]));
+        }
+        *k -= 1;
+        Ok(())
+    };
+    for (i, sp) in specs.iter().enumerate() {
+        let who = format!("P{}", i + 1);
+        for &c in sp.hand.iter().chain(&sp.display) {
+            take(c, &who)?;
+        }
+        if sp.display.iter().any(|c| c.is_action()) {
+            return Err(format!("{who}: action cards cannot be in a display"));
+        }
+        if sp.shield {
+            take(Card::Shield, &who)?;
+        }
+        if sp.stunned {
+            take(Card::Stunned, &who)?;
+        }
+    }
+    for &c in draw.unwrap_or_default().iter().chain(discard) {
+        take(c, "piles")?;
+    }
+    let mut leftover: Vec<Card> = Vec::new();
+    for c in Card::ALL {
+        for _ in 0..left[c.index()] {
+            leftover.push(c);
+        }
+    }
+    Ok(leftover)
 }
 
 /// Ivanhoe's scenario notation for [`engine::testing::scenario`]: the position above, moves

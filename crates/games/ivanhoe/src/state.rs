@@ -8,19 +8,8 @@ use engine::flow::{Window, WindowStack};
 use engine::{BySeat, DecisionSerial, MatchRng, Seat, SeatSet};
 use serde::{Deserialize, Serialize};
 
-/// Setup of a match.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct Config {
-    /// 2 to 5.
-    pub players: u8,
-}
-
-impl Default for Config {
-    fn default() -> Self {
-        Config { players: 3 }
-    }
-}
+// Kept here too: `state::Config` is a public path.
+pub use crate::config::Config;
 
 /// A hand: how many of each kind. Order carries no information, so none is kept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -1,6 +1,6 @@
 //! What the effect queue holds: an [`Effect`] is one step of what follows a card played, an
 //! ability used, an attack or a turn changing. The values only; they are worked to completion
-//! in [`crate::effects`] (which sits above the match state, while the state, holding a queue
+//! in [`crate::queue`] (which sits above the match state, while the state, holding a queue
 //! of these, sits above this file).
 
 use crate::cards::{Card, TriggerEffect};

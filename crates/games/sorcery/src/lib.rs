@@ -21,7 +21,7 @@
 //! your turn" triggers → the other player's turn. Turn 1 is an ordinary turn.
 //!
 //! Triggers (start/end of turn, a minion enters play, a minion leaves play) and everything
-//! they cause are [`effects::Effect`] values on a queue worked to completion, in APNAP order
+//! they cause are [`queue::Effect`] values on a queue worked to completion, in APNAP order
 //! (the active player's minions left to right, then their ritual, then the same for the other
 //! player). Deaths are checked after every effect and resolved before the rest of the queue.
 //!
@@ -46,10 +46,11 @@
 pub mod action;
 pub mod bots;
 pub mod cards;
+pub mod config;
 pub mod deck;
 pub mod effect;
-pub mod effects;
-mod refusal;
+mod legal;
+pub mod queue;
 mod rules;
 pub mod session;
 mod setup;

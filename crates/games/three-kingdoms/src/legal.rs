@@ -4,7 +4,7 @@ use crate::action::{Action, Choice, Targets, Zone};
 use crate::cards::{CardId, Kind, Slot, Suit};
 use crate::generals::{Gender, Kingdom, Skill};
 use crate::state::*;
-use engine::{Seat, SeatSet};
+use engine::{RuleError, Seat, SeatSet};
 
 impl ThreeKingdoms {
     pub fn to_act_set(&self) -> SeatSet {
@@ -37,24 +37,7 @@ impl ThreeKingdoms {
             Pending::Ask { .. } => self.ask_actions(seat, out),
             Pending::Confirm { .. } => out.extend([Action::Confirm { yes: true }, Action::Confirm { yes: false }]),
             Pending::Pick { from, hand, equip, judge, horses, optional, .. } => {
-                let f = self.p(from);
-                if hand {
-                    out.extend((0..f.hand.len() as u8).map(|i| Action::Pick { zone: Zone::Hand(i) }));
-                }
-                if equip {
-                    for slot in Slot::ALL {
-                        let horse = matches!(slot, Slot::PlusHorse | Slot::MinusHorse);
-                        if f.equip[slot.index()].is_some() && (!horses || horse) {
-                            out.push(Action::Pick { zone: Zone::Equip(slot) });
-                        }
-                    }
-                }
-                if judge {
-                    out.extend((0..f.judge.len() as u8).map(|i| Action::Pick { zone: Zone::Judge(i) }));
-                }
-                if optional || out.is_empty() {
-                    out.push(Action::Pass);
-                }
+                self.pick_actions(from, [hand, equip, judge], horses, optional, out)
             }
             Pending::Discard { equip, except, .. } => {
                 out.extend(p.hand.iter().map(|&card| Action::Discard { card }));
@@ -111,28 +94,56 @@ impl ThreeKingdoms {
                 out.extend(p.hand.iter().map(|&card| Action::Respond { card, kind: card.kind() }));
                 out.push(Action::Pass);
             }
-            Pending::DrawPhase { .. } => {
-                out.push(Action::DrawNormally);
-                if self.has(seat, Skill::BareChested) {
-                    out.push(Action::BareChested);
-                }
-                if self.has(seat, Skill::Raid) {
-                    let with_hand: Vec<Seat> =
-                        self.order_from(seat).filter(|&s| s != seat && !self.p(s).hand.is_empty()).collect();
-                    for (i, &a) in with_hand.iter().enumerate() {
-                        out.push(Action::Raid { targets: Targets::one(a) });
-                        for &b in &with_hand[i + 1..] {
-                            out.push(Action::Raid { targets: Targets::two(a, b) });
-                        }
-                    }
-                }
-            }
+            Pending::DrawPhase { .. } => self.draw_phase_actions(seat, out),
             Pending::Balance { .. } => {
                 out.extend(p.hand.iter().chain(p.equip.iter().flatten()).map(|&card| Action::Discard { card }));
                 if let Some(Frame::Balance { chosen, .. }) = self.stack.last()
                     && (*chosen > 0 || out.is_empty())
                 {
                     out.push(Action::Done);
+                }
+            }
+        }
+    }
+
+    /// Picking a card of `from`'s: in its hand, equipment (only horses with `horses`) or
+    /// judgement area, as `zones` (hand, equipment, judgement) allow; `Pass` when optional or
+    /// when there is nothing to pick.
+    fn pick_actions(&self, from: Seat, zones: [bool; 3], horses: bool, optional: bool, out: &mut Vec<Action>) {
+        let [hand, equip, judge] = zones;
+        let f = self.p(from);
+        if hand {
+            out.extend((0..f.hand.len() as u8).map(|i| Action::Pick { zone: Zone::Hand(i) }));
+        }
+        if equip {
+            for slot in Slot::ALL {
+                let horse = matches!(slot, Slot::PlusHorse | Slot::MinusHorse);
+                if f.equip[slot.index()].is_some() && (!horses || horse) {
+                    out.push(Action::Pick { zone: Zone::Equip(slot) });
+                }
+            }
+        }
+        if judge {
+            out.extend((0..f.judge.len() as u8).map(|i| Action::Pick { zone: Zone::Judge(i) }));
+        }
+        if optional || out.is_empty() {
+            out.push(Action::Pass);
+        }
+    }
+
+    /// The Draw phase: draw normally, or Bare-Chested, or Raid one or two seats with a hand.
+    fn draw_phase_actions(&self, seat: Seat, out: &mut Vec<Action>) {
+        out.push(Action::DrawNormally);
+        if self.has(seat, Skill::BareChested) {
+            out.push(Action::BareChested);
+        }
+        if self.has(seat, Skill::Raid) {
+            let with_hand: Vec<Seat> =
+                self.order_from(seat).filter(|&s| s != seat && !self.p(s).hand.is_empty()).collect();
+            for (i, &a) in with_hand.iter().enumerate() {
+                out.push(Action::Raid { targets: Targets::one(a) });
+                for &b in &with_hand[i + 1..] {
+                    out.push(Action::Raid { targets: Targets::two(a, b) });
                 }
             }
         }
@@ -333,7 +344,13 @@ impl ThreeKingdoms {
                 out.extend(targets.iter().map(|&t| Action::Rouse { targets: Targets::one(t) }));
             }
         }
-        // Skills.
+        self.skill_actions(seat, out);
+        out.push(Action::EndPlay);
+    }
+
+    /// The Play-phase skills' actions, in skill order.
+    fn skill_actions(&self, seat: Seat, out: &mut Vec<Action>) {
+        let p = self.p(seat);
         if self.has(seat, Skill::Benevolence) {
             if self.config.seed_compat.seed_benevolence {
                 if p.hp < 2 && p.hand.len() >= 2 && !self.ts.benevolence_healed {
@@ -386,7 +403,6 @@ impl ThreeKingdoms {
                 }
             }
         }
-        out.push(Action::EndPlay);
     }
 
     /// Legal actions plus plausible illegal ones, for the invariant suite.
@@ -407,5 +423,44 @@ impl ThreeKingdoms {
         }
         out.push(Action::Use { card: CardId(0), kind: Kind::Duel, targets: Targets::one(Seat(0)) });
         out.push(Action::Pick { zone: Zone::Hand(40) });
+    }
+
+    /// The first reason `action` is refused, for people (the list of legal actions decides).
+    pub(crate) fn refusal(&self, seat: Seat, action: &Action) -> RuleError {
+        if self.is_over() {
+            return RuleError::game_over();
+        }
+        if !self.to_act_set().contains(seat) {
+            return RuleError::not_your_turn();
+        }
+        let in_hand = |c: &CardId| self.p(seat).hand.contains(c) || self.p(seat).equip.contains(&Some(*c));
+        match action {
+            Action::Use { card, kind, targets } => {
+                if !in_hand(card) {
+                    return RuleError::new("not_your_card", format!("{card} is not yours to use"));
+                }
+                if card.kind() != *kind && self.conversion_skill(seat, *card, *kind).is_none() {
+                    return RuleError::new("cannot_convert", format!("{card} cannot be used as {kind}"));
+                }
+                if *kind == Kind::Attack && !self.attack_available(seat) {
+                    return RuleError::new("attack_limit", "you have already used an Attack this Play phase");
+                }
+                if *kind == Kind::Attack && targets.iter().any(|t| !self.can_attack(seat, t)) {
+                    return RuleError::new("out_of_range", "the target is not within your attack range");
+                }
+                if *kind == Kind::Peach && !self.p(seat).wounded() {
+                    return RuleError::new("not_wounded", "you are not wounded");
+                }
+                if matches!(kind, Kind::Dodge | Kind::Negate) {
+                    return RuleError::new("not_usable", format!("{kind} is only used in answer to something"));
+                }
+                RuleError::new("bad_target", "that card cannot be used on those targets")
+            }
+            Action::Pass if matches!(self.pending, Some(Pending::Play { .. })) => {
+                RuleError::new("nothing_to_answer", "nothing is waiting for an answer; end the phase instead")
+            }
+            Action::ChooseGeneral { .. } => RuleError::new("not_offered", "that general was not offered to you"),
+            _ => RuleError::new("illegal_action", "that action is not allowed now"),
+        }
     }
 }

@@ -1,7 +1,7 @@
 //! What a seat may do ([`Action`]) and what happened ([`Event`]): closed serde enums. Hand
 //! indices are 0-based.
 
-use crate::card::{Card, Side};
+use crate::cards::{Card, Side};
 use crate::effect::{Effect, EffectId};
 use crate::phase::{Phase, Transition};
 use engine::Seat;

@@ -4,7 +4,7 @@
 //! `Observation` only: its view, its legal actions, and (for `ace`) determinized copies.
 
 use crate::action::Action;
-use crate::card::Card;
+use crate::cards::Card;
 use crate::config::AceTier;
 use crate::fast::{HandTargets, Shape};
 use crate::phase::Phase;

@@ -1,7 +1,7 @@
 //! How a fight is set up: the number of pilots, the Ace's tier and strength, and both decks'
 //! card counts — all data, so balance work tunes numbers, not code.
 
-use crate::card::{Card, Side};
+use crate::cards::{Card, Side};
 use engine::SetupError;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

@@ -13,7 +13,7 @@
 //! G's and Into the Fog restrict targets only once the opposing Selection begins) are placed
 //! by their own transition triggers.
 
-use crate::card::{Card, Side};
+use crate::cards::{Card, Side};
 use crate::phase::{Stage, Transition};
 use engine::Seat;
 use serde::{Deserialize, Serialize};

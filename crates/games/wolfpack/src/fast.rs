@@ -12,10 +12,10 @@
 //! actions for them (listing was most of a simulated move's cost).
 
 use crate::action::Action;
-use crate::card::{Aim, Card};
+use crate::cards::{Aim, Card};
 use crate::config::{Config, MAX_HAND};
+use crate::legal::{DISCARDS, UNTARGETED};
 use crate::phase::Phase;
-use crate::rules::{DISCARDS, UNTARGETED};
 use crate::state::WolfPack;
 use engine::{LegalShape, MatchRng, Seat};
 

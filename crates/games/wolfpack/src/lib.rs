@@ -74,22 +74,22 @@
 
 pub mod action;
 pub mod bots;
-pub mod card;
+pub mod cards;
 pub mod config;
 pub mod effect;
 pub mod fast;
+mod legal;
 pub mod out;
 pub mod phase;
 mod rules;
 mod setup;
-pub mod sim;
 pub mod state;
 pub mod text;
 pub mod view;
 
 pub use action::{Action, Choice, Event, Revealed};
 pub use bots::{BOTS, PILOT_BOTS, ace_bot, bot, lineup, lineup_named};
-pub use card::{Aim, Card, Side};
+pub use cards::{Aim, Card, Side};
 pub use config::{AceTier, Config, DeckCounts};
 pub use effect::{Effect, EffectFile, Hook, Kind};
 pub use phase::{Phase, Stage, Transition};

@@ -2,7 +2,7 @@
 //! every transition (Enter runs before the transition's logic, Exit right after it, on entry
 //! to the new state).
 
-use crate::card::Side;
+use crate::cards::Side;
 use serde::{Deserialize, Serialize};
 
 /// The states of a turn, in the seed's order. `Over` is where a finished fight rests.

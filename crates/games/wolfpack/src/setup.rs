@@ -13,7 +13,7 @@
 //! discard piles empty); each deck's counts are what the position holds, so card conservation
 //! holds from the start. Card names are parsed by [`Card::parse`]; `Card*n` repeats.
 
-use crate::card::{Card, Side};
+use crate::cards::{Card, Side};
 use crate::config::{Config, DeckCounts};
 use crate::state::WolfPack;
 

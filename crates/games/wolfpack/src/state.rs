@@ -2,7 +2,7 @@
 //! queue and the EffectFile.
 
 use crate::action::Choice;
-use crate::card::{Card, Side};
+use crate::cards::{Card, Side};
 use crate::config::Config;
 use crate::effect::EffectFile;
 use crate::phase::Phase;

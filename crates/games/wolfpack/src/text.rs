@@ -3,11 +3,13 @@
 //! the Ace's last (missing names fall back to "pilot N" and "the Ace").
 
 use crate::action::{Action, Choice, Event, Revealed};
-use crate::card::{Aim, Card, Side};
+use crate::cards::{Aim, Card, Side};
+use crate::config::Config;
 use crate::effect::{Effect, Kind};
 use crate::phase::{Phase, Transition};
+use crate::state::WolfPack;
 use crate::view::View;
-use engine::Seat;
+use engine::{Game, Seat, Viewer};
 use std::fmt::Write;
 
 /// A parsed terminal command.
@@ -206,6 +208,16 @@ impl Speaker<'_> {
     fn verb<'b>(&self, s: Seat, you: &'b str, other: &'b str) -> &'b str {
         if self.me(s) { you } else { other }
     }
+}
+
+/// [`describe_event`] for `viewer` without a view at hand: the shape every game's narration
+/// has (the registry's entries call it so). The narration needs a view only to tell the Ace's
+/// seat and name effects; one of a fresh fight of the same table size serves (the names give
+/// every seat's name).
+pub fn describe_event_for(e: &Event, viewer: Viewer, names: &[String]) -> Option<String> {
+    let pilots = (names.len().saturating_sub(1) as u8).clamp(1, crate::config::MAX_PILOTS);
+    let view = WolfPack::new(&Config::pilots(pilots), 0).ok()?.view(viewer);
+    describe_event(e, &view, names)
 }
 
 /// One line for an event, or `None` for bookkeeping nobody needs to read. Lines speak to the

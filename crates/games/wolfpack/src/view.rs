@@ -4,7 +4,7 @@
 //! picks only to the Ace until they resolve. `determinize` resamples exactly what is left out.
 
 use crate::action::{Action, Choice, Event};
-use crate::card::{Card, Side};
+use crate::cards::{Card, Side};
 use crate::config::AceTier;
 use crate::effect::Effect;
 use crate::phase::Phase;

@@ -1,8 +1,8 @@
 use crate::{Entry, GameKind};
-use engine::{Bot, Game, Seat, Viewer};
+use engine::{Bot, Game, Seat};
 use search::{SearchLevels, SearchTuning};
 use std::ops::RangeInclusive;
-use wolfpack::{AceTier, Action, Config, Event, WolfPack};
+use wolfpack::{AceTier, Action, Config, WolfPack};
 
 /// Wolf Pack's "players" are its pilots (1 to 5): the Ace is the extra, last seat, always
 /// played by the house's Ace policy at the config's tier, never by a line-up or a person.
@@ -14,14 +14,8 @@ impl Entry for WolfPack {
     const SEATS: RangeInclusive<u8> = 1..=5;
     const DEFAULT_PLAYERS: u8 = 3;
 
-    /// The pilot bots; the Ace's tiers are chosen with the config (`--ace`), not by name.
-    fn bot_names() -> &'static [&'static str] {
-        wolfpack::PILOT_BOTS
-    }
-
-    fn make_bot(name: &str) -> Option<Box<dyn Bot<Self>>> {
-        wolfpack::PILOT_BOTS.contains(&name).then(|| wolfpack::bot(name)).flatten()
-    }
+    // The pilot bots; the Ace's tiers are chosen with the config (`--ace`), not by name.
+    by_layout!(wolfpack, bots: PILOT_BOTS, describe: describe_event_for);
 
     /// Heuristic playouts (the heuristic plays the Ace's seat as the fight's tier does). Once
     /// unconfirmed selections are left out a pilot searches ~21 moves a 3-pilot fight, at
@@ -57,14 +51,6 @@ impl Entry for WolfPack {
             }
             _ => Err(format!("Wolf Pack has no option `{key}` (options: ace)")),
         }
-    }
-
-    /// Narration needs a view only to tell the Ace's seat and name effects; one of a fresh
-    /// fight of the same table size serves (the names give every seat's name).
-    fn describe_event(event: &Event, viewer: Viewer, names: &[String]) -> Option<String> {
-        let pilots = (names.len().saturating_sub(1) as u8).clamp(1, wolfpack::config::MAX_PILOTS);
-        let view = WolfPack::new(&Config::pilots(pilots), 0).ok()?.view(viewer);
-        wolfpack::text::describe_event(event, &view, names)
     }
 
     fn house_bot(&self, seat: Seat) -> Option<Box<dyn Bot<Self>>> {

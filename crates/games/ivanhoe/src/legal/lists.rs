@@ -11,7 +11,7 @@ use crate::cards::{ACTION_KINDS, Card, Colour, SUPPORTER_KINDS};
 use crate::state::{Ivanhoe, Phase};
 use engine::Seat;
 
-use super::RBY;
+use crate::rules::RBY;
 
 impl Ivanhoe {
     /// Appends the legal actions of `seat`: exactly the candidates `verdict` accepts, in
