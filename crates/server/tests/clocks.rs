@@ -32,7 +32,7 @@ impl Direct {
         let (room, handle, inbox) = Room::<A>::create("clock".into(), options, store.clone());
         tokio::spawn(room.run(inbox));
         let (tx, out) = mpsc::channel(4096);
-        handle.connect(CONN, tx).await.unwrap();
+        handle.connect(CONN, tx, None).await.unwrap();
         Direct { handle, store, out, seen: Vec::new() }
     }
 
