@@ -245,6 +245,7 @@ impl<A: GameAdapter> Room<A> {
             result: result.to_string(),
             started_at: cur.started_at,
             ended_at: now_ms(),
+            people: Vec::new(),
         };
         // The match's number: the room's count of matches played before it (stored in the
         // snapshot written when it started, so a restored room numbers it the same).
