@@ -430,6 +430,7 @@ mod tests {
                 // 2026-11-25 09:00:00 UTC, and 3 min 12 s later.
                 started_at: 1_795_597_200_000,
                 ended_at: 1_795_597_392_000,
+                people: Vec::new(),
             }
         }
     }
@@ -504,6 +505,7 @@ mod tests {
             result: json!({ "winners": winners, "rulesVersion": 1, "setup": BUCKSHOT_SETUP }).to_string(),
             started_at: 1_795_597_200_000,
             ended_at: 1_795_597_392_000,
+            people: Vec::new(),
         };
         (record, lines)
     }

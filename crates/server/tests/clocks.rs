@@ -130,6 +130,7 @@ async fn a_silent_person_passes_when_the_window_clock_runs_out() {
         result: "{}".into(),
         started_at: 0,
         ended_at: 0,
+        people: Vec::new(),
     };
     let replayed = server::replay::replay(&record, Some(0), true).expect("a log with marked moves replays");
     assert_eq!(replayed["moves"], entries.len(), "{replayed}");
