@@ -1,7 +1,7 @@
 //! # Accounts, name holds, sessions, passkeys, ceremony challenges, and a match's people
 //!
 //! People (issue 42), in both backends alike. None of this is on the move path: these calls do
-//! not go through group commit ([`crate::batch`]); on SQLite each runs as one job on the store's
+//! not go through group commit (`batch.rs`); on SQLite each runs as one job on the store's
 //! writing connection (the file is held exclusively, so there is no second connection), on
 //! PostgreSQL on a pooled connection. Nothing is cached per process: a cluster's nodes share
 //! every row (a session made on one node is found by every node).
