@@ -185,7 +185,7 @@ impl Store {
         both!(self, s => s.set_password(id, password).await)
     }
 
-    /// Marks deleted: name becomes "deleted-<id>", key freed into a hold until `hold_until`,
+    /// Marks deleted: name becomes `deleted-<id>`, key freed into a hold until `hold_until`,
     /// password cleared, every session and passkey removed. Its match rows stay. Deleting a
     /// deleted account again changes nothing.
     pub async fn delete_account(&self, id: i64, hold_until: u64, now: u64) -> Result<(), StoreError> {
