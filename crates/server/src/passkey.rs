@@ -11,7 +11,6 @@
 //! domain the server is reached at; WebAuthn refuses bare IP addresses) and the origin must be
 //! one `refuse_origin` allows.
 
-
 // The helpers here answer a whole `Response` when they refuse: one per request, never on a
 // move's path, so its size does not matter.
 #![allow(clippy::result_large_err)]
@@ -96,10 +95,19 @@ pub async fn register_start(State(state): State<AppState>, headers: HeaderMap) -
         .map(|p| p.cred_id().clone())
         .collect();
     let name = &s.account.name;
-    let (options, reg) = match rp.start_passkey_registration(user_handle(s.account.id), name, name, Some(exclude)) {
+    let (mut options, reg) = match rp.start_passkey_registration(user_handle(s.account.id), name, name, Some(exclude)) {
         Ok(x) => x,
         Err(e) => return fail(StatusCode::BAD_REQUEST, "passkeys_unavailable", e.to_string()),
     };
+    // Signing in names nobody (`login_start` lists no credentials), so a passkey must be one its
+    // authenticator finds by itself: discoverable. webauthn-rs asks for "discouraged", which
+    // security keys and Chromium's virtual authenticator follow, making a passkey that could
+    // never sign in here. (The authenticator's choice is not checked: a key that makes a
+    // non-discoverable one anyway simply is not offered at sign-in.)
+    if let Some(selection) = options.public_key.authenticator_selection.as_mut() {
+        selection.resident_key = Some(webauthn_rs_proto::ResidentKeyRequirement::Required);
+        selection.require_resident_key = true;
+    }
     let challenge = match put_state(&state, &(s.account.id, reg)).await {
         Ok(id) => id,
         Err(r) => return r,

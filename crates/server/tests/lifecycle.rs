@@ -97,8 +97,9 @@ async fn a_game_everyone_left_is_recorded_as_abandoned_with_its_log_and_the_room
     let matches = store.list_matches(10).await.unwrap();
     assert_eq!(matches.len(), 1);
     let result: Value = serde_json::from_str(&matches[0].result).unwrap();
-    // With the rules version that played it (docs/protocol.md, "Finished matches").
-    assert_eq!(result, json!({"winners": [], "abandoned": true, "rulesVersion": 1}));
+    // With the rules version that played it (docs/protocol.md, "Finished matches") and which
+    // seats were bots (a profile names its opponents by level).
+    assert_eq!(result, json!({"winners": [], "abandoned": true, "rulesVersion": 1, "bots": [null, "medium"]}));
     assert_eq!(matches[0].room_id, id);
     assert!(serde_json::from_str::<Value>(&matches[0].log).unwrap().is_array());
     assert!(store.load_rooms().await.unwrap().is_empty());
