@@ -339,7 +339,7 @@ async fn lobby_drops_queued_together_are_stored_in_one_write() {
     let mut outs: Vec<mpsc::Receiver<Outbound>> = Vec::new();
     for conn in 1..=4u64 {
         let (tx, out) = mpsc::channel(256);
-        handle.connect(conn, tx).await.unwrap();
+        handle.connect(conn, tx, None).await.unwrap();
         let join = json!({"type": "JoinGame", "username": format!("p{conn}")});
         handle.text(conn, Outbound::from(join.to_string())).await.unwrap();
         handle.flush().await.unwrap();

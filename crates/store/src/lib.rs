@@ -34,6 +34,7 @@
 //! current match's moves, and its chat (a line an insert; the room keeps its last
 //! [`CHAT_KEPT`] lines). A finished match is a row of its own with its full log.
 
+pub mod accounts;
 mod batch;
 pub mod postgres;
 mod records;
