@@ -91,7 +91,7 @@ impl std::fmt::Display for NameError {
         match self {
             NameError::TooShort => write!(f, "a name has at least {MIN_NAME} characters"),
             NameError::TooLong => write!(f, "a name has at most {MAX_NAME} characters"),
-            NameError::BadChar(c) if c.is_alphanumeric() || *c == '_' || *c == '-' => {
+            NameError::BadChar('_' | '-') => {
                 write!(f, "a name begins with a letter or a digit")
             }
             // The character is named by its code point: it may be invisible or turn the text
@@ -109,8 +109,9 @@ impl std::error::Error for NameError {}
 /// Checks a name: [`MIN_NAME`] to [`MAX_NAME`] characters; each a letter or digit of any
 /// script (`char::is_alphanumeric`), `_` or `-`, or a combining mark after a letter, digit or
 /// mark (the vowel signs, viramas and accents many scripts write names with, see
-/// [`mark_may_follow`]); the first a letter or digit that is not a mark; no control, format, invisible or direction character anywhere; and not a
-/// [`RESERVED`] word or beginning (by [`name_key`]).
+/// [`mark_may_follow`]); the first a letter or digit that is not a mark; no control, format,
+/// invisible or direction character anywhere; and not a [`RESERVED`] word or beginning (by
+/// [`name_key`]).
 ///
 /// The name is checked as given: store what passed. A name typed with decomposed accents
 /// ("Zoe" + U+0308) passes, and shows like "Zoë" (and has its key); pass input through
@@ -125,8 +126,8 @@ pub fn check_name(name: &str) -> Result<(), NameError> {
     }
     let mut prev: Option<char> = None;
     for c in name.chars() {
-        // Said separately from the rule below although none of these is alphanumeric: they are
-        // the ones that must never pass, whatever the rule below becomes.
+        // Said separately from the rule below: these must never pass, whatever the rule below
+        // becomes, and four of them (the Hangul fillers, which draw nothing) are letters.
         if c.is_control() || is_invisible(c) {
             return Err(NameError::BadChar(c));
         }

@@ -1,7 +1,7 @@
 //! # Accounts, name holds, sessions, passkeys, ceremony challenges, and a match's people
 //!
 //! People (issue 42), in both backends alike. None of this is on the move path: these calls do
-//! not go through group commit ([`crate::batch`]); on SQLite each runs as one job on the store's
+//! not go through group commit (`batch.rs`); on SQLite each runs as one job on the store's
 //! writing connection (the file is held exclusively, so there is no second connection), on
 //! PostgreSQL on a pooled connection. Nothing is cached per process: a cluster's nodes share
 //! every row (a session made on one node is found by every node).
@@ -185,7 +185,7 @@ impl Store {
         both!(self, s => s.set_password(id, password).await)
     }
 
-    /// Marks deleted: name becomes "deleted-<id>", key freed into a hold until `hold_until`,
+    /// Marks deleted: name becomes `deleted-<id>`, key freed into a hold until `hold_until`,
     /// password cleared, every session and passkey removed. Its match rows stay. Deleting a
     /// deleted account again changes nothing.
     pub async fn delete_account(&self, id: i64, hold_until: u64, now: u64) -> Result<(), StoreError> {

@@ -818,7 +818,10 @@ async fn passkeys_are_stored_found_and_updated(db: &Db) {
     s.add_passkey(j.id, "cred-2", "{\"counter\":5}".into(), T0 + 1).await.unwrap();
     assert!(s.add_passkey(j.id, "cred-1", "{}".into(), T0 + 2).await.is_err(), "a credential id is unique");
     let rows = s.passkeys(j.id).await.unwrap();
-    assert_eq!(rows.iter().map(|p| (p.cred_id.as_str(), p.created_at)).collect::<Vec<_>>(), [("cred-1", T0), ("cred-2", T0 + 1)]);
+    assert_eq!(
+        rows.iter().map(|p| (p.cred_id.as_str(), p.created_at)).collect::<Vec<_>>(),
+        [("cred-1", T0), ("cred-2", T0 + 1)]
+    );
     assert_eq!(s.passkey("cred-2").await.unwrap(), Some((j.id, "{\"counter\":5}".to_string())));
     assert_eq!(s.passkey("cred-9").await.unwrap(), None);
     s.update_passkey("cred-2", "{\"counter\":6}".into()).await.unwrap();
@@ -876,7 +879,10 @@ async fn a_match_keeps_its_people_and_profiles_read_them(db: &Db) {
     assert_eq!(ks, [m3, m2, m1]);
     let two = s.account_matches(k.id, 2).await.unwrap();
     assert_eq!(two.iter().map(|m| m.id).collect::<Vec<_>>(), [m3, m2]);
-    assert_eq!(two[1].people, [SeatPerson { seat: 0, account: k.id, won: true }, SeatPerson { seat: 1, account: l.id, won: false }]);
+    assert_eq!(
+        two[1].people,
+        [SeatPerson { seat: 0, account: k.id, won: true }, SeatPerson { seat: 1, account: l.id, won: false }]
+    );
     assert!(s.account_matches(424_242, 10).await.unwrap().is_empty());
     let stats = |game: &str, played: u64, won: u64| GameStats { game: game.into(), played, won };
     assert_eq!(s.account_stats(k.id).await.unwrap(), [stats("buckshot", 2, 1), stats("wolfpack", 1, 1)]);

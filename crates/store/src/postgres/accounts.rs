@@ -131,10 +131,8 @@ impl PgStore {
 
     pub async fn account(&self, id: i64) -> Result<Option<Account>, StoreError> {
         self.bounded(async |client| {
-            let row = client
-                .query_opt(&format!("SELECT {ACCOUNT_COLS} FROM accounts WHERE id = $1"), &[&id])
-                .await
-                .pg()?;
+            let row =
+                client.query_opt(&format!("SELECT {ACCOUNT_COLS} FROM accounts WHERE id = $1"), &[&id]).await.pg()?;
             Ok(row.as_ref().map(row_to_account))
         })
         .await
@@ -241,10 +239,8 @@ impl PgStore {
     pub async fn delete_account(&self, id: i64, hold_until: u64, _now: u64) -> Result<(), StoreError> {
         self.bounded(async |client| {
             let tx = client.transaction().await.pg()?;
-            let Some(row) = tx
-                .query_opt("SELECT name_key, deleted FROM accounts WHERE id = $1 FOR UPDATE", &[&id])
-                .await
-                .pg()?
+            let Some(row) =
+                tx.query_opt("SELECT name_key, deleted FROM accounts WHERE id = $1 FOR UPDATE", &[&id]).await.pg()?
             else {
                 return Err(StoreError::NoAccount(id));
             };
@@ -428,10 +424,8 @@ impl PgStore {
     pub async fn take_challenge(&self, id: &str, now: u64) -> Result<Option<String>, StoreError> {
         self.bounded(async |client| {
             // Taken once: of two nodes deleting it at once, one gets the row.
-            let row = client
-                .query_opt("DELETE FROM challenges WHERE id = $1 RETURNING data, expires", &[&id])
-                .await
-                .pg()?;
+            let row =
+                client.query_opt("DELETE FROM challenges WHERE id = $1 RETURNING data, expires", &[&id]).await.pg()?;
             client.execute("DELETE FROM challenges WHERE expires <= $1", &[&(now as i64)]).await.pg()?;
             Ok(row.filter(|r| r.get::<_, i64>(1) as u64 > now).map(|r| r.get(0)))
         })

@@ -56,8 +56,8 @@ pub(crate) fn store_people(conn: &Connection, match_id: i64, people: &[SeatPerso
     if people.is_empty() {
         return Ok(());
     }
-    let mut st = conn
-        .prepare_cached("INSERT INTO match_people (match_id, seat, account_id, won) VALUES (?1, ?2, ?3, ?4)")?;
+    let mut st =
+        conn.prepare_cached("INSERT INTO match_people (match_id, seat, account_id, won) VALUES (?1, ?2, ?3, ?4)")?;
     for p in people_by_seat(people) {
         st.execute(params![match_id, p.seat, p.account, p.won])?;
     }
@@ -207,7 +207,9 @@ impl SqliteStore {
 
     pub async fn set_password(&self, id: i64, password: String) -> Result<(), StoreError> {
         self.with_conn(move |conn| {
-            match conn.execute("UPDATE accounts SET password = ?2 WHERE id = ?1 AND deleted = 0", params![id, password])? {
+            match conn
+                .execute("UPDATE accounts SET password = ?2 WHERE id = ?1 AND deleted = 0", params![id, password])?
+            {
                 0 => Err(StoreError::NoAccount(id)),
                 _ => Ok(()),
             }
@@ -245,9 +247,11 @@ impl SqliteStore {
     }
 
     pub async fn set_admin(&self, id: i64, admin: bool) -> Result<(), StoreError> {
-        self.with_conn(move |conn| match conn.execute("UPDATE accounts SET admin = ?2 WHERE id = ?1", params![id, admin])? {
-            0 => Err(StoreError::NoAccount(id)),
-            _ => Ok(()),
+        self.with_conn(move |conn| {
+            match conn.execute("UPDATE accounts SET admin = ?2 WHERE id = ?1", params![id, admin])? {
+                0 => Err(StoreError::NoAccount(id)),
+                _ => Ok(()),
+            }
         })
         .await
     }
@@ -426,7 +430,11 @@ impl SqliteStore {
                      WHERE p.account_id = ?1 GROUP BY m.game ORDER BY m.game",
                 )?
                 .query_map([account], |r| {
-                    Ok(GameStats { game: r.get(0)?, played: r.get::<_, i64>(1)? as u64, won: r.get::<_, i64>(2)? as u64 })
+                    Ok(GameStats {
+                        game: r.get(0)?,
+                        played: r.get::<_, i64>(1)? as u64,
+                        won: r.get::<_, i64>(2)? as u64,
+                    })
                 })?
                 .collect::<Result<_, _>>()?)
         })
@@ -439,10 +447,9 @@ impl SqliteStore {
             let idle_since = now.saturating_sub(crate::accounts::SESSION_MAX_IDLE_MS) as i64;
             let pruned = Pruned {
                 sessions: tx.execute("DELETE FROM sessions WHERE seen_at < ?1", [idle_since])? as u64,
-                holds: tx.execute(
-                    "DELETE FROM name_keys WHERE hold_until IS NOT NULL AND hold_until <= ?1",
-                    [now as i64],
-                )? as u64,
+                holds: tx
+                    .execute("DELETE FROM name_keys WHERE hold_until IS NOT NULL AND hold_until <= ?1", [now as i64])?
+                    as u64,
                 challenges: tx.execute("DELETE FROM challenges WHERE expires <= ?1", [now as i64])? as u64,
             };
             tx.commit()?;
