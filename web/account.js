@@ -388,6 +388,12 @@ export async function addPasskey() {
   pk.challenge = fromB64url(pk.challenge);
   pk.user = { ...pk.user, id: fromB64url(pk.user.id) };
   if (pk.excludeCredentials) pk.excludeCredentials = pk.excludeCredentials.map((c) => ({ ...c, id: fromB64url(c.id) }));
+  // Signing in with a passkey asks no name (`login/start` lists no credentials), so the
+  // passkey must be one the authenticator can find by itself: a discoverable ("resident")
+  // credential. webauthn-rs's passkey options say `residentKey: "discouraged"`, which many
+  // authenticators (security keys, Chromium's virtual one) follow, making a passkey that could
+  // never sign in here. The server does not check this choice; the page makes it.
+  pk.authenticatorSelection = { ...pk.authenticatorSelection, residentKey: 'required', requireResidentKey: true };
   const cred = await navigator.credentials.create({ publicKey: pk });
   if (!cred) throw new ApiError('passkey_cancelled', 'No passkey was made.', 0);
   const credential = {
