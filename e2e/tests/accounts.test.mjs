@@ -11,7 +11,8 @@
 //    it a new guest).
 // 3. A passkey registered with Chromium's virtual authenticator (CDP WebAuthn) signs in after
 //    signing out.
-// 4. A member deletes its account (its password first): the profile is gone.
+// 4. A guest changes its name once; a member changes its password (the current one checked)
+//    and deletes its account (with the new password): the profile is gone.
 // 5. Without an identity (the API failing) the page asks for a name, as before.
 //
 // WebAuthn refuses an IP address as the relying party, so the pages open the server at
@@ -289,20 +290,35 @@ test('a passkey made with the virtual authenticator signs in after signing out',
   await page.context().close();
 });
 
-test('a member deletes its account with its password; the profile is gone', { timeout: 60_000 }, async () => {
+test('a guest renames once; a member changes its password, then deletes its account', { timeout: 60_000 }, async () => {
   const page = await newPage(env.browser, DESKTOP, { identity: true });
   await page.goto(`${env.base}/`);
   await headerName(page);
+  // A guest changes its name once: the menu then no longer offers it.
+  await menu(page, 'menu-rename');
+  await submitDialog(page, 'rename-dialog', { 'New name': 'dora-guest' });
+  await waitHeaderName(page, 'dora-guest');
+  await page.locator('[data-testid=account-button]').click();
+  assert.equal(await page.locator('[data-testid=menu-rename]').count(), 0, 'a guest renames once');
   await menu(page, 'menu-signup');
   await submitDialog(page, 'signup-dialog', { Name: 'dora', Password: 'dora password 1' });
   await waitHeaderName(page, 'dora');
   assert.equal((await page.evaluate(() => fetch('/api/users/dora').then((r) => r.status))), 200);
 
-  await menu(page, 'menu-delete');
-  const err = await submitDialog(page, 'delete-dialog', { 'Your password': 'not it at all' }, { expectError: true });
+  // Change password: the current one is checked.
+  await menu(page, 'menu-password');
+  let err = await submitDialog(page, 'password-dialog', { 'Current password': 'not the one', 'New password': 'dora password 2' }, { expectError: true });
   assert.match(err, /wrong password/i);
+  const pw = page.locator('dialog[data-testid=password-dialog]');
+  await pw.getByLabel('Current password', { exact: true }).fill('dora password 1');
+  await pw.locator('[data-testid=dialog-submit]').click();
+  await page.locator('[data-testid=account-notice]').filter({ hasText: 'Password changed' }).waitFor();
+
+  await menu(page, 'menu-delete');
+  err = await submitDialog(page, 'delete-dialog', { 'Your password': 'dora password 1' }, { expectError: true });
+  assert.match(err, /wrong password/i, 'the old password no longer works');
   const dialog = page.locator('dialog[data-testid=delete-dialog]');
-  await dialog.getByLabel('Your password', { exact: true }).fill('dora password 1');
+  await dialog.getByLabel('Your password', { exact: true }).fill('dora password 2');
   await dialog.locator('[data-testid=dialog-submit]').click();
   await waitGuest(page, 'dora');
   await page.goto(`${env.base}/u/dora`);
