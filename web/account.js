@@ -128,7 +128,8 @@ function drawMenu(slot) {
   },
   h('span', { class: 'sr-only', text: me.guest ? 'Playing as guest ' : 'Signed in as ' }),
   h('bdi', { class: 'account-name', dataset: { testid: 'account-name' }, text: me.name }),
-  me.guest ? h('span', { class: 'account-badge', text: 'guest' }) : null,
+  // The words before the name say "guest" already: the badge is for the eye.
+  me.guest ? h('span', { class: 'account-badge', text: 'guest', attrs: { 'aria-hidden': 'true' } }) : null,
   h('span', { class: 'account-caret', attrs: { 'aria-hidden': 'true' }, text: '▾' }));
 
   const open = (yes) => {
