@@ -112,15 +112,13 @@ fn start_server(pin: bool, db: &std::ffi::OsStr, program: Option<&std::path::Pat
     // second for people) is raised so it measures the server, not the limiter. Every client
     // is 127.0.0.1, so nothing is capped per address; the rooms are created with seeds.
     cmd.args(["serve", "--addr", "127.0.0.1:0", "--rate-limit", "100000", "--allow-seeded-rooms"]);
-    for cap in
-        [
-            "--max-conns-per-addr",
-            "--max-sockets-per-addr",
-            "--max-rooms-per-addr",
-            "--max-rooms-per-minute-per-addr",
-            "--max-accounts-per-hour-per-addr",
-        ]
-    {
+    for cap in [
+        "--max-conns-per-addr",
+        "--max-sockets-per-addr",
+        "--max-rooms-per-addr",
+        "--max-rooms-per-minute-per-addr",
+        "--max-accounts-per-hour-per-addr",
+    ] {
         cmd.args([cap, "0"]);
     }
     cmd.arg("--db").arg(db);

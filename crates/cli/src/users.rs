@@ -51,7 +51,13 @@ pub fn users(args: UsersArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     }
     writeln!(out, "{:>6}  {:<20}  {:<6}  joined", "id", "name", "kind")?;
     for a in &list {
-        let kind = if a.admin { "admin" } else if a.guest { "guest" } else { "member" };
+        let kind = if a.admin {
+            "admin"
+        } else if a.guest {
+            "guest"
+        } else {
+            "member"
+        };
         writeln!(out, "{:>6}  {:<20}  {:<6}  {}", a.id, a.name, kind, crate::replay::utc(a.created_at))?;
     }
     writeln!(out, "{} account{}", list.len(), if list.len() == 1 { "" } else { "s" })?;
@@ -71,7 +77,12 @@ pub fn user(args: UserArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let kind = if p["guest"].as_bool() == Some(true) { " (guest)" } else { "" };
-    writeln!(out, "{}{kind}, joined {}", p["name"].as_str().unwrap_or("?"), crate::replay::utc(p["joined"].as_u64().unwrap_or(0)))?;
+    writeln!(
+        out,
+        "{}{kind}, joined {}",
+        p["name"].as_str().unwrap_or("?"),
+        crate::replay::utc(p["joined"].as_u64().unwrap_or(0))
+    )?;
     for g in p["games"].as_array().into_iter().flatten() {
         writeln!(out, "  {:<16} played {:>4}  won {:>4}", g["game"].as_str().unwrap_or("?"), g["played"], g["won"])?;
     }

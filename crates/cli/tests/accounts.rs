@@ -63,7 +63,8 @@ fn a_run_that_signs_people_in_logs_no_secret_and_the_cli_reads_its_accounts() {
     let (status, head, body) = request(&addr, "POST", "/api/auth/register", Some(&guest), Some(&register));
     assert_eq!(status, 200, "{body}");
     secrets.push(session_of(&head));
-    let (status, _, _) = request(&addr, "POST", "/api/auth/login", None, Some(r#"{"name":"quinn","password":"wrong-password"}"#));
+    let (status, _, _) =
+        request(&addr, "POST", "/api/auth/login", None, Some(r#"{"name":"quinn","password":"wrong-password"}"#));
     assert_eq!(status, 401);
     secrets.push("wrong-password".into());
     let (status, head, body) = request(&addr, "POST", "/api/auth/login", None, Some(&register));
@@ -95,12 +96,17 @@ fn a_run_that_signs_people_in_logs_no_secret_and_the_cli_reads_its_accounts() {
     assert!(users.contains("Quinn") && users.contains("member"), "{users}");
     assert!(users.contains("guest-"), "{users}");
     assert!(users.contains("2 accounts"), "{users}");
-    let user = Command::new(env!("CARGO_BIN_EXE_cardtable")).args(["user", "QUINN", "--json", "--db"]).arg(&db).output().unwrap();
+    let user = Command::new(env!("CARGO_BIN_EXE_cardtable"))
+        .args(["user", "QUINN", "--json", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
     assert!(user.status.success(), "{}", String::from_utf8_lossy(&user.stderr));
     let profile: serde_json::Value = serde_json::from_slice(&user.stdout).unwrap();
     assert_eq!(profile["name"], "Quinn");
     assert_eq!(profile["guest"], false);
-    let nobody = Command::new(env!("CARGO_BIN_EXE_cardtable")).args(["user", "nobody", "--db"]).arg(&db).output().unwrap();
+    let nobody =
+        Command::new(env!("CARGO_BIN_EXE_cardtable")).args(["user", "nobody", "--db"]).arg(&db).output().unwrap();
     assert!(!nobody.status.success());
     assert!(String::from_utf8_lossy(&nobody.stderr).contains("nobody is called nobody"));
     let _ = std::fs::remove_dir_all(&dir);

@@ -220,7 +220,13 @@ async fn three_nodes_behind_haproxy_survive_every_fault() {
 }
 
 /// Raw HTTP with a page's `Origin` and the session cookie: `(status, head, body)`.
-async fn page_request(addr: &str, method: &str, path: &str, session: Option<&str>, body: Option<&str>) -> (u16, String, String) {
+async fn page_request(
+    addr: &str,
+    method: &str,
+    path: &str,
+    session: Option<&str>,
+    body: Option<&str>,
+) -> (u16, String, String) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let mut s = tokio::net::TcpStream::connect(addr).await.expect("connect");
     let cookie = session.map(|id| format!("Cookie: ct_session={id}\r\n")).unwrap_or_default();
@@ -252,7 +258,8 @@ async fn a_session_made_on_a_node_that_dies_works_on_the_others() {
     let mut c = Cluster::start(pg, &bin, 2, settings, false, true).await.unwrap_or_else(|e| panic!("{e}"));
     let one = c.nodes[0].addr();
     let (status, head, body) =
-        page_request(&one, "POST", "/api/auth/register", None, Some(r#"{"name":"nadia","password":"hunter2hunter2"}"#)).await;
+        page_request(&one, "POST", "/api/auth/register", None, Some(r#"{"name":"nadia","password":"hunter2hunter2"}"#))
+            .await;
     assert_eq!(status, 200, "{body}");
     let cookie = head.lines().find_map(|l| l.strip_prefix("set-cookie: ct_session=")).expect("a session cookie");
     let session = cookie.split(';').next().unwrap().to_string();

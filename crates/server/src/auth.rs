@@ -93,18 +93,16 @@ pub(crate) fn fail(status: StatusCode, code: &str, reason: impl Into<String>) ->
 
 /// `503` when the store cannot answer.
 pub(crate) fn store_down(e: &store::StoreError) -> Response {
-    let mut r = fail(StatusCode::SERVICE_UNAVAILABLE, "store_unavailable", format!("the database cannot be reached: {e}"));
+    let mut r =
+        fail(StatusCode::SERVICE_UNAVAILABLE, "store_unavailable", format!("the database cannot be reached: {e}"));
     r.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
     r
 }
 
 fn throttled(retry_after_ms: u64) -> Response {
     let secs = retry_after_ms.div_ceil(1000).max(1);
-    let mut r = fail(
-        StatusCode::TOO_MANY_REQUESTS,
-        "too_many_attempts",
-        format!("too many attempts: try again in {secs} s"),
-    );
+    let mut r =
+        fail(StatusCode::TOO_MANY_REQUESTS, "too_many_attempts", format!("too many attempts: try again in {secs} s"));
     r.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(secs));
     r
 }
@@ -387,15 +385,17 @@ pub async fn register(
     let store = state.lobby.store();
     let phc = hash(req.password).await;
     let account = match &current {
-        Some(s) => match store.rename_account(s.account.id, &req.name, &key, Some(phc), now + NAME_HOLD_MS, now).await {
-            Ok(Ok(())) => match store.account(s.account.id).await {
-                Ok(Some(a)) => a,
-                Ok(None) => return fail(StatusCode::CONFLICT, "signed_out", "your account is gone"),
+        Some(s) => {
+            match store.rename_account(s.account.id, &req.name, &key, Some(phc), now + NAME_HOLD_MS, now).await {
+                Ok(Ok(())) => match store.account(s.account.id).await {
+                    Ok(Some(a)) => a,
+                    Ok(None) => return fail(StatusCode::CONFLICT, "signed_out", "your account is gone"),
+                    Err(e) => return store_down(&e),
+                },
+                Ok(Err(Taken::Name)) => return name_taken(&req.name),
                 Err(e) => return store_down(&e),
-            },
-            Ok(Err(Taken::Name)) => return name_taken(&req.name),
-            Err(e) => return store_down(&e),
-        },
+            }
+        }
         None => {
             if let Err(wait) = state.auth.new_account(peer, now) {
                 return throttled(wait);
@@ -526,7 +526,12 @@ struct Change {
 }
 
 /// Checks a member's current password for a change that needs it (throttled as a sign-in).
-async fn confirm_password(state: &AppState, a: &Account, given: Option<String>, peer: Option<IpAddr>) -> Result<(), Response> {
+async fn confirm_password(
+    state: &AppState,
+    a: &Account,
+    given: Option<String>,
+    peer: Option<IpAddr>,
+) -> Result<(), Response> {
     let Some(given) = given else {
         return Err(fail(StatusCode::BAD_REQUEST, "password_needed", "give your current password (currentPassword)"));
     };
@@ -569,7 +574,11 @@ pub async fn patch_me(
             return fail(StatusCode::FORBIDDEN, "rename_not_allowed", "a member's name does not change");
         }
         if s.account.renamed {
-            return fail(StatusCode::FORBIDDEN, "rename_used", "a guest may change its name once; sign up to pick a name");
+            return fail(
+                StatusCode::FORBIDDEN,
+                "rename_used",
+                "a guest may change its name once; sign up to pick a name",
+            );
         }
         let key = match check_name(name) {
             Ok(k) => k,

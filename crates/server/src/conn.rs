@@ -135,13 +135,7 @@ enum Event {
 
 /// Serves one WebSocket of room `id` (woken through the lobby if it is dormant), opened by
 /// `person` if signed in.
-pub async fn serve_socket(
-    mut socket: WebSocket,
-    lobby: &Lobby,
-    id: &str,
-    limits: ConnLimits,
-    person: Option<Person>,
-) {
+pub async fn serve_socket(mut socket: WebSocket, lobby: &Lobby, id: &str, limits: ConnLimits, person: Option<Person>) {
     let conn: ConnId = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
     let (tx, mut rx) = mpsc::channel::<Outbound>(QUEUE);
     let Some(room) = lobby.connect(id, conn, tx, person).await else {

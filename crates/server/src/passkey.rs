@@ -22,8 +22,8 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde::Deserialize;
 use serde_json::json;
 use webauthn_rs::prelude::{
-    DiscoverableAuthentication, Passkey, PasskeyRegistration, PublicKeyCredential, RegisterPublicKeyCredential,
-    Url, Uuid, Webauthn, WebauthnBuilder,
+    DiscoverableAuthentication, Passkey, PasskeyRegistration, PublicKeyCredential, RegisterPublicKeyCredential, Url,
+    Uuid, Webauthn, WebauthnBuilder,
 };
 
 /// How long a ceremony may take.
@@ -38,9 +38,9 @@ fn relying_party(state: &AppState, headers: &HeaderMap) -> Result<Webauthn, Resp
     let origin = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()).ok_or_else(bad)?;
     let url = Url::parse(origin).map_err(|_| bad())?;
     let host = url.host_str().ok_or_else(bad)?.to_string();
-    WebauthnBuilder::new(&host, &url)
-        .and_then(|b| b.rp_name("cardtable").build())
-        .map_err(|e| fail(StatusCode::BAD_REQUEST, "passkeys_unavailable", format!("passkeys cannot work on this address: {e}")))
+    WebauthnBuilder::new(&host, &url).and_then(|b| b.rp_name("cardtable").build()).map_err(|e| {
+        fail(StatusCode::BAD_REQUEST, "passkeys_unavailable", format!("passkeys cannot work on this address: {e}"))
+    })
 }
 
 /// The WebAuthn user handle of an account: its id, as the 16 bytes a UUID holds.

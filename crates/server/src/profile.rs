@@ -48,8 +48,7 @@ pub async fn profile_of(store: &Store, account: &Account, matches: u32) -> Resul
     ids.sort_unstable();
     ids.dedup();
     let names: HashMap<i64, Account> = store.accounts_by_ids(&ids).await?.into_iter().map(|a| (a.id, a)).collect();
-    let games: Vec<Value> =
-        stats.iter().map(|g| json!({ "game": g.game, "played": g.played, "won": g.won })).collect();
+    let games: Vec<Value> = stats.iter().map(|g| json!({ "game": g.game, "played": g.played, "won": g.won })).collect();
     let list: Vec<Value> = records.iter().map(|m| match_entry(m, account.id, &names)).collect();
     Ok(json!({
         "name": account.name,

@@ -174,7 +174,7 @@ async fn a_guest_plays_signs_up_and_finds_the_match_on_its_profile() {
     c.send(json!({"type": "JoinGame", "username": "whatever"})).await;
     let joined = c.expect("Joined").await;
     assert_eq!(joined["username"], json!(guest_name));
-    c.send(json!({"type": "AddBot", "kind": "heuristic"})).await;
+    c.send(json!({"type": "AddBot", "bot": "heuristic"})).await;
     c.expect("PlayerJoined").await;
     c.send(json!({"type": "StartGame"})).await;
     c.expect("GameStarted").await;
@@ -186,7 +186,14 @@ async fn a_guest_plays_signs_up_and_finds_the_match_on_its_profile() {
     // A guest may pick a name of its own once before signing up.
     let r = req(&s.addr, "PATCH", "/api/me", Some(&session), Some(json!({"name": "nico"}))).await;
     assert_eq!(r.status, 200, "{}", r.body);
-    let r = req(&s.addr, "POST", "/api/auth/register", Some(&session), Some(json!({"name": "Zoë_1", "password": "correct horse"}))).await;
+    let r = req(
+        &s.addr,
+        "POST",
+        "/api/auth/register",
+        Some(&session),
+        Some(json!({"name": "Zoë_1", "password": "correct horse"})),
+    )
+    .await;
     assert_eq!(r.status, 200, "{}", r.body);
     let new_session = r.session().unwrap();
     assert_ne!(new_session, session, "a new session id at sign-up");
@@ -202,12 +209,15 @@ async fn a_guest_plays_signs_up_and_finds_the_match_on_its_profile() {
     assert_eq!(p.body["games"][0]["game"], "buckshot");
     assert_eq!(p.body["games"][0]["played"], 1);
     // The guest's old names are held: nobody may take them for a month.
-    let other = req(&s.addr, "POST", "/api/auth/register", None, Some(json!({"name": "Nico", "password": "xxxxxxxxxx"}))).await;
+    let other =
+        req(&s.addr, "POST", "/api/auth/register", None, Some(json!({"name": "Nico", "password": "xxxxxxxxxx"}))).await;
     assert_eq!((other.status, &other.body["error"]), (409, &json!("name_taken")));
     assert_eq!(req(&s.addr, "GET", "/api/users/nico", None, None).await.status, 404);
     assert_eq!(req(&s.addr, "GET", &format!("/api/users/{guest_name}"), None, None).await.status, 404);
     // Nobody can sign up as a guest name, either.
-    let r = req(&s.addr, "POST", "/api/auth/register", None, Some(json!({"name": "guest-1234", "password": "xxxxxxxxxx"}))).await;
+    let r =
+        req(&s.addr, "POST", "/api/auth/register", None, Some(json!({"name": "guest-1234", "password": "xxxxxxxxxx"})))
+            .await;
     assert_eq!((r.status, &r.body["error"]), (400, &json!("name_reserved")));
     s.stop().await;
 }
@@ -227,7 +237,7 @@ async fn a_signed_in_person_takes_their_seat_back_from_another_tab() {
     // An anonymous client cannot take the name.
     let mut anon = s.client(&room).await;
     anon.send(json!({"type": "JoinGame", "username": "Carol"})).await;
-    assert_eq!(anon.expect("JoinRejected").await["code"], "username_taken");
+    assert_eq!(anon.expect("PlayerJoinRejected").await["code"], "username_taken");
     s.stop().await;
 }
 
@@ -245,7 +255,8 @@ async fn names_are_unique_by_case_and_look_and_follow_the_rules() {
         ("bad name", "name_bad_char"),
         ("x\u{202E}y", "name_bad_char"),
     ] {
-        let r = req(&s.addr, "POST", "/api/auth/register", None, Some(json!({"name": name, "password": "password1"}))).await;
+        let r = req(&s.addr, "POST", "/api/auth/register", None, Some(json!({"name": name, "password": "password1"})))
+            .await;
         assert_eq!(r.body["error"], code, "{name:?}: {}", r.body);
         assert!(r.status == 409 || r.status == 400, "{name:?}: {}", r.status);
     }
@@ -277,10 +288,11 @@ where
     (ta[n / 2], tb[n / 2])
 }
 
-#[tokio::test]
-async fn a_wrong_name_and_a_wrong_password_get_one_answer_in_the_same_time() {
+/// One server's medians of `n` timed sign-ins with an unknown name and with a known name and a
+/// wrong password, alternated (three accounts take the wrong passwords in turn, each staying
+/// under its throttle; the address makes 2 + 2n attempts, at most its 30).
+async fn wrong_name_and_password_times(n: usize) -> (f64, f64) {
     let s = Server::start(store::Store::memory().unwrap()).await;
-    // Three accounts take the wrong passwords in turn (each stays under its throttle).
     let names = ["dora", "eve", "fay"];
     for n in names {
         member(&s.addr, n, "the right one").await;
@@ -293,8 +305,12 @@ async fn a_wrong_name_and_a_wrong_password_get_one_answer_in_the_same_time() {
     let wrong = login("dora".into()).await;
     assert_eq!((unknown.status, wrong.status), (401, 401));
     assert_eq!(unknown.body, wrong.body, "one answer for both");
-    let n = 9;
-    let (t_unknown, t_wrong) = medians(
+    assert_eq!(
+        unknown.head.lines().skip(1).filter(|l| !l.starts_with("date:")).collect::<Vec<_>>(),
+        wrong.head.lines().skip(1).filter(|l| !l.starts_with("date:")).collect::<Vec<_>>(),
+        "the same headers"
+    );
+    let times = medians(
         n,
         |i| {
             let f = login(format!("nobody{i}"));
@@ -306,9 +322,25 @@ async fn a_wrong_name_and_a_wrong_password_get_one_answer_in_the_same_time() {
         },
     )
     .await;
-    let ratio = t_unknown / t_wrong;
-    assert!((0.8..=1.25).contains(&ratio), "median wrong name {t_unknown:.4} s, wrong password {t_wrong:.4} s");
     s.stop().await;
+    times
+}
+
+#[tokio::test]
+async fn a_wrong_name_and_a_wrong_password_get_one_answer_in_the_same_time() {
+    // The medians must be within 20% of each other. The tests run two at a time on a machine
+    // that may be busy, so one noisy measurement is taken again, on a fresh server: a real
+    // difference (a name that costs no Argon2 work) is several times, not 20%, and fails both.
+    let mut seen = Vec::new();
+    for _ in 0..2 {
+        let (t_unknown, t_wrong) = wrong_name_and_password_times(14).await;
+        let ratio = t_unknown / t_wrong;
+        if (0.8..=1.25).contains(&ratio) {
+            return;
+        }
+        seen.push(format!("median wrong name {t_unknown:.4} s, wrong password {t_wrong:.4} s"));
+    }
+    panic!("{}", seen.join("; "));
 }
 
 #[tokio::test]
@@ -347,14 +379,23 @@ async fn every_sign_in_makes_a_new_session_and_ends_the_old_one() {
     member(&s.addr, "hal", "password1").await;
     // A session planted before sign-in (a guest's, handed to the victim) signs nobody in after.
     let (planted, _) = guest(&s.addr).await;
-    let r = req(&s.addr, "POST", "/api/auth/login", Some(&planted), Some(json!({"name": "hal", "password": "password1"}))).await;
+    let r =
+        req(&s.addr, "POST", "/api/auth/login", Some(&planted), Some(json!({"name": "hal", "password": "password1"})))
+            .await;
     assert_eq!(r.status, 200, "{}", r.body);
     let fresh = r.session().unwrap();
     assert_ne!(fresh, planted);
     assert_eq!(req(&s.addr, "GET", "/api/me", Some(&planted), None).await.status, 401);
     assert_eq!(req(&s.addr, "GET", "/api/me", Some(&fresh), None).await.body["name"], "hal");
     // A made-up cookie is never adopted.
-    let r = req(&s.addr, "POST", "/api/auth/login", Some("chosen-by-attacker"), Some(json!({"name": "hal", "password": "password1"}))).await;
+    let r = req(
+        &s.addr,
+        "POST",
+        "/api/auth/login",
+        Some("chosen-by-attacker"),
+        Some(json!({"name": "hal", "password": "password1"})),
+    )
+    .await;
     assert_ne!(r.session().as_deref(), Some("chosen-by-attacker"));
     s.stop().await;
 }
@@ -412,7 +453,14 @@ async fn signing_out_everywhere_and_changing_the_password_end_the_other_sessions
     let b = login("password1").await.session().unwrap();
     let c = login("password1").await.session().unwrap();
     // A new password: the other sessions end, this one stays.
-    let r = req(&s.addr, "PATCH", "/api/me", Some(&a), Some(json!({"password": "password2", "currentPassword": "password1"}))).await;
+    let r = req(
+        &s.addr,
+        "PATCH",
+        "/api/me",
+        Some(&a),
+        Some(json!({"password": "password2", "currentPassword": "password1"})),
+    )
+    .await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(req(&s.addr, "GET", "/api/me", Some(&a), None).await.status, 200);
     assert_eq!(req(&s.addr, "GET", "/api/me", Some(&b), None).await.status, 401);
@@ -484,9 +532,11 @@ async fn a_guest_renames_once_and_a_deleted_account_leaves_its_matches() {
     assert_eq!(req(&s.addr, "GET", "/api/users/leo", None, None).await.status, 404);
     let p = req(&s.addr, "GET", "/api/users/kim", None, None).await;
     assert_eq!(p.body["matches"][0]["opponents"][0]["name"], "(deleted)", "{}", p.body);
-    let login = req(&s.addr, "POST", "/api/auth/login", None, Some(json!({"name": "leo", "password": "password1"}))).await;
+    let login =
+        req(&s.addr, "POST", "/api/auth/login", None, Some(json!({"name": "leo", "password": "password1"}))).await;
     assert_eq!(login.status, 401);
-    let again = req(&s.addr, "POST", "/api/auth/register", None, Some(json!({"name": "leo", "password": "password1"}))).await;
+    let again =
+        req(&s.addr, "POST", "/api/auth/register", None, Some(json!({"name": "leo", "password": "password1"}))).await;
     assert_eq!(again.status, 409, "a deleted account's name is held");
     s.stop().await;
 }

@@ -245,7 +245,7 @@ impl<A: GameAdapter> Room<A> {
         let people = (cur.accounts.iter().enumerate())
             .filter_map(|(seat, account)| {
                 let won = !abandoned && winners.contains(&cur.seats[seat]);
-                account.map(|account| store::SeatPerson { seat: seat as u32, account, won })
+                account.map(|account| store::accounts::SeatPerson { seat: seat as u32, account, won })
             })
             .collect();
         let record = store::MatchRecord {
