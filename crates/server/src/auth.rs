@@ -20,6 +20,10 @@
 //!   is `HttpOnly; SameSite=Lax`, and `Secure` when the page came over HTTPS;
 //! - nothing here logs a password, a session id or a hash.
 
+
+// The helpers here answer a whole `Response` when they refuse: one per request, never on a
+// move's path, so its size does not matter.
+#![allow(clippy::result_large_err)]
 use crate::{AppState, Peer, refuse_origin};
 use accounts::{NAME_HOLD_MS, Throttle};
 use axum::Json;

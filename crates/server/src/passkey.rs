@@ -11,6 +11,10 @@
 //! domain the server is reached at; WebAuthn refuses bare IP addresses) and the origin must be
 //! one `refuse_origin` allows.
 
+
+// The helpers here answer a whole `Response` when they refuse: one per request, never on a
+// move's path, so its size does not matter.
+#![allow(clippy::result_large_err)]
 use crate::auth::{FromProxy, fail, signed_in, store_down};
 use crate::{AppState, refuse_origin};
 use axum::Json;
