@@ -1,8 +1,8 @@
 // Who is playing: the identity every visitor gets without a form (issue 42), and the account
 // menu in the page header.
 //
-// On the first page the client asks `GET /api/me`; when that says 401 (signed out) it asks
-// `POST /api/auth/guest` and is a guest from then on (`guest-4821`). The session lives in an
+// On the first page the client asks `POST /api/auth/guest`: the signed-in account, or a new
+// guest from then on (`guest-4821`). The session lives in an
 // HttpOnly cookie: this code never sees it, every same-origin fetch and the room's WebSocket
 // carry it. If the server cannot give an identity (an older server, the API failing), the
 // page falls back to asking for a name in each room, as before (`identity.me` stays null).
@@ -65,18 +65,13 @@ function sentence(s) {
 
 let loading = null;
 
-/** Gets the visitor's identity once per page: the current account, else a new guest. */
+/** Gets the visitor's identity once per page: the current account, else a new guest. One
+ * request either way: `POST /api/auth/guest` answers the signed-in account (200) or makes a
+ * guest (201), so a first visit logs no 401 in the console. */
 export function loadIdentity() {
   loading ??= (async () => {
     try {
-      const res = await fetch('/api/me', { cache: 'no-store', credentials: 'same-origin' });
-      if (res.ok) {
-        identity.me = await res.json();
-      } else if (res.status === 401) {
-        identity.me = (await api('POST', '/api/auth/guest', {})).account;
-      } else {
-        throw new Error(`GET /api/me: ${res.status}`);
-      }
+      identity.me = (await api('POST', '/api/auth/guest', {})).account;
       if (!identity.me?.name) throw new Error('no name in the identity');
     } catch {
       identity.me = null;

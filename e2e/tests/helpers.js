@@ -92,8 +92,8 @@ export function launchBrowser() {
 export const DESKTOP = { viewport: { width: 1280, height: 860 } };
 export const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 
-// The account API answers 4xx in its ordinary flows (GET /api/me is 401 for a newcomer, a
-// wrong password 401, a taken name 409, an unknown profile 404), and Chromium logs each such
+// The account API answers 4xx in its ordinary flows (a wrong password 401, a taken name 409,
+// an unknown profile 404, GET /api/me 401 once signed out), and Chromium logs each such
 // answer as a console error. The page shows those answers; the tests check what it shows.
 const ACCOUNT_API = /^\/api\/(me(\/|$)|auth\/|users\/)/;
 function accountApiAnswer(m) {
