@@ -41,6 +41,13 @@ step "the house's figures (scripts/house.sh)"
 # Printed, not judged: it fails only if the script itself breaks.
 scripts/house.sh
 
+if ! pkg-config --exists openssl 2>/dev/null; then
+    # Passkeys (webauthn-rs) verify with OpenSSL: its headers and pkg-config to build.
+    step "OpenSSL's headers for the build (apt-get install libssl-dev pkg-config)"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq && apt-get install -y -qq libssl-dev pkg-config >/dev/null
+fi
+
 step "cargo fmt --check"
 cargo fmt --all --check
 

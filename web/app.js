@@ -10,6 +10,8 @@
 // Games without a module get a generic table that lists `legal` actions and sends `Act`.
 
 import { h, replaceChildren, clock, tapToRead, botName, botInfo } from '/dom.js';
+import { identity, loadIdentity, mountAccountMenu } from '/account.js';
+import { openProfile } from '/profile.js';
 
 /** Games whose hand cards a tap reads first (a second tap or Play plays): see `tapToRead`.
  * Wolf Pack is not one: choosing a card there is already undone until it is confirmed. */
@@ -77,9 +79,15 @@ function setStatus(text, kind) {
 function route() {
   const m = location.pathname.match(/^\/r\/([A-Za-z0-9_-]+)\/?$/);
   const r = location.pathname.match(/^\/replay\/(\d+)\/?$/);
+  const u = location.pathname.match(/^\/u\/([^/]+)\/?$/);
   if (m) openRoom(m[1]);
+  else if (u) openProfile(app, safeDecode(u[1]), gameTitle);
   else if (r) openReplay(Number(r[1]), new URLSearchParams(location.search).get('room') ?? '');
   else openLobby();
+}
+
+function safeDecode(s) {
+  try { return decodeURIComponent(s); } catch { return s; }
 }
 
 /** A game's page module (`/games/<game>.js`), or null for games drawn by the generic table. */
@@ -174,18 +182,21 @@ function openLobby() {
   describe();
   loadOptions();
   const err = h('p', { class: 'form-error', attrs: { role: 'alert' } });
+  // Signed in (a guest too), the room takes the account's name: no name to ask for.
+  const me = identity.me;
   const form = h('form', { class: 'card create-form', attrs: { 'aria-labelledby': 'create-h' } },
     h('h2', { id: 'create-h', text: 'New room' }),
-    h('label', { for: 'lobby-username', text: 'Your name' }), name,
-    h('p', { id: 'username-hint', class: 'hint', text: '1–16 letters, digits, _ or -' }),
+    me ? h('p', { class: 'hint', dataset: { testid: 'lobby-you' } }, 'You play as ', h('bdi', { text: me.name }), '.') : [
+      h('label', { for: 'lobby-username', text: 'Your name' }), name,
+      h('p', { id: 'username-hint', class: 'hint', text: '1–16 letters, digits, _ or -' })],
     h('label', { for: 'lobby-game', text: 'Game' }), game, about, rules, extra,
     h('button', { type: 'submit', class: 'primary', text: 'Create room' }), err);
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     err.textContent = '';
-    const username = name.value.trim();
-    if (!USERNAME_RE.test(username)) { err.textContent = 'Pick a name of 1–16 letters, digits, _ or -.'; name.focus(); return; }
-    setItem('local', NAME_KEY, username);
+    const username = me ? me.name : name.value.trim();
+    if (!me && !USERNAME_RE.test(username)) { err.textContent = 'Pick a name of 1–16 letters, digits, _ or -.'; name.focus(); return; }
+    if (!me) setItem('local', NAME_KEY, username);
     try {
       const res = await fetch('/api/rooms', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ game: game.value, ...(gameOptions ? { gameOptions: gameOptions.value() } : {}) }) });
       const body = await res.json();
@@ -532,7 +543,8 @@ class Room {
   }
 
   join(username) {
-    setItem('local', NAME_KEY, username);
+    // A signed-in socket joins under its account's name whatever the packet says.
+    if (!identity.me) setItem('local', NAME_KEY, username);
     this.pendingName = username;
     this.send({ type: 'JoinGame', username });
   }
@@ -562,7 +574,7 @@ class Room {
           this.reconnecting = false;
           this.inFlight = null;
           setItem('session', this.tokenKey, null);
-          const name = getItem('session', this.nameKey);
+          const name = identity.me?.name ?? getItem('session', this.nameKey);
           this.send({ type: 'GameDataRequest' });
           if (name) this.join(name);
         } else {
@@ -721,7 +733,7 @@ class Room {
     const f = this.joinForm;
     f.button.disabled = !connected;
     f.button.textContent = d?.gameStarted ? 'Join to watch' : 'Join';
-    f.hint.textContent = d?.gameStarted ? 'A game is running: you will watch and play in the next one.' : '1–16 letters, digits, _ or -';
+    f.hint.textContent = d?.gameStarted ? 'A game is running: you will watch and play in the next one.' : f.input ? '1–16 letters, digits, _ or -' : '';
     f.err.textContent = this.joinError ?? '';
     if (f.hostLine) f.hostLine.remove();
     f.hostLine = hostLine;
@@ -729,6 +741,7 @@ class Room {
   }
 
   buildJoinForm() {
+    if (identity.me) return this.buildJoinButton(identity.me.name);
     const input = h('input', {
       id: 'join-username', name: 'username', autocomplete: 'nickname', maxLength: 16, required: true,
       value: this.pendingName ?? getItem('local', NAME_KEY) ?? '', dataset: { key: 'join-name' },
@@ -750,6 +763,24 @@ class Room {
     });
     replaceChildren(this.joinPanel, form);
     return { form, input, button, hint, err, hostLine: null };
+  }
+
+  /** Signed in: joining asks nothing, the room takes the account's name. */
+  buildJoinButton(name) {
+    const button = h('button', { type: 'submit', class: 'primary', text: 'Join', dataset: { key: 'join', testid: 'join' } });
+    const hint = h('p', { id: 'join-hint', class: 'hint' });
+    const err = h('p', { class: 'form-error', attrs: { role: 'alert' } });
+    const form = h('form', { class: 'join-form', attrs: { 'aria-describedby': 'join-as' } },
+      h('p', { id: 'join-as', class: 'join-as' }, 'You join as ', h('bdi', { text: name }), '.'),
+      button, hint, err);
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      this.joinError = null;
+      err.textContent = '';
+      this.join(name);
+    });
+    replaceChildren(this.joinPanel, form);
+    return { form, input: null, button, hint, err, hostLine: null };
   }
 
   renderHost() {
@@ -1034,4 +1065,8 @@ function mountGeneric(ctx) {
   };
 }
 
-loadGames().finally(route);
+// The games and who is playing first: the lobby and the rooms need both.
+Promise.all([loadGames(), loadIdentity()]).finally(() => {
+  mountAccountMenu(document.getElementById('account'));
+  route();
+});

@@ -16,6 +16,7 @@ export function h(tag, props, ...children) {
       if (v === undefined || v === null) continue;
       if (k === 'class') el.className = v;
       else if (k === 'text') el.textContent = v;
+      else if (k === 'for') el.htmlFor = v; // `el.for` is no property: <label for> needs htmlFor
       else if (k === 'dataset') Object.assign(el.dataset, v);
       else if (k === 'on') for (const [ev, fn] of Object.entries(v)) el.addEventListener(ev, fn);
       else if (k === 'attrs') for (const [a, av] of Object.entries(v)) { if (av !== false && av != null) el.setAttribute(a, av === true ? '' : String(av)); }

@@ -59,6 +59,11 @@ pub struct LoadtestArgs {
     /// server's own CPU and commits over the same window: `scripts/pg-vs-sqlite.sh`).
     #[arg(long, value_name = "COMMAND")]
     window_hook: Option<String>,
+    /// Every client signs in first (a guest identity: `POST /api/auth/guest`) and opens its
+    /// socket with the session cookie, so the room seats it as an account and records its
+    /// matches to it: what people cost beside anonymous clients (`scripts/accounts-cost.sh`).
+    #[arg(long)]
+    signed_in: bool,
 }
 
 /// Runs the `--window-hook` command, if any, and waits for it without stalling the clients
@@ -107,9 +112,13 @@ fn start_server(pin: bool, db: &std::ffi::OsStr, program: Option<&std::path::Pat
     // second for people) is raised so it measures the server, not the limiter. Every client
     // is 127.0.0.1, so nothing is capped per address; the rooms are created with seeds.
     cmd.args(["serve", "--addr", "127.0.0.1:0", "--rate-limit", "100000", "--allow-seeded-rooms"]);
-    for cap in
-        ["--max-conns-per-addr", "--max-sockets-per-addr", "--max-rooms-per-addr", "--max-rooms-per-minute-per-addr"]
-    {
+    for cap in [
+        "--max-conns-per-addr",
+        "--max-sockets-per-addr",
+        "--max-rooms-per-addr",
+        "--max-rooms-per-minute-per-addr",
+        "--max-accounts-per-hour-per-addr",
+    ] {
         cmd.args([cap, "0"]);
     }
     cmd.arg("--db").arg(db);
@@ -151,11 +160,16 @@ fn rss_mb(pid: u32) -> f64 {
 }
 
 async fn http_post(addr: &str, path: &str, body: &Value) -> anyhow::Result<Value> {
+    Ok(http_post_full(addr, path, body).await?.0)
+}
+
+/// As [`http_post`], with the session id the answer's cookie sets, if any.
+async fn http_post_full(addr: &str, path: &str, body: &Value) -> anyhow::Result<(Value, Option<String>)> {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let body = body.to_string();
     let mut s = tokio::net::TcpStream::connect(addr).await?;
     let req = format!(
-        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nOrigin: http://{addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
     s.write_all(req.as_bytes()).await?;
@@ -163,7 +177,12 @@ async fn http_post(addr: &str, path: &str, body: &Value) -> anyhow::Result<Value
     s.read_to_string(&mut resp).await?;
     let start = resp.find('{').context("no JSON in the response")?;
     let end = resp.rfind('}').context("no JSON in the response")?;
-    Ok(serde_json::from_str(&resp[start..=end])?)
+    let session = resp
+        .lines()
+        .find_map(|l| l.strip_prefix("set-cookie: ct_session="))
+        .and_then(|c| c.split(';').next())
+        .map(str::to_string);
+    Ok((serde_json::from_str(&resp[start..=end])?, session))
 }
 
 #[derive(Default)]
@@ -222,26 +241,42 @@ async fn client(mut ws: Ws, name: String, host: bool, until: Instant, stats: Rc<
     let _ = ws.close(None).await;
 }
 
-async fn setup_match(addr: &str, i: usize, until: Instant, stats: Rc<RefCell<Stats>>) -> anyhow::Result<()> {
+async fn setup_match(
+    addr: &str,
+    i: usize,
+    signed_in: bool,
+    until: Instant,
+    stats: Rc<RefCell<Stats>>,
+) -> anyhow::Result<()> {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
     let room = http_post(addr, "/api/rooms", &json!({"game": "buckshot", "seed": i, "botDelayMs": 0})).await?;
     let id = room["id"].as_str().context("room id")?.to_string();
     let mut sockets = Vec::new();
     for p in 0..4 {
-        let (mut ws, _) = connect_async_with_config(format!("ws://{addr}/api/rooms/{id}/ws"), None, true).await?;
+        let mut request = format!("ws://{addr}/api/rooms/{id}/ws").into_client_request()?;
+        if signed_in {
+            let (_, session) = http_post_full(addr, "/api/auth/guest", &json!({})).await?;
+            let session = session.context("no session cookie from /api/auth/guest")?;
+            request.headers_mut().insert("cookie", format!("ct_session={session}").parse()?);
+        }
+        let (mut ws, _) = connect_async_with_config(request, None, true).await?;
         ws.send(Message::Text(json!({"type": "JoinGame", "username": format!("p{p}")}).to_string().into())).await?;
-        // Wait for our Joined.
-        loop {
+        // Wait for our Joined: a signed-in client is seated under its account's name.
+        let name = loop {
             match ws.next().await {
-                Some(Ok(Message::Text(t))) if t.as_str().starts_with("{\"type\":\"Joined\"") => break,
+                Some(Ok(Message::Text(t))) if t.as_str().starts_with("{\"type\":\"Joined\"") => {
+                    let v: Value = serde_json::from_str(t.as_str())?;
+                    break v["username"].as_str().context("Joined without a username")?.to_string();
+                }
                 Some(Ok(_)) => {}
                 _ => bail!("connection closed while joining"),
             }
-        }
-        sockets.push(ws);
+        };
+        sockets.push((ws, name));
     }
-    sockets[0].send(Message::Text(json!({"type": "StartGame"}).to_string().into())).await?;
-    for (p, ws) in sockets.into_iter().enumerate() {
-        tokio::task::spawn_local(client(ws, format!("p{p}"), p == 0, until, stats.clone()));
+    sockets[0].0.send(Message::Text(json!({"type": "StartGame"}).to_string().into())).await?;
+    for (p, (ws, name)) in sockets.into_iter().enumerate() {
+        tokio::task::spawn_local(client(ws, name, p == 0, until, stats.clone()));
     }
     Ok(())
 }
@@ -316,7 +351,7 @@ async fn drive(args: &LoadtestArgs, server: &ServerProc) -> anyhow::Result<Value
     let until =
         start_setup + Duration::from_secs(args.seconds) + Duration::from_millis(200 * args.matches as u64 / 8 + 500);
     for i in 0..args.matches {
-        setup_match(&server.addr, i, until, stats.clone()).await?;
+        setup_match(&server.addr, i, args.signed_in, until, stats.clone()).await?;
     }
     // Warm up, then measure.
     tokio::time::sleep(Duration::from_millis(300)).await;
@@ -348,6 +383,7 @@ async fn drive(args: &LoadtestArgs, server: &ServerProc) -> anyhow::Result<Value
         "games": stats.borrow().games,
         "errors": stats.borrow().errors,
         "rssMb": rss,
+        "signedIn": args.signed_in,
     });
     if args.sockets > 0 {
         let (held, rss_sockets, healthy) = hold_sockets(&server.addr, server.pid, args.sockets).await?;

@@ -10,6 +10,7 @@ mod replay;
 mod report;
 mod serve;
 mod sim_cmd;
+mod users;
 
 use clap::{Parser, Subcommand};
 use registry::GameKind;
@@ -66,6 +67,10 @@ enum Command {
     Replay(replay::ReplayArgs),
     /// List the finished matches in the server's database, the newest first.
     Matches(replay::MatchesArgs),
+    /// List the accounts in the server's database, by name.
+    Users(users::UsersArgs),
+    /// Show one account's profile: games played and won, its last matches.
+    User(users::UserArgs),
     /// Load-test a server of its own over loopback: throughput, CPU, latency, memory, sockets.
     Loadtest(loadtest::LoadtestArgs),
     /// Play a game in the terminal against bots.
@@ -97,6 +102,8 @@ fn main() -> ExitCode {
         Command::Loadtest(args) => loadtest::run(args),
         Command::Replay(args) => replay::run(args, &mut std::io::stdout().lock()),
         Command::Matches(args) => replay::matches(args, &mut std::io::stdout().lock()),
+        Command::Users(args) => users::users(args, &mut std::io::stdout().lock()),
+        Command::User(args) => users::user(args, &mut std::io::stdout().lock()),
         Command::Play(args) => play::run(args),
         Command::Sim(args) => sim_cmd::run(args),
         Command::Ladder(args) => ladder_cmd::run(args),

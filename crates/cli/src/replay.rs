@@ -48,7 +48,7 @@ pub struct MatchesArgs {
     json: bool,
 }
 
-fn check_db(db: &store::Location) -> anyhow::Result<()> {
+pub(crate) fn check_db(db: &store::Location) -> anyhow::Result<()> {
     if let store::Location::Sqlite(path) = db
         && !path.exists()
     {
@@ -97,7 +97,7 @@ fn read_matches(db: &store::Location, limit: u32) -> anyhow::Result<Vec<MatchRec
 
 /// Opens the store at `db` (not exclusively: a SQLite file a server holds is refused, and
 /// said so) and runs `read` on it.
-fn with_store<T, F: std::future::Future<Output = Result<T, store::StoreError>>>(
+pub(crate) fn with_store<T, F: std::future::Future<Output = Result<T, store::StoreError>>>(
     db: &store::Location,
     read: impl FnOnce(store::Store) -> F,
 ) -> anyhow::Result<T> {
@@ -248,7 +248,7 @@ fn duration(ms: u64) -> String {
 }
 
 /// Milliseconds since 1970 as `YYYY-MM-DD HH:MM` in UTC.
-fn utc(ms: u64) -> String {
+pub(crate) fn utc(ms: u64) -> String {
     let secs = ms / 1000;
     let (days, rest) = (secs / 86_400, secs % 86_400);
     // Days to a civil date: count in 400-year eras of 146,097 days from 0000-03-01.
@@ -430,6 +430,7 @@ mod tests {
                 // 2026-11-25 09:00:00 UTC, and 3 min 12 s later.
                 started_at: 1_795_597_200_000,
                 ended_at: 1_795_597_392_000,
+                people: Vec::new(),
             }
         }
     }
@@ -504,6 +505,7 @@ mod tests {
             result: json!({ "winners": winners, "rulesVersion": 1, "setup": BUCKSHOT_SETUP }).to_string(),
             started_at: 1_795_597_200_000,
             ended_at: 1_795_597_392_000,
+            people: Vec::new(),
         };
         (record, lines)
     }

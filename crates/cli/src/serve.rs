@@ -69,6 +69,15 @@ pub struct ServeArgs {
     /// rooms' WebSockets and create rooms; repeat for several.
     #[arg(long = "allow-origin", value_name = "ORIGIN")]
     allow_origins: Vec<String>,
+    /// Mark session cookies `Secure` always (the server is reached over HTTPS through a proxy
+    /// that does not send `X-Forwarded-Proto`); without it a cookie is `Secure` when the page
+    /// that asked for it came over HTTPS.
+    #[arg(long)]
+    secure_cookies: bool,
+    /// Identities (guests, and sign-ups without one) one address may make in any hour (0: no
+    /// cap). Past it: HTTP 429.
+    #[arg(long, default_value_t = server::limits::Limits::default().accounts_per_hour_per_addr)]
+    max_accounts_per_hour_per_addr: usize,
     /// Seconds a room lives on with nobody connected (a link just shared, a page reloading)
     /// before it closes; a running game whose people have all been gone this long ends as
     /// abandoned (recorded with its log).
@@ -210,6 +219,8 @@ async fn serve(args: ServeArgs, nofile: Option<u64>) -> anyhow::Result<ExitCode>
         allow_setup_rooms: args.allow_setup_rooms,
         lookup_misses_per_minute_per_addr: args.max_lookup_misses_per_minute_per_addr,
         allow_origins: args.allow_origins,
+        secure_cookies: args.secure_cookies,
+        accounts_per_hour_per_addr: args.max_accounts_per_hour_per_addr,
         rooms_per_minute_per_addr: args.max_rooms_per_minute_per_addr,
         rooms_per_addr: args.max_rooms_per_addr,
         rooms: args.max_rooms,

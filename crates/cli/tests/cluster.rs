@@ -218,3 +218,62 @@ async fn three_nodes_behind_haproxy_survive_every_fault() {
     );
     eprintln!("cluster: a player's move stored twice is reported: {}", u.summary());
 }
+
+/// Raw HTTP with a page's `Origin` and the session cookie: `(status, head, body)`.
+async fn page_request(
+    addr: &str,
+    method: &str,
+    path: &str,
+    session: Option<&str>,
+    body: Option<&str>,
+) -> (u16, String, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    let cookie = session.map(|id| format!("Cookie: ct_session={id}\r\n")).unwrap_or_default();
+    let body = body.unwrap_or("");
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nOrigin: http://{addr}\r\n{cookie}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut resp = String::new();
+    s.read_to_string(&mut resp).await.unwrap();
+    let (head, body) = resp.split_once("\r\n\r\n").unwrap_or((resp.as_str(), ""));
+    (head[9..12].parse().unwrap(), head.to_string(), body.to_string())
+}
+
+/// A session made on one node is the cluster's: after that node is killed, the same cookie
+/// signs its person in on another node, directly and through HAProxy.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_made_on_a_node_that_dies_works_on_the_others() {
+    let Some(admin) = pg_env::pg_url() else { return };
+    if !h::have("haproxy", "-v") {
+        eprintln!("cluster test skipped: no `haproxy` on PATH (apt-get install haproxy)");
+        return;
+    }
+    let pg = Pg::external(&admin, None).await.expect("a fresh database");
+    let settings = NodeSettings { heartbeat_ms: HEARTBEAT_MS, ttl_ms: TTL_MS, cluster: true, threads: 1 };
+    let bin = std::env::var_os("CARDTABLE_BIN")
+        .map_or_else(|| env!("CARGO_BIN_EXE_cardtable").into(), std::path::PathBuf::from);
+    let mut c = Cluster::start(pg, &bin, 2, settings, false, true).await.unwrap_or_else(|e| panic!("{e}"));
+    let one = c.nodes[0].addr();
+    let (status, head, body) =
+        page_request(&one, "POST", "/api/auth/register", None, Some(r#"{"name":"nadia","password":"hunter2hunter2"}"#))
+            .await;
+    assert_eq!(status, 200, "{body}");
+    let cookie = head.lines().find_map(|l| l.strip_prefix("set-cookie: ct_session=")).expect("a session cookie");
+    let session = cookie.split(';').next().unwrap().to_string();
+    c.nodes[0].kill9();
+    let two = c.nodes[1].addr();
+    let (status, _, body) = page_request(&two, "GET", "/api/me", Some(&session), None).await;
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("\"name\":\"nadia\""), "{body}");
+    let (status, _, body) = page_request(&c.entry(), "GET", "/api/me", Some(&session), None).await;
+    assert_eq!(status, 200, "through the proxy: {body}");
+    // Signing out on the survivor ends it everywhere (the session lives in PostgreSQL).
+    let (status, _, _) = page_request(&two, "POST", "/api/auth/logout", Some(&session), None).await;
+    assert_eq!(status, 204);
+    c.restart(0).await.unwrap();
+    let (status, _, _) = page_request(&one, "GET", "/api/me", Some(&session), None).await;
+    assert_eq!(status, 401);
+}

@@ -10,7 +10,7 @@
 //! client pins is bounded by the queue's cap, not by what the room says.
 
 use crate::lobby::Lobby;
-use crate::room::{ConnId, Outbound};
+use crate::room::{ConnId, Outbound, Person};
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures_util::{SinkExt, StreamExt};
 use std::collections::VecDeque;
@@ -133,11 +133,12 @@ enum Event {
     WriteFailed,
 }
 
-/// Serves one WebSocket of room `id` (woken through the lobby if it is dormant).
-pub async fn serve_socket(mut socket: WebSocket, lobby: &Lobby, id: &str, limits: ConnLimits) {
+/// Serves one WebSocket of room `id` (woken through the lobby if it is dormant), opened by
+/// `person` if signed in.
+pub async fn serve_socket(mut socket: WebSocket, lobby: &Lobby, id: &str, limits: ConnLimits, person: Option<Person>) {
     let conn: ConnId = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
     let (tx, mut rx) = mpsc::channel::<Outbound>(QUEUE);
-    let Some(room) = lobby.connect(id, conn, tx).await else {
+    let Some(room) = lobby.connect(id, conn, tx, person).await else {
         // Let go between the lookup and the connection (a node): it moved.
         if lobby.node().cluster {
             goodbye(&mut socket, CLOSE_MOVED, "moved".into()).await;

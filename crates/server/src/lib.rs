@@ -33,12 +33,15 @@
 pub mod accept;
 pub mod adapter;
 pub mod assets;
+pub mod auth;
 pub mod conn;
 pub mod error;
 pub mod games;
 pub mod limits;
 pub mod lobby;
 pub mod node;
+pub mod passkey;
+pub mod profile;
 pub mod replay;
 pub mod room;
 pub mod rules;
@@ -53,7 +56,7 @@ use axum::Router;
 use axum::extract::{ConnectInfo, FromRequestParts, Path, Query, State, WebSocketUpgrade};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use limits::{Limits, Usage};
 use lobby::{CreateError, Lobby};
 use room::RoomOptions;
@@ -86,6 +89,8 @@ pub struct AppState {
     pub lobby: Arc<Lobby>,
     pub rate_limit: f64,
     pub limits: Arc<Limits>,
+    /// Sign-in throttles ([`auth::Auth`]).
+    pub auth: Arc<auth::Auth>,
 }
 
 /// Serves until `shutdown` resolves.
@@ -100,7 +105,8 @@ pub async fn run(
         .await
         .map_err(std::io::Error::other)?;
     let lobby = Arc::new(lobby);
-    let state = AppState { lobby: lobby.clone(), rate_limit: config.rate_limit.max(conn::RATE), limits };
+    let auth = Arc::new(auth::Auth::new(&limits));
+    let state = AppState { lobby: lobby.clone(), rate_limit: config.rate_limit.max(conn::RATE), limits, auth };
     let limits = state.limits.clone();
     if !node.cluster {
         return accept::serve(listener, app(state), limits, shutdown).await;
@@ -164,11 +170,24 @@ pub fn app(state: AppState) -> Router {
         .route("/api/rooms/{id}", get(room_summary))
         .route("/api/rooms/{id}/ws", get(room_socket))
         .route("/api/matches/{id}", get(replay::get_match))
+        .route("/api/auth/guest", post(auth::guest))
+        .route("/api/auth/register", post(auth::register))
+        .route("/api/auth/login", post(auth::login))
+        .route("/api/auth/logout", post(auth::logout))
+        .route("/api/auth/logout-all", post(auth::logout_all))
+        .route("/api/auth/passkey/register/start", post(passkey::register_start))
+        .route("/api/auth/passkey/register/finish", post(passkey::register_finish))
+        .route("/api/auth/passkey/login/start", post(passkey::login_start))
+        .route("/api/auth/passkey/login/finish", post(passkey::login_finish))
+        .route("/api/me", get(auth::me).patch(auth::patch_me).delete(auth::delete_me))
+        .route("/api/me/export", get(auth::export))
+        .route("/api/users/{name}", get(profile::user))
         .route("/rules", get(|| async { rules::page("README") }))
         .route("/rules/{game}", get(|Path(game): Path<String>| async move { rules::page(&game) }))
         .route("/", get(|| async { asset("index.html") }))
         .route("/r/{id}", get(|| async { asset("index.html") }))
         .route("/replay/{id}", get(|| async { asset("index.html") }))
+        .route("/u/{name}", get(|| async { asset("index.html") }))
         .route("/{*path}", get(|Path(path): Path<String>| async move { asset(&path) }))
         .layer(axum::middleware::map_response(with_security_headers))
         .with_state(state)
@@ -185,7 +204,7 @@ async fn with_security_headers(mut response: Response) -> Response {
 /// A `403` unless the request's `Origin` is the server's own or allowed (see
 /// [`Limits::origin_allowed`]): another site's page may neither open a room's WebSocket
 /// (which the browser allows across origins) nor create rooms.
-fn refuse_origin(limits: &Limits, headers: &HeaderMap) -> Option<Response> {
+pub(crate) fn refuse_origin(limits: &Limits, headers: &HeaderMap) -> Option<Response> {
     let text = |name| headers.get(name).map(|v: &HeaderValue| v.to_str().unwrap_or("?"));
     let origin = text(header::ORIGIN);
     let allowed = limits.origin_allowed(origin, text(header::HOST));
@@ -324,14 +343,14 @@ struct CreateRoom {
     options: RoomOptions,
 }
 
-fn bad_request(message: String) -> Response {
+pub(crate) fn bad_request(message: String) -> Response {
     error(StatusCode::BAD_REQUEST, message)
 }
 
 /// The most a `POST /api/rooms` body may hold.
-const MAX_BODY: usize = protocol::MAX_FRAME;
+pub(crate) const MAX_BODY: usize = protocol::MAX_FRAME;
 
-fn error(status: StatusCode, message: String) -> Response {
+pub(crate) fn error(status: StatusCode, message: String) -> Response {
     (status, Json(serde_json::json!({ "error": message }))).into_response()
 }
 
@@ -346,38 +365,9 @@ async fn create_room(
     }
     // JSON only: a cross-site HTML form can send text/plain or a form encoding without the
     // browser asking first, but not application/json.
-    let json = headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(';').next())
-        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
-    if !json {
-        return error(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "the body must be JSON (Content-Type: application/json)".into(),
-        );
-    }
-    // The headers are in (hyper's timer); the body has its own deadline, so a client cannot
-    // hold a connection by sending it slowly.
-    let timeout = state.limits.body_timeout;
-    let body = match tokio::time::timeout(timeout, axum::body::to_bytes(body, MAX_BODY)).await {
-        Err(_) => {
-            return error(
-                StatusCode::REQUEST_TIMEOUT,
-                format!("the request body did not arrive within {} s", timeout.as_secs_f64()),
-            );
-        }
-        Ok(Err(_)) => {
-            return error(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                format!("the request body is over {MAX_BODY} bytes, or was cut off"),
-            );
-        }
-        Ok(Ok(body)) => body,
-    };
-    let req: CreateRoom = match serde_json::from_slice(&body) {
+    let req: CreateRoom = match auth::read_json(&state, &headers, body).await {
         Ok(r) => r,
-        Err(e) => return bad_request(format!("bad request body: {e}")),
+        Err(r) => return r,
     };
     match state.lobby.create_from(&req.game, req.options, peer).await {
         Ok(id) => (StatusCode::CREATED, Json(serde_json::json!({ "id": id }))).into_response(),
@@ -416,6 +406,11 @@ async fn room_socket(
         Ok(ws) => ws,
         Err(e) => return e.into_response(),
     };
+    // Who opens it: a signed-in person joins the room under their account's name.
+    let person = match auth::person(&state, &headers).await {
+        Ok(p) => p,
+        Err(r) => return r,
+    };
     if moved {
         return ws.on_upgrade(conn::moved_socket);
     }
@@ -436,7 +431,7 @@ async fn room_socket(
                 Err(r) => return conn::refuse_socket(socket, r.reason).await,
             };
             let limits = conn::ConnLimits { rate: state.rate_limit, queue_bytes: state.limits.queue_bytes };
-            conn::serve_socket(socket, &state.lobby, &id, limits).await;
+            conn::serve_socket(socket, &state.lobby, &id, limits, person).await;
             drop(ticket);
         })
 }

@@ -85,6 +85,13 @@ pub struct Limits {
     /// Origins (`scheme://host[:port]`) allowed besides the server's own (the request's
     /// `Host`) to open a room's WebSocket or create a room from a page.
     pub allow_origins: Vec<String>,
+    /// Session cookies always carry `Secure` (`serve --secure-cookies`: the server is reached
+    /// over HTTPS through a proxy that does not say so). Without it a cookie is `Secure` when
+    /// the page that asked for it came over HTTPS.
+    pub secure_cookies: bool,
+    /// Identities (guests, and sign-ups without one) one address may make in any hour; 0
+    /// means no cap. Past it: `429` with `Retry-After`.
+    pub accounts_per_hour_per_addr: usize,
     /// Rooms one address may create in any 60 seconds; 0 means no cap. Past it: `429`.
     pub rooms_per_minute_per_addr: usize,
     /// Live rooms created by one address (a closed room stops counting); 0 means no cap.
@@ -120,6 +127,8 @@ impl Default for Limits {
             allow_setup_rooms: false,
             lookup_misses_per_minute_per_addr: 30,
             allow_origins: Vec::new(),
+            secure_cookies: false,
+            accounts_per_hour_per_addr: 30,
             rooms_per_minute_per_addr: 30,
             rooms_per_addr: 20,
             rooms: 20_000,

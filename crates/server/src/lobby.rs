@@ -11,7 +11,7 @@ use crate::Error;
 use crate::adapter::GameAdapter;
 use crate::limits::{Limits, Refused, Ticket, Usage};
 use crate::node::Node;
-use crate::room::{ConnId, Inbox, Outbound, Room, RoomHandle, RoomOptions, RoomSummary, RunEnd, TryConnect};
+use crate::room::{ConnId, Inbox, Outbound, Person, Room, RoomHandle, RoomOptions, RoomSummary, RunEnd, TryConnect};
 use registry::{GameInfo, GameKind};
 use std::collections::BTreeMap;
 use std::net::IpAddr;
@@ -489,15 +489,22 @@ impl Lobby {
         self.rooms.lock().expect("lobby lock").contains_key(id)
     }
 
-    /// Connects `conn` to room `id` (its packets go to `tx`), waking the room if it is dormant;
-    /// `None` if there is no such room (or it closed meanwhile).
-    pub async fn connect(&self, id: &str, conn: ConnId, tx: mpsc::Sender<Outbound>) -> Option<RoomHandle> {
+    /// Connects `conn` (of `person`, if signed in) to room `id` (its packets go to `tx`),
+    /// waking the room if it is dormant; `None` if there is no such room (or it closed
+    /// meanwhile).
+    pub async fn connect(
+        &self,
+        id: &str,
+        conn: ConnId,
+        tx: mpsc::Sender<Outbound>,
+        person: Option<Person>,
+    ) -> Option<RoomHandle> {
         // A room may close or go dormant between two looks; a few looks settle it.
         for _ in 0..4 {
             let busy = {
                 let map = self.rooms.lock().expect("lobby lock");
                 match map.get(id)? {
-                    Slot::Live(h) => match h.try_connect(conn, tx.clone()) {
+                    Slot::Live(h) => match h.try_connect(conn, tx.clone(), person.clone()) {
                         Ok(()) => return Some(h.clone()),
                         Err(TryConnect::Busy) => Some(h.clone()),
                         // Its task has just ended: look again once the lobby knows how.
@@ -507,7 +514,7 @@ impl Lobby {
                 }
             };
             match busy {
-                Some(h) => return h.connect(conn, tx).await.ok().map(|()| h),
+                Some(h) => return h.connect(conn, tx, person).await.ok().map(|()| h),
                 None => {
                     self.wake(id).await;
                     tokio::task::yield_now().await;

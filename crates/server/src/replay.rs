@@ -333,6 +333,7 @@ mod tests {
                 result: json!({ "winners": winners, "rulesVersion": G::RULES_VERSION }).to_string(),
                 started_at: 1_000,
                 ended_at: 61_000,
+                people: Vec::new(),
             }
         }
     }

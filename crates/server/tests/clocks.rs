@@ -32,7 +32,7 @@ impl Direct {
         let (room, handle, inbox) = Room::<A>::create("clock".into(), options, store.clone());
         tokio::spawn(room.run(inbox));
         let (tx, out) = mpsc::channel(4096);
-        handle.connect(CONN, tx).await.unwrap();
+        handle.connect(CONN, tx, None).await.unwrap();
         Direct { handle, store, out, seen: Vec::new() }
     }
 
@@ -130,6 +130,7 @@ async fn a_silent_person_passes_when_the_window_clock_runs_out() {
         result: "{}".into(),
         started_at: 0,
         ended_at: 0,
+        people: Vec::new(),
     };
     let replayed = server::replay::replay(&record, Some(0), true).expect("a log with marked moves replays");
     assert_eq!(replayed["moves"], entries.len(), "{replayed}");

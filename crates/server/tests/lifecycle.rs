@@ -97,8 +97,9 @@ async fn a_game_everyone_left_is_recorded_as_abandoned_with_its_log_and_the_room
     let matches = store.list_matches(10).await.unwrap();
     assert_eq!(matches.len(), 1);
     let result: Value = serde_json::from_str(&matches[0].result).unwrap();
-    // With the rules version that played it (docs/protocol.md, "Finished matches").
-    assert_eq!(result, json!({"winners": [], "abandoned": true, "rulesVersion": 1}));
+    // With the rules version that played it (docs/protocol.md, "Finished matches") and which
+    // seats were bots (a profile names its opponents by level).
+    assert_eq!(result, json!({"winners": [], "abandoned": true, "rulesVersion": 1, "bots": [null, "medium"]}));
     assert_eq!(matches[0].room_id, id);
     assert!(serde_json::from_str::<Value>(&matches[0].log).unwrap().is_array());
     assert!(store.load_rooms().await.unwrap().is_empty());
@@ -339,7 +340,7 @@ async fn lobby_drops_queued_together_are_stored_in_one_write() {
     let mut outs: Vec<mpsc::Receiver<Outbound>> = Vec::new();
     for conn in 1..=4u64 {
         let (tx, out) = mpsc::channel(256);
-        handle.connect(conn, tx).await.unwrap();
+        handle.connect(conn, tx, None).await.unwrap();
         let join = json!({"type": "JoinGame", "username": format!("p{conn}")});
         handle.text(conn, Outbound::from(join.to_string())).await.unwrap();
         handle.flush().await.unwrap();

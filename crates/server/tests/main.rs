@@ -7,6 +7,7 @@
 
 mod common;
 
+mod accounts;
 mod clocks;
 mod cluster_nodes;
 mod every_game;

@@ -259,7 +259,7 @@ async fn huge_clocks_saturate_instead_of_panicking() {
     for (conn, name) in [(1, "alice"), (2, "bob")] {
         let (tx, out) = mpsc::channel(1024);
         outs.push(out);
-        handle.connect(conn, tx).await.unwrap();
+        handle.connect(conn, tx, None).await.unwrap();
         let text = Outbound::from(json!({"type": "JoinGame", "username": name}).to_string());
         handle.text(conn, text).await.unwrap();
     }

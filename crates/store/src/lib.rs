@@ -32,8 +32,13 @@
 //!
 //! A live room is its snapshot (members, tokens, host, the match's seed and config), its
 //! current match's moves, and its chat (a line an insert; the room keeps its last
-//! [`CHAT_KEPT`] lines). A finished match is a row of its own with its full log.
+//! [`CHAT_KEPT`] lines). A finished match is a row of its own with its full log, and the
+//! accounts that played it ([`MatchRecord::people`]).
+//!
+//! People (accounts, name holds, sessions, passkeys, challenges, profiles) are in [`accounts`]:
+//! calls off the move path, which do not go through group commit.
 
+pub mod accounts;
 mod batch;
 pub mod postgres;
 mod records;

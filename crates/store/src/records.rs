@@ -36,6 +36,13 @@ pub enum StoreError {
     /// answers this).
     #[error("room {0} is owned by another server now (its ownership epoch moved)")]
     Lost(String),
+    /// No account has this id (or it was deleted, for a call that changes a live account).
+    #[error("no account {0}")]
+    NoAccount(i64),
+    /// A row with this key is already stored (a session's hash drawn twice): said without the
+    /// key, which may be a secret's hash (a database's own error would quote it).
+    #[error("{0} is already stored")]
+    Conflict(&'static str),
     /// The database was written by a newer cardtable (its schema is ahead of this binary's).
     #[error(
         "{db} has schema version {found}, newer than this cardtable knows ({known}): it was written by a newer \
@@ -96,7 +103,7 @@ impl StoredRoom {
 }
 
 /// A finished match.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct MatchRecord {
     pub id: i64,
     pub room_id: String,
@@ -112,6 +119,10 @@ pub struct MatchRecord {
     pub result: String,
     pub started_at: u64,
     pub ended_at: u64,
+    /// The accounts that played it, by seat (seats of bots and anonymous players are not
+    /// listed), stored in the same transaction as the match; see [`crate::accounts`].
+    #[serde(default)]
+    pub people: Vec<crate::accounts::SeatPerson>,
 }
 
 /// The chat lines kept for each room (older ones are deleted as new ones come).

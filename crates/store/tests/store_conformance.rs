@@ -4,6 +4,7 @@
 mod pg_env;
 
 use std::path::PathBuf;
+use store::accounts::{GameStats, SeatPerson, SessionInfo, Taken};
 use store::{MatchRecord, Store, StoreError};
 
 /// A test's own database: a SQLite file in a directory of its own, or a PostgreSQL schema.
@@ -40,6 +41,16 @@ impl Db {
                 }
                 panic!("the database stayed in use after its store closed");
             }
+            Db::Pg { url } => Store::connect(url).await.unwrap(),
+        }
+    }
+
+    /// A second store on the same database while `store` is open: on PostgreSQL a store of
+    /// its own (its own pool, as another node's); SQLite's file is held by one store, so the
+    /// same.
+    async fn open_again(&self, store: &Store) -> Store {
+        match self {
+            Db::Sqlite { .. } => store.clone(),
             Db::Pg { url } => Store::connect(url).await.unwrap(),
         }
     }
@@ -89,6 +100,15 @@ conformance!(
     a_new_match_starts_with_no_moves,
     a_closed_room_id_is_retired_and_never_free_again,
     a_match_is_recorded_once_per_room_and_number,
+    accounts_are_made_and_found_by_key,
+    a_key_is_taken_once_even_by_concurrent_creates,
+    a_rename_holds_the_old_name_and_an_upgrade_keeps_the_id,
+    a_deleted_account_is_hidden_its_name_held_its_sessions_and_passkeys_gone,
+    sessions_are_found_touched_revoked_and_expire,
+    passkeys_are_stored_found_and_updated,
+    challenges_are_taken_once_and_expire,
+    a_match_keeps_its_people_and_profiles_read_them,
+    accounts_survive_reopening,
 );
 
 fn record(room: &str, seed: u64) -> MatchRecord {
@@ -103,6 +123,7 @@ fn record(room: &str, seed: u64) -> MatchRecord {
         result: "{}".into(),
         started_at: 1,
         ended_at: 2,
+        people: Vec::new(),
     }
 }
 
@@ -490,6 +511,29 @@ async fn postgres_migrations_are_numbered_recorded_and_a_newer_database_is_refus
     }
 }
 
+/// A database of the previous schema (6, before accounts) upgrades in place: its matches are
+/// read back (with no people), and accounts and a match's people can be stored.
+#[tokio::test]
+async fn postgres_a_version_6_database_gains_accounts() {
+    let Some(url) = pg_env::pg_url() else { return };
+    let url = pg_env::fresh_schema(&url, "conf_v6").await;
+    drop(store::postgres::PgStore::connect_to_version(&url, "local", 6).await.unwrap());
+    pg_env::exec(
+        &url,
+        "INSERT INTO matches (room_id, game, seed, config, players, log, result, started_at, ended_at, match_no)
+         VALUES ('r1', 'buckshot', 7, '{}', '[\"a\"]', '[]', '{}', 1, 2, 0);",
+    )
+    .await;
+    let s = Store::connect(&url).await.unwrap();
+    let old = s.get_match(1).await.unwrap().expect("the old match");
+    assert_eq!((old.seed, old.people.len()), (7, 0));
+    let a = s.create_account("Nia", "nia", false, None, T0).await.unwrap().unwrap();
+    let people = vec![SeatPerson { seat: 0, account: a.id, won: true }];
+    let id = s.finish_match(MatchRecord { id: 0, room_id: "r2".into(), people: people.clone(), ..old }).await.unwrap();
+    assert_eq!(s.get_match(id).await.unwrap().unwrap().people, people);
+    assert_eq!(s.account_stats(a.id).await.unwrap(), [GameStats { game: "buckshot".into(), played: 1, won: 1 }]);
+}
+
 #[tokio::test]
 async fn postgres_a_room_with_a_gap_in_its_moves_is_marked_damaged() {
     let Some(url) = pg_env::pg_url() else { return };
@@ -534,9 +578,14 @@ async fn sqlite_a_database_of_the_last_release_upgrades_in_place() {
     let log: Vec<serde_json::Value> = serde_json::from_str(&m.log).unwrap();
     assert_eq!(log.len() as u64, facts["match1_moves"].as_u64().unwrap());
     s.append_move(&room.id, 3, "{}".into()).await.unwrap();
+    // And it keeps people now.
+    let a = s.create_account("Nia", "nia", false, None, T0).await.unwrap().unwrap();
+    let people = vec![SeatPerson { seat: 0, account: a.id, won: false }];
+    let id = s.finish_match(MatchRecord { people: people.clone(), ..m }).await.unwrap();
+    assert_eq!(s.account_matches(a.id, 5).await.unwrap()[0].id, id);
     drop(s);
     let conn = rusqlite_version(&path);
-    assert_eq!(conn, 6);
+    assert_eq!(conn, 7);
 }
 
 fn rusqlite_version(path: &std::path::Path) -> i64 {
@@ -570,10 +619,291 @@ async fn sqlite_a_newer_database_is_refused() {
     bytes[60..64].copy_from_slice(&99u32.to_be_bytes());
     std::fs::write(&path, bytes).unwrap();
     match Store::open(&path) {
-        Err(e @ StoreError::TooNew { found: 99, known: 6, .. }) => {
-            assert!(e.to_string().contains("newer than this cardtable knows (6)"), "{e}")
+        Err(e @ StoreError::TooNew { found: 99, known: 7, .. }) => {
+            assert!(e.to_string().contains("newer than this cardtable knows (7)"), "{e}")
         }
         Err(e) => panic!("refused for another reason: {e}"),
         Ok(_) => panic!("a newer database was opened"),
     }
+}
+
+// ---- People (issue 42): accounts, names, sessions, passkeys, challenges, a match's people ----
+
+/// A moment in ms (the store takes the time from its caller).
+const T0: u64 = 1_800_000_000_000;
+const DAY: u64 = 24 * 3600 * 1000;
+
+/// Makes an account that must not be refused.
+async fn make(s: &Store, name: &str, guest: bool, now: u64) -> store::accounts::Account {
+    let password = (!guest).then(|| format!("$argon2id$v=19$m=19456,t=2,p=1${name}"));
+    s.create_account(name, &name.to_lowercase(), guest, password, now).await.unwrap().expect("a free name")
+}
+
+async fn accounts_are_made_and_found_by_key(db: &Db) {
+    let s = db.open().await;
+    let alice = make(&s, "Alice", false, T0).await;
+    assert_eq!((alice.name.as_str(), alice.guest, alice.created_at), ("Alice", false, T0));
+    assert!(!alice.renamed && !alice.deleted && !alice.admin);
+    let guest = make(&s, "guest-4821", true, T0 + 1).await;
+    assert_ne!(alice.id, guest.id);
+    assert_eq!(s.account(alice.id).await.unwrap(), Some(alice.clone()));
+    assert_eq!(s.account(999_999).await.unwrap(), None);
+    let (found, phc) = s.account_by_key("alice").await.unwrap().expect("found by key");
+    assert_eq!(found, alice);
+    assert_eq!(phc.as_deref(), Some("$argon2id$v=19$m=19456,t=2,p=1$Alice"));
+    let (_, none) = s.account_by_key("guest-4821").await.unwrap().unwrap();
+    assert_eq!(none, None, "a guest has no password");
+    assert_eq!(s.account_by_key("Alice").await.unwrap(), None, "found by the key, not the name");
+    // The same key again (another spelling of the name) is refused, and nothing is made.
+    assert_eq!(s.create_account("ALICE", "alice", true, None, T0 + 2).await.unwrap(), Err(Taken::Name));
+    let bob = make(&s, "bob", false, T0 + 3).await;
+    let listed: Vec<String> = s.list_accounts(None, 10).await.unwrap().into_iter().map(|a| a.name).collect();
+    assert_eq!(listed, ["Alice", "bob", "guest-4821"], "by name, bytewise; the refused one is not there");
+    let page: Vec<String> = s.list_accounts(Some("Alice"), 1).await.unwrap().into_iter().map(|a| a.name).collect();
+    assert_eq!(page, ["bob"]);
+    let by_ids = s.accounts_by_ids(&[bob.id, alice.id, 424_242]).await.unwrap();
+    assert_eq!(by_ids.iter().map(|a| a.id).collect::<Vec<_>>(), [alice.id, bob.id], "by id, unknown ones left out");
+    // Passwords and the admin flag.
+    s.set_password(bob.id, "phc2".into()).await.unwrap();
+    assert_eq!(s.account_by_key("bob").await.unwrap().unwrap().1.as_deref(), Some("phc2"));
+    s.set_admin(bob.id, true).await.unwrap();
+    assert!(s.account(bob.id).await.unwrap().unwrap().admin);
+    assert!(matches!(s.set_password(424_242, "x".into()).await, Err(StoreError::NoAccount(424_242))));
+}
+
+/// Of many creates of one key at once (a cluster's nodes, or one node's requests), one makes
+/// the account; every other hears `Taken`, and there is one account.
+async fn a_key_is_taken_once_even_by_concurrent_creates(db: &Db) {
+    let s = db.open().await;
+    let mut tasks = Vec::new();
+    for i in 0..12 {
+        // On PostgreSQL each its own store: separate pools, as separate nodes would be.
+        let s = if i % 2 == 0 { s.clone() } else { db.open_again(&s).await };
+        tasks.push(tokio::spawn(async move { s.create_account(&format!("Carol{i}"), "carol", false, None, T0).await }));
+    }
+    let mut made = 0;
+    for t in tasks {
+        match t.await.unwrap().unwrap() {
+            Ok(_) => made += 1,
+            Err(Taken::Name) => {}
+        }
+    }
+    assert_eq!(made, 1, "one create of the key succeeds");
+    assert_eq!(s.list_accounts(None, 100).await.unwrap().len(), 1);
+}
+
+async fn a_rename_holds_the_old_name_and_an_upgrade_keeps_the_id(db: &Db) {
+    let s = db.open().await;
+    let g = make(&s, "guest-1234", true, T0).await;
+    let hold = T0 + 30 * DAY;
+    // A guest renames once: its old name is held for everyone else.
+    assert_eq!(s.rename_account(g.id, "Dana", "dana", None, hold, T0 + 1).await.unwrap(), Ok(()));
+    let renamed = s.account(g.id).await.unwrap().unwrap();
+    assert_eq!((renamed.name.as_str(), renamed.guest, renamed.renamed), ("Dana", true, true));
+    assert_eq!(s.account_by_key("dana").await.unwrap().unwrap().0.id, g.id);
+    assert_eq!(s.account_by_key("guest-1234").await.unwrap(), None, "the old key names nobody");
+    assert_eq!(
+        s.create_account("guest-1234", "guest-1234", true, None, T0 + 2).await.unwrap(),
+        Err(Taken::Name),
+        "the old name is held"
+    );
+    // A held name is refused to a rename too, and a used one.
+    let e = make(&s, "Eve", false, T0 + 3).await;
+    assert_eq!(s.rename_account(e.id, "guest-1234", "guest-1234", None, hold, T0 + 4).await.unwrap(), Err(Taken::Name));
+    assert_eq!(s.rename_account(e.id, "DANA", "dana", None, hold, T0 + 4).await.unwrap(), Err(Taken::Name));
+    assert_eq!(s.account(e.id).await.unwrap().unwrap().name, "Eve", "a refused rename changes nothing");
+    // Sign-up: the guest becomes a member under a new name, keeping its id (its matches).
+    let phc = "$argon2id$phc".to_string();
+    assert_eq!(s.rename_account(g.id, "Dana_R", "dana_r", Some(phc.clone()), hold, T0 + 5).await.unwrap(), Ok(()));
+    let member = s.account(g.id).await.unwrap().unwrap();
+    assert_eq!((member.id, member.name.as_str(), member.guest), (g.id, "Dana_R", false));
+    assert_eq!(s.account_by_key("dana_r").await.unwrap().unwrap().1, Some(phc));
+    // An account may take its own held name back; a change of case holds nothing.
+    assert_eq!(s.rename_account(g.id, "Dana", "dana", None, hold, T0 + 6).await.unwrap(), Ok(()));
+    assert_eq!(s.rename_account(g.id, "DANA", "dana", None, hold, T0 + 7).await.unwrap(), Ok(()));
+    assert_eq!(s.account(g.id).await.unwrap().unwrap().name, "DANA");
+    // Once the hold ends, the old name is free.
+    assert_eq!(s.create_account("guest-1234", "guest-1234", true, None, hold - 1).await.unwrap(), Err(Taken::Name));
+    let other = s.create_account("guest-1234", "guest-1234", true, None, hold).await.unwrap().expect("free again");
+    assert_ne!(other.id, g.id);
+    assert!(matches!(
+        s.rename_account(424_242, "Zed", "zed", None, hold, T0).await,
+        Err(StoreError::NoAccount(424_242))
+    ));
+}
+
+async fn a_deleted_account_is_hidden_its_name_held_its_sessions_and_passkeys_gone(db: &Db) {
+    let s = db.open().await;
+    let f = make(&s, "Frank", false, T0).await;
+    let keep = make(&s, "Grace", false, T0).await;
+    s.create_session("h-frank-1", f.id, T0).await.unwrap();
+    s.create_session("h-frank-2", f.id, T0).await.unwrap();
+    s.create_session("h-grace", keep.id, T0).await.unwrap();
+    s.add_passkey(f.id, "cred-frank", "{}".into(), T0).await.unwrap();
+    let hold = T0 + 30 * DAY;
+    s.delete_account(f.id, hold, T0 + 1).await.unwrap();
+    let gone = s.account(f.id).await.unwrap().expect("the row stays (its matches name it)");
+    assert!(gone.deleted);
+    assert_eq!(gone.name, format!("deleted-{}", f.id));
+    assert_eq!(s.account_by_key("frank").await.unwrap(), None);
+    let listed: Vec<String> = s.list_accounts(None, 10).await.unwrap().into_iter().map(|a| a.name).collect();
+    assert_eq!(listed, ["Grace"], "a deleted account is not listed");
+    assert_eq!(s.session_account("h-frank-1", T0 + 2).await.unwrap(), None);
+    assert!(s.sessions(f.id).await.unwrap().is_empty(), "every session removed");
+    assert!(s.passkeys(f.id).await.unwrap().is_empty() && s.passkey("cred-frank").await.unwrap().is_none());
+    assert_eq!(s.session_account("h-grace", T0 + 2).await.unwrap().map(|a| a.id), Some(keep.id), "others untouched");
+    // Its name is free for nobody for a month, then free.
+    assert_eq!(s.create_account("frank", "frank", true, None, hold - 1).await.unwrap(), Err(Taken::Name));
+    assert!(s.create_account("frank", "frank", true, None, hold).await.unwrap().is_ok());
+    // Deleting again changes nothing; a deleted account cannot be renamed or given a password.
+    s.delete_account(f.id, hold + DAY, T0 + 3).await.unwrap();
+    assert_eq!(s.account(f.id).await.unwrap(), Some(gone));
+    assert!(matches!(s.rename_account(f.id, "Frank2", "frank2", None, hold, T0).await, Err(StoreError::NoAccount(_))));
+    assert!(matches!(s.set_password(f.id, "x".into()).await, Err(StoreError::NoAccount(_))));
+    assert!(matches!(s.delete_account(424_242, hold, T0).await, Err(StoreError::NoAccount(_))));
+}
+
+async fn sessions_are_found_touched_revoked_and_expire(db: &Db) {
+    use store::accounts::{SESSION_MAX_IDLE_MS, SESSION_TOUCH_MS};
+    let s = db.open().await;
+    let h = make(&s, "Heidi", false, T0).await;
+    let other = make(&s, "Ivan", false, T0).await;
+    assert_eq!(s.session_account("unknown", T0).await.unwrap(), None);
+    for (i, hash) in ["a", "b", "c"].iter().enumerate() {
+        s.create_session(hash, h.id, T0 + i as u64).await.unwrap();
+    }
+    s.create_session("ivan", other.id, T0).await.unwrap();
+    // A hash stored twice is refused, in words that do not quote it (errors get logged).
+    let e = s.create_session("ivan", h.id, T0).await.unwrap_err();
+    assert!(matches!(e, StoreError::Conflict(_)) && !e.to_string().contains("ivan"), "{e}");
+    assert_eq!(s.session_account("ivan", T0).await.unwrap().map(|a| a.id), Some(other.id));
+    assert_eq!(s.session_account("a", T0 + 10).await.unwrap(), Some(h.clone()));
+    // Touched at most once a minute.
+    assert_eq!(s.sessions(h.id).await.unwrap()[0], SessionInfo { created_at: T0, seen_at: T0 });
+    s.session_account("a", T0 + SESSION_TOUCH_MS - 1).await.unwrap().unwrap();
+    assert_eq!(s.sessions(h.id).await.unwrap()[0].seen_at, T0, "not touched within the minute");
+    s.session_account("a", T0 + SESSION_TOUCH_MS).await.unwrap().unwrap();
+    assert_eq!(s.sessions(h.id).await.unwrap()[0].seen_at, T0 + SESSION_TOUCH_MS);
+    // Idle for more than the limit: expired (and gone); one used in time stays.
+    let seen = T0 + SESSION_TOUCH_MS;
+    assert!(s.session_account("a", seen + SESSION_MAX_IDLE_MS).await.unwrap().is_some(), "at the limit, kept");
+    let last = seen + SESSION_MAX_IDLE_MS;
+    assert_eq!(s.session_account("b", T0 + 1 + SESSION_MAX_IDLE_MS + 1).await.unwrap(), None, "expired");
+    assert_eq!(s.session_account("b", T0).await.unwrap(), None, "and deleted");
+    assert!(s.session_account("a", last + SESSION_MAX_IDLE_MS).await.unwrap().is_some(), "touched, so alive");
+    // Sign out; sign out everywhere but this one; everywhere.
+    s.delete_session("c").await.unwrap();
+    assert_eq!(s.session_account("c", T0 + 5).await.unwrap(), None);
+    for hash in ["d", "e"] {
+        s.create_session(hash, h.id, T0 + 5).await.unwrap();
+    }
+    assert_eq!(s.delete_sessions(h.id, Some("d")).await.unwrap(), 2, "a and e");
+    assert_eq!(s.sessions(h.id).await.unwrap().len(), 1);
+    assert!(s.session_account("d", T0 + 6).await.unwrap().is_some());
+    assert_eq!(s.delete_sessions(h.id, None).await.unwrap(), 1);
+    assert!(s.sessions(h.id).await.unwrap().is_empty());
+    assert!(s.session_account("ivan", T0 + 6).await.unwrap().is_some(), "another account's session stays");
+    // Pruning deletes what expired.
+    s.create_session("old", other.id, T0).await.unwrap();
+    s.session_account("ivan", T0 + 10 * DAY).await.unwrap().unwrap();
+    let pruned = s.prune_accounts(T0 + SESSION_MAX_IDLE_MS + 1).await.unwrap();
+    assert_eq!(pruned.sessions, 1, "{pruned:?}");
+    assert_eq!(s.sessions(other.id).await.unwrap().len(), 1);
+}
+
+async fn passkeys_are_stored_found_and_updated(db: &Db) {
+    let s = db.open().await;
+    let j = make(&s, "Judy", false, T0).await;
+    s.add_passkey(j.id, "cred-1", "{\"counter\":0}".into(), T0).await.unwrap();
+    s.add_passkey(j.id, "cred-2", "{\"counter\":5}".into(), T0 + 1).await.unwrap();
+    assert!(s.add_passkey(j.id, "cred-1", "{}".into(), T0 + 2).await.is_err(), "a credential id is unique");
+    let rows = s.passkeys(j.id).await.unwrap();
+    assert_eq!(
+        rows.iter().map(|p| (p.cred_id.as_str(), p.created_at)).collect::<Vec<_>>(),
+        [("cred-1", T0), ("cred-2", T0 + 1)]
+    );
+    assert_eq!(s.passkey("cred-2").await.unwrap(), Some((j.id, "{\"counter\":5}".to_string())));
+    assert_eq!(s.passkey("cred-9").await.unwrap(), None);
+    s.update_passkey("cred-2", "{\"counter\":6}".into()).await.unwrap();
+    assert_eq!(s.passkey("cred-2").await.unwrap().unwrap().1, "{\"counter\":6}");
+}
+
+async fn challenges_are_taken_once_and_expire(db: &Db) {
+    let s = db.open().await;
+    s.put_challenge("c1", "state-1".into(), T0 + 60_000).await.unwrap();
+    s.put_challenge("c2", "state-2".into(), T0 + 60_000).await.unwrap();
+    s.put_challenge("c3", "state-3".into(), T0 + 10).await.unwrap();
+    assert_eq!(s.take_challenge("c1", T0).await.unwrap().as_deref(), Some("state-1"));
+    assert_eq!(s.take_challenge("c1", T0).await.unwrap(), None, "taken once");
+    assert_eq!(s.take_challenge("nope", T0).await.unwrap(), None);
+    assert_eq!(s.take_challenge("c3", T0 + 10).await.unwrap(), None, "expired");
+    assert_eq!(s.take_challenge("c2", T0 + 60_000).await.unwrap(), None, "expired at its time");
+    // The same id again replaces it.
+    s.put_challenge("c4", "old".into(), T0 + 60_000).await.unwrap();
+    s.put_challenge("c4", "new".into(), T0 + 60_000).await.unwrap();
+    assert_eq!(s.take_challenge("c4", T0).await.unwrap().as_deref(), Some("new"));
+}
+
+fn played(room: &str, game: &str, people: &[(u32, i64, bool)]) -> MatchRecord {
+    MatchRecord {
+        game: game.into(),
+        people: people.iter().map(|&(seat, account, won)| SeatPerson { seat, account, won }).collect(),
+        ..record(room, 1)
+    }
+}
+
+async fn a_match_keeps_its_people_and_profiles_read_them(db: &Db) {
+    let s = db.open().await;
+    let k = make(&s, "Ken", false, T0).await;
+    let l = make(&s, "Lee", true, T0).await;
+    // Seat 1 a bot (not listed); given out of order, read back by seat.
+    let m1 = s.finish_match(played("r1", "buckshot", &[(2, l.id, false), (0, k.id, true)])).await.unwrap();
+    let got = s.get_match(m1).await.unwrap().unwrap();
+    assert_eq!(
+        got.people,
+        [SeatPerson { seat: 0, account: k.id, won: true }, SeatPerson { seat: 2, account: l.id, won: false }]
+    );
+    s.save_room("r2", "buckshot", "{}".into()).await.unwrap();
+    let m2 = s.record_match(played("r2", "wolfpack", &[(0, k.id, false)]), 0).await.unwrap();
+    // Recorded again under its number: the new people replace the first.
+    assert_eq!(s.record_match(played("r2", "wolfpack", &[(0, k.id, true), (1, l.id, false)]), 0).await.unwrap(), m2);
+    let m3 = s.finish_match(played("r3", "buckshot", &[(1, k.id, false)])).await.unwrap();
+    let m4 = s.finish_match(played("r4", "buckshot", &[(0, l.id, true)])).await.unwrap();
+    let m5 = s.finish_match(played("r5", "buckshot", &[])).await.unwrap();
+    let listed = s.list_matches(10).await.unwrap();
+    assert_eq!(listed.iter().map(|m| m.id).collect::<Vec<_>>(), [m5, m4, m3, m2, m1]);
+    assert_eq!(listed[3].people.len(), 2, "{:?}", listed[3]);
+    assert!(listed[0].people.is_empty());
+    // Profiles: newest first, limited, each with its people.
+    let ks: Vec<i64> = s.account_matches(k.id, 10).await.unwrap().iter().map(|m| m.id).collect();
+    assert_eq!(ks, [m3, m2, m1]);
+    let two = s.account_matches(k.id, 2).await.unwrap();
+    assert_eq!(two.iter().map(|m| m.id).collect::<Vec<_>>(), [m3, m2]);
+    assert_eq!(
+        two[1].people,
+        [SeatPerson { seat: 0, account: k.id, won: true }, SeatPerson { seat: 1, account: l.id, won: false }]
+    );
+    assert!(s.account_matches(424_242, 10).await.unwrap().is_empty());
+    let stats = |game: &str, played: u64, won: u64| GameStats { game: game.into(), played, won };
+    assert_eq!(s.account_stats(k.id).await.unwrap(), [stats("buckshot", 2, 1), stats("wolfpack", 1, 1)]);
+    assert_eq!(s.account_stats(l.id).await.unwrap(), [stats("buckshot", 2, 1), stats("wolfpack", 1, 0)]);
+    // A deleted account's matches stay.
+    s.delete_account(l.id, T0 + 30 * DAY, T0).await.unwrap();
+    assert_eq!(s.account_matches(l.id, 10).await.unwrap().len(), 3);
+}
+
+async fn accounts_survive_reopening(db: &Db) {
+    let s = db.open().await;
+    let m = make(&s, "Mallory", false, T0).await;
+    s.create_session("hm", m.id, T0).await.unwrap();
+    s.add_passkey(m.id, "cm", "{}".into(), T0).await.unwrap();
+    s.put_challenge("ch", "x".into(), T0 + 1000).await.unwrap();
+    let id = s.finish_match(played("r", "buckshot", &[(0, m.id, true)])).await.unwrap();
+    db.close(s).await;
+    let s = db.open().await;
+    assert_eq!(s.session_account("hm", T0 + 1).await.unwrap(), Some(m.clone()));
+    assert_eq!(s.passkey("cm").await.unwrap().map(|p| p.0), Some(m.id));
+    assert_eq!(s.take_challenge("ch", T0).await.unwrap().as_deref(), Some("x"));
+    assert_eq!(s.get_match(id).await.unwrap().unwrap().people.len(), 1);
+    assert_eq!(s.create_account("mallory", "mallory", true, None, T0).await.unwrap(), Err(Taken::Name));
 }

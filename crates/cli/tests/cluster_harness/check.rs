@@ -175,6 +175,7 @@ pub async fn check_rooms(pg_url: &str, plans: &[RoomPlan], players: &[Player]) -
                 result: r.get(6),
                 started_at: r.get::<_, i64>(7) as u64,
                 ended_at: r.get::<_, i64>(8) as u64,
+                people: Vec::new(),
             };
             let id = m.id;
             records.push((prev, m, true));
@@ -200,6 +201,7 @@ pub async fn check_rooms(pg_url: &str, plans: &[RoomPlan], players: &[Player]) -
                     },
                     started_at: 0,
                     ended_at: 0,
+                    people: Vec::new(),
                 },
                 false,
             ));

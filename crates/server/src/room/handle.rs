@@ -11,6 +11,14 @@ pub type Outbound = axum::extract::ws::Utf8Bytes;
 /// Identifies a connection within the server.
 pub type ConnId = u64;
 
+/// The signed-in person behind a connection (its session cookie, checked when the socket
+/// opened): a room seats them under their account's name, and a match records the account.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Person {
+    pub account: i64,
+    pub name: String,
+}
+
 /// What the lobby lists about a room.
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -33,6 +41,7 @@ pub(super) enum RoomCmd {
     Connect {
         conn: ConnId,
         tx: mpsc::Sender<Outbound>,
+        person: Option<Person>,
     },
     Text {
         conn: ConnId,
@@ -149,15 +158,25 @@ impl RoomHandle {
         self.tx.send(cmd).await.map_err(|_| RoomGone)
     }
 
-    /// A new connection `conn`; the room sends its packets to `tx`.
-    pub async fn connect(&self, conn: ConnId, tx: mpsc::Sender<Outbound>) -> Result<(), RoomGone> {
-        self.post(RoomCmd::Connect { conn, tx }).await
+    /// A new connection `conn` (of `person`, if signed in); the room sends its packets to `tx`.
+    pub async fn connect(
+        &self,
+        conn: ConnId,
+        tx: mpsc::Sender<Outbound>,
+        person: Option<Person>,
+    ) -> Result<(), RoomGone> {
+        self.post(RoomCmd::Connect { conn, tx, person }).await
     }
 
     /// As [`RoomHandle::connect`], without waiting: the lobby posts a connection under its lock,
     /// so a room cannot go dormant between the lookup and the post.
-    pub fn try_connect(&self, conn: ConnId, tx: mpsc::Sender<Outbound>) -> Result<(), TryConnect> {
-        self.tx.try_send(RoomCmd::Connect { conn, tx }).map_err(|e| match e {
+    pub fn try_connect(
+        &self,
+        conn: ConnId,
+        tx: mpsc::Sender<Outbound>,
+        person: Option<Person>,
+    ) -> Result<(), TryConnect> {
+        self.tx.try_send(RoomCmd::Connect { conn, tx, person }).map_err(|e| match e {
             mpsc::error::TrySendError::Full(_) => TryConnect::Busy,
             mpsc::error::TrySendError::Closed(_) => TryConnect::Gone,
         })

@@ -29,9 +29,27 @@ impl<A: GameAdapter> Room<A> {
             let reason = format!("you have already joined as {}", self.members[i].username);
             return self.reject(conn, codes::ALREADY_JOINED, reason);
         }
-        if let Err(reason) = protocol::check_username(&username) {
-            return self.reject(conn, codes::BAD_USERNAME, reason);
-        }
+        // A signed-in person joins under their account's name, whatever the packet says (its
+        // rules are the accounts' own, checked when the name was taken), and a person who is a
+        // member already (another tab, another device) takes their place back, as their token
+        // would: the session proves who they are.
+        let account = self.conns.get(&conn).and_then(|c| c.person.clone());
+        let username = match &account {
+            Some(person) => {
+                if let Some(i) = self.members.iter().position(|m| m.account == Some(person.account)) {
+                    let token = self.members[i].token.clone();
+                    return self.reconnect(conn, &token).await;
+                }
+                person.name.clone()
+            }
+            None => {
+                if let Err(reason) = protocol::check_username(&username) {
+                    return self.reject(conn, codes::BAD_USERNAME, reason);
+                }
+                username
+            }
+        };
+        let account = account.map(|p| p.account);
         if let Some(i) = self.member_index(&username) {
             // A member away with no seat in play (in the lobby, or a watcher) holds nothing a
             // newcomer could take: the name is free, as it is on a server that saw the drop (a
@@ -76,6 +94,7 @@ impl<A: GameAdapter> Room<A> {
             spectator,
             conn: Some(conn),
             dropped_at: None,
+            account,
         });
         if let Some(c) = self.conns.get_mut(&conn) {
             c.member = Some(username.clone());

@@ -29,7 +29,7 @@ mod state;
 mod sync;
 mod timers;
 
-pub use handle::{ConnId, Inbox, Outbound, RoomGone, RoomHandle, RoomSummary, TryConnect};
+pub use handle::{ConnId, Inbox, Outbound, Person, RoomGone, RoomHandle, RoomSummary, TryConnect};
 pub use options::{
     MAX_BOT_DELAY_MS, MAX_GAME_OPTIONS_BYTES, MAX_HOLD_SECONDS, MAX_SPECTATORS, MAX_TURN_SECONDS, RoomOptions,
 };
@@ -272,8 +272,8 @@ impl<A: GameAdapter> Room<A> {
             self.store_drops().await;
         }
         match cmd {
-            RoomCmd::Connect { conn, tx } => {
-                self.conns.insert(conn, Conn { tx, member: None, viewer: Viewer::Spectator });
+            RoomCmd::Connect { conn, tx, person } => {
+                self.conns.insert(conn, Conn { tx, member: None, viewer: Viewer::Spectator, person });
             }
             RoomCmd::Text { conn, text } => self.on_text(conn, text.as_str()).await,
             RoomCmd::Binary { conn } => {

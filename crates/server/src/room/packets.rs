@@ -193,6 +193,7 @@ impl<A: GameAdapter> Room<A> {
                     spectator: false,
                     conn: None,
                     dropped_at: None,
+                    account: None,
                 });
                 // Stored before anyone hears of it: refused, there is no bot.
                 if let Err(e) = self.try_save().await {

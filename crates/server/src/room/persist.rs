@@ -21,6 +21,9 @@ struct MemberSnap {
     join_time: u64,
     bot: Option<String>,
     spectator: bool,
+    /// A signed-in member's account (absent for bots, anonymous clients and older snapshots).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    account: Option<i64>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -29,6 +32,9 @@ struct MatchSnap {
     seed: u64,
     config: Value,
     seats: Vec<String>,
+    /// Each seat's account, by seat (absent when no seat has one, and in older snapshots).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    accounts: Vec<Option<i64>>,
     bots: Vec<Option<String>>,
     started_at: u64,
     /// The rules version that is playing the match (`engine::Game::RULES_VERSION`): a build
@@ -84,6 +90,7 @@ impl<A: GameAdapter> Room<A> {
                 bot: m.bot,
                 spectator: m.spectator,
                 conn: None,
+                account: m.account,
             })
             .collect();
         room.host = snap.host;
@@ -137,11 +144,14 @@ impl<A: GameAdapter> Room<A> {
                 serials.push(game.decision().serial);
             }
             let bots = ms.bots.iter().map(|b| b.as_deref().and_then(A::bot)).collect();
+            let mut accounts = ms.accounts;
+            accounts.resize(ms.seats.len(), None);
             room.current = Some(Match {
                 game,
                 seed: ms.seed,
                 config,
                 seats: ms.seats,
+                accounts,
                 bot_kinds: ms.bots,
                 bots,
                 moves,
@@ -167,6 +177,7 @@ impl<A: GameAdapter> Room<A> {
                     join_time: m.join_time,
                     bot: m.bot.clone(),
                     spectator: m.spectator,
+                    account: m.account,
                 })
                 .collect(),
             host: self.host.clone(),
@@ -179,6 +190,7 @@ impl<A: GameAdapter> Room<A> {
                 seed: c.seed,
                 config: serde_json::to_value(&c.config).expect("configs serialize"),
                 seats: c.seats.clone(),
+                accounts: if c.accounts.iter().any(Option::is_some) { c.accounts.clone() } else { Vec::new() },
                 bots: c.bot_kinds.clone(),
                 started_at: c.started_at,
                 rules_version: Some(<A::G as Game>::RULES_VERSION),

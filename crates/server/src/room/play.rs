@@ -82,9 +82,11 @@ impl<A: GameAdapter> Room<A> {
         };
         let mut seats: Vec<String> = seated.iter().map(|&i| self.members[i].username.clone()).collect();
         let mut bot_kinds: Vec<Option<String>> = seated.iter().map(|&i| self.members[i].bot.clone()).collect();
+        let mut accounts: Vec<Option<i64>> = seated.iter().map(|&i| self.members[i].account).collect();
         for (name, bot) in A::house_seats(&config) {
             seats.push(name.to_string());
             bot_kinds.push(Some(bot.to_string()));
+            accounts.push(None);
         }
         let bots = bot_kinds.iter().map(|b| b.as_deref().and_then(A::bot)).collect();
         let start_events = game.start_events();
@@ -95,6 +97,7 @@ impl<A: GameAdapter> Room<A> {
             seed,
             config,
             seats,
+            accounts,
             bot_kinds,
             bots,
             moves: Vec::new(),
@@ -234,6 +237,17 @@ impl<A: GameAdapter> Room<A> {
         if let Some(setup) = &self.options.setup {
             result["setup"] = serde_json::Value::from(setup.as_str());
         }
+        // Which seats were bots, and of which level: a profile names its opponents by both.
+        if cur.bot_kinds.iter().any(Option::is_some) {
+            result["bots"] = serde_json::to_value(&cur.bot_kinds).expect("names serialize");
+        }
+        // The people who played it, by account: their profiles list the match.
+        let people = (cur.accounts.iter().enumerate())
+            .filter_map(|(seat, account)| {
+                let won = !abandoned && winners.contains(&cur.seats[seat]);
+                account.map(|account| store::accounts::SeatPerson { seat: seat as u32, account, won })
+            })
+            .collect();
         let record = store::MatchRecord {
             id: 0,
             room_id: self.id.clone(),
@@ -245,6 +259,7 @@ impl<A: GameAdapter> Room<A> {
             result: result.to_string(),
             started_at: cur.started_at,
             ended_at: now_ms(),
+            people,
         };
         // The match's number: the room's count of matches played before it (stored in the
         // snapshot written when it started, so a restored room numbers it the same).

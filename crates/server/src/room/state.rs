@@ -1,7 +1,7 @@
 //! The room's live state types: its members, their connections, and the match being played.
 //! Plain data; the room's behaviour (in the sibling modules) works on them.
 
-use super::handle::{ConnId, Outbound};
+use super::handle::{ConnId, Outbound, Person};
 use engine::{Bot, Game, Move, Seat, SeatSet, Viewer};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
@@ -17,6 +17,8 @@ pub(super) struct Member {
     pub(super) conn: Option<ConnId>,
     /// When the connection dropped (during a game; in the lobby a drop is a leave).
     pub(super) dropped_at: Option<Instant>,
+    /// The account of a signed-in person (`None`: a bot, or a client without a session).
+    pub(super) account: Option<i64>,
 }
 
 pub(super) struct Conn {
@@ -25,6 +27,8 @@ pub(super) struct Conn {
     /// What this connection may see, kept up to date by `Room::refresh_viewers` (a sync or
     /// an event reads it for every connection).
     pub(super) viewer: Viewer,
+    /// Who is signed in on this connection, if anyone.
+    pub(super) person: Option<Person>,
 }
 
 pub(super) struct Match<G: Game> {
@@ -33,6 +37,9 @@ pub(super) struct Match<G: Game> {
     pub(super) config: G::Config,
     /// Usernames by seat (they stay even after a player leaves).
     pub(super) seats: Vec<String>,
+    /// The account of each seat's person, by seat (`None`: a bot or an anonymous player): the
+    /// match's record names them.
+    pub(super) accounts: Vec<Option<i64>>,
     pub(super) bot_kinds: Vec<Option<String>>,
     pub(super) bots: Vec<Option<Box<dyn Bot<G>>>>,
     pub(super) moves: Vec<Move<G::Action>>,

@@ -84,20 +84,38 @@ const MATCH_UPSERT: &str = "ON CONFLICT (room_id, match_no) DO UPDATE SET game =
     seed = excluded.seed, config = excluded.config, players = excluded.players, log = excluded.log,
     result = excluded.result, started_at = excluded.started_at, ended_at = excluded.ended_at";
 
+/// The rest of a finish statement after its `WITH m AS (INSERT INTO matches ... RETURNING id)`:
+/// stores the match's people (seats, accounts and wins as three arrays from parameter `$first`
+/// on), replacing those an earlier record of it had, and answers the match's id.
+fn match_people(first: usize) -> String {
+    let (seats, accounts, won) = (first, first + 1, first + 2);
+    format!(
+        ", d AS (DELETE FROM match_people WHERE match_id IN (SELECT id FROM m) AND NOT (seat = ANY(${seats}::bigint[]))),
+         p AS (INSERT INTO match_people (match_id, seat, account_id, won)
+             SELECT m.id, x.seat, x.account, x.won FROM m,
+             unnest(${seats}::bigint[], ${accounts}::bigint[], ${won}::bool[]) AS x (seat, account, won)
+             ON CONFLICT (match_id, seat) DO UPDATE SET account_id = excluded.account_id, won = excluded.won)
+         SELECT id FROM m"
+    )
+}
+
 impl Stmts {
     async fn prepare(c: &Client) -> Result<Stmts, tokio_postgres::Error> {
         // Every write that concerns a room reads its row FOR SHARE with the epoch this node
         // holds: a claim (which bumps the epoch) waits for this transaction, and once it has
         // happened the write matches no row.
+        // The match's people go with it in the same statement (none if it was refused).
         let finish_fenced = format!(
-            "INSERT INTO matches ({MATCH_COLS}) SELECT {MATCH_PARAMS} FROM rooms
-             WHERE id = $1 AND epoch = $11 FOR SHARE {MATCH_UPSERT} RETURNING id"
+            "WITH m AS (INSERT INTO matches ({MATCH_COLS}) SELECT {MATCH_PARAMS} FROM rooms
+             WHERE id = $1 AND epoch = $11 FOR SHARE {MATCH_UPSERT} RETURNING id) {}",
+            match_people(12)
         );
         // A match of a room that has no row (an import, a test) is simply recorded; one of a
         // room another node holds is not.
         let finish = format!(
-            "INSERT INTO matches ({MATCH_COLS}) SELECT {MATCH_PARAMS}
-             WHERE NOT EXISTS (SELECT 1 FROM rooms WHERE id = $1) {MATCH_UPSERT} RETURNING id"
+            "WITH m AS (INSERT INTO matches ({MATCH_COLS}) SELECT {MATCH_PARAMS}
+             WHERE NOT EXISTS (SELECT 1 FROM rooms WHERE id = $1) {MATCH_UPSERT} RETURNING id) {}",
+            match_people(11)
         );
         let (save, append, reset, delete, chat, chat_trim, finish_fenced, finish) = tokio::try_join!(
             c.prepare_cached(
@@ -257,22 +275,26 @@ fn step<'a>(c: &'a Client, s: &'a Stmts, node: &'a str, op: &'a Op) -> Step<'a> 
                 affected(added)
             }
             Op::Finish { record: m, number, epoch } => {
+                type Param<'p> = &'p (dyn tokio_postgres::types::ToSql + Sync);
                 let (seed, started, ended) = (m.seed as i64, m.started_at as i64, m.ended_at as i64);
-                let params: [&(dyn tokio_postgres::types::ToSql + Sync); 10] =
+                let people = crate::accounts::people_by_seat(&m.people);
+                let seats: Vec<i64> = people.iter().map(|p| i64::from(p.seat)).collect();
+                let accounts: Vec<i64> = people.iter().map(|p| p.account).collect();
+                let won: Vec<bool> = people.iter().map(|p| p.won).collect();
+                let record: [Param<'_>; 10] =
                     [&m.room_id, &m.game, &seed, &m.config, &m.players, &m.log, &m.result, &started, &ended, number];
-                match epoch {
+                let mut params = record.to_vec();
+                let statement = match epoch {
                     Some(epoch) => {
-                        let mut with_epoch = params.to_vec();
-                        with_epoch.push(epoch);
-                        match c.query_opt(&s.finish_fenced, &with_epoch).await? {
-                            Some(row) => Outcome::Done(Some(row.get(0))),
-                            None => Outcome::Lost,
-                        }
+                        params.push(epoch);
+                        &s.finish_fenced
                     }
-                    None => match c.query_opt(&s.finish, &params).await? {
-                        Some(row) => Outcome::Done(Some(row.get(0))),
-                        None => Outcome::Lost,
-                    },
+                    None => &s.finish,
+                };
+                params.extend([&seats as Param<'_>, &accounts, &won]);
+                match c.query_opt(statement, &params).await? {
+                    Some(row) => Outcome::Done(Some(row.get(0))),
+                    None => Outcome::Lost,
                 }
             }
         })

@@ -69,6 +69,56 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     // number (NULL: never a conflict).
     "ALTER TABLE matches ADD COLUMN match_no BIGINT;
     CREATE UNIQUE INDEX matches_room_match ON matches (room_id, match_no);",
+    // 7: people (issue 42): accounts, the name keys in use or held (one table whose primary
+    // key is the key: concurrent creates of one key cannot both commit; see
+    // `crate::accounts`), sessions (the hash of the id only), passkeys, ceremony challenges
+    // (shared by a cluster's nodes), and the accounts that played each finished match. Times
+    // in ms. Names sort bytewise (COLLATE "C"), as on SQLite.
+    "CREATE TABLE accounts (
+        id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        name TEXT NOT NULL COLLATE \"C\",
+        name_key TEXT UNIQUE,
+        guest BOOLEAN NOT NULL,
+        password TEXT,
+        created_at BIGINT NOT NULL,
+        renamed BOOLEAN NOT NULL DEFAULT false,
+        deleted BOOLEAN NOT NULL DEFAULT false,
+        admin BOOLEAN NOT NULL DEFAULT false
+    );
+    CREATE INDEX accounts_name ON accounts (name) WHERE NOT deleted;
+    CREATE TABLE name_keys (
+        name_key TEXT PRIMARY KEY,
+        account_id BIGINT NOT NULL,
+        hold_until BIGINT
+    );
+    CREATE TABLE sessions (
+        hash TEXT PRIMARY KEY,
+        account_id BIGINT NOT NULL,
+        created_at BIGINT NOT NULL,
+        seen_at BIGINT NOT NULL
+    );
+    CREATE INDEX sessions_account ON sessions (account_id);
+    CREATE TABLE passkeys (
+        cred_id TEXT PRIMARY KEY,
+        account_id BIGINT NOT NULL,
+        data TEXT NOT NULL,
+        created_at BIGINT NOT NULL
+    );
+    CREATE INDEX passkeys_account ON passkeys (account_id);
+    CREATE TABLE challenges (
+        id TEXT PRIMARY KEY,
+        data TEXT NOT NULL,
+        expires BIGINT NOT NULL
+    );
+    CREATE INDEX challenges_expires ON challenges (expires);
+    CREATE TABLE match_people (
+        match_id BIGINT NOT NULL,
+        seat BIGINT NOT NULL,
+        account_id BIGINT NOT NULL,
+        won BOOLEAN NOT NULL,
+        PRIMARY KEY (match_id, seat)
+    );
+    CREATE INDEX match_people_account ON match_people (account_id, match_id);",
 ];
 
 /// The schema version this binary brings a database to.

@@ -9,6 +9,7 @@
 //! refused, then made again) replaces the first. A new match deletes the room's moves in the
 //! same transaction that saves its snapshot, so no collection runs later.
 
+mod accounts;
 mod cluster;
 mod commit;
 mod migrations;
@@ -368,33 +369,39 @@ impl PgStore {
     pub async fn get_match(&self, id: i64) -> Result<Option<MatchRecord>, StoreError> {
         let row = self
             .bounded(async |client| {
-                client
+                let row = client
                     .query_opt(
                         "SELECT id, room_id, game, seed, config, players, log, result, started_at, ended_at
                          FROM matches WHERE id = $1",
                         &[&id],
                     )
                     .await
-                    .map_err(query_error)
+                    .map_err(query_error)?;
+                let mut ms: Vec<MatchRecord> = row.as_ref().map(row_to_match).into_iter().collect();
+                accounts::attach_people(client, &mut ms).await?;
+                Ok(ms)
             })
             .await?;
-        Ok(row.as_ref().map(row_to_match))
+        Ok(row.into_iter().next())
     }
 
     pub async fn list_matches(&self, limit: u32) -> Result<Vec<MatchRecord>, StoreError> {
         let rows = self
             .bounded(async |client| {
-                client
+                let rows = client
                     .query(
                         "SELECT id, room_id, game, seed, config, players, log, result, started_at, ended_at
                          FROM matches ORDER BY id DESC LIMIT $1",
                         &[&i64::from(limit)],
                     )
                     .await
-                    .map_err(query_error)
+                    .map_err(query_error)?;
+                let mut ms: Vec<MatchRecord> = rows.iter().map(row_to_match).collect();
+                accounts::attach_people(client, &mut ms).await?;
+                Ok(ms)
             })
             .await?;
-        Ok(rows.iter().map(row_to_match).collect())
+        Ok(rows)
     }
 }
 
@@ -410,6 +417,7 @@ fn row_to_match(r: &tokio_postgres::Row) -> MatchRecord {
         result: r.get(7),
         started_at: r.get::<_, i64>(8) as u64,
         ended_at: r.get::<_, i64>(9) as u64,
+        people: Vec::new(),
     }
 }
 

@@ -78,11 +78,62 @@ pub(crate) fn migrations() -> Migrations<'static> {
             "ALTER TABLE matches ADD COLUMN match_no INTEGER;
         CREATE UNIQUE INDEX matches_room_match ON matches (room_id, match_no);",
         ),
+        // v7: people (issue 42): accounts, the name keys in use or held (one table, its
+        // primary key the key: see `crate::accounts`), sessions (the hash of the id only),
+        // passkeys, ceremony challenges, and the accounts that played each finished match.
+        // Times in ms. As on PostgreSQL.
+        M::up(
+            "CREATE TABLE accounts (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            name TEXT NOT NULL,
+            name_key TEXT UNIQUE,
+            guest INTEGER NOT NULL,
+            password TEXT,
+            created_at INTEGER NOT NULL,
+            renamed INTEGER NOT NULL DEFAULT 0,
+            deleted INTEGER NOT NULL DEFAULT 0,
+            admin INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE INDEX accounts_name ON accounts (name) WHERE deleted = 0;
+        CREATE TABLE name_keys (
+            name_key TEXT PRIMARY KEY,
+            account_id INTEGER NOT NULL,
+            hold_until INTEGER
+        ) WITHOUT ROWID;
+        CREATE TABLE sessions (
+            hash TEXT PRIMARY KEY,
+            account_id INTEGER NOT NULL,
+            created_at INTEGER NOT NULL,
+            seen_at INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        CREATE INDEX sessions_account ON sessions (account_id);
+        CREATE TABLE passkeys (
+            cred_id TEXT PRIMARY KEY,
+            account_id INTEGER NOT NULL,
+            data TEXT NOT NULL,
+            created_at INTEGER NOT NULL
+        );
+        CREATE INDEX passkeys_account ON passkeys (account_id);
+        CREATE TABLE challenges (
+            id TEXT PRIMARY KEY,
+            data TEXT NOT NULL,
+            expires INTEGER NOT NULL
+        );
+        CREATE INDEX challenges_expires ON challenges (expires);
+        CREATE TABLE match_people (
+            match_id INTEGER NOT NULL,
+            seat INTEGER NOT NULL,
+            account_id INTEGER NOT NULL,
+            won INTEGER NOT NULL,
+            PRIMARY KEY (match_id, seat)
+        ) WITHOUT ROWID;
+        CREATE INDEX match_people_account ON match_people (account_id, match_id);",
+        ),
     ])
 }
 
 /// The schema version this binary brings a database to (the number of migrations).
-pub(crate) const SCHEMA_VERSION: i64 = 6;
+pub(crate) const SCHEMA_VERSION: i64 = 7;
 
 pub(crate) fn open(path: &Path) -> Result<Connection, StoreError> {
     open_with(path, false)

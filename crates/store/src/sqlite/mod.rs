@@ -11,6 +11,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::oneshot;
 
+mod accounts;
 mod checkpoint;
 mod gc;
 mod migrations;
@@ -52,6 +53,9 @@ pub(crate) enum Job {
     Batch(Vec<Cmd>),
     /// Collect dead moves and restart the WAL, if due (asked after an inline commit).
     Maintain,
+    /// Runs a closure on the writing connection, outside any batch (the accounts calls; see
+    /// `accounts.rs`): after the batches handed over before it, before those after.
+    Run(Box<dyn FnOnce(&mut Connection) + Send>),
 }
 
 impl Gather for Shared {
@@ -225,13 +229,17 @@ pub fn read_match(path: &Path, id: i64) -> Result<Option<MatchRecord>, StoreErro
 }
 
 fn get_match(conn: &Connection, id: i64) -> Result<Option<MatchRecord>, StoreError> {
-    Ok(conn
+    let mut m = conn
         .query_row(
             "SELECT id, room_id, game, seed, config, players, log, result, started_at, ended_at FROM matches WHERE id = ?1",
             [id],
             row_to_match,
         )
-        .optional()?)
+        .optional()?;
+    if let Some(m) = &mut m {
+        accounts::attach_people(conn, std::slice::from_mut(m))?;
+    }
+    Ok(m)
 }
 
 fn row_to_match(r: &rusqlite::Row<'_>) -> rusqlite::Result<MatchRecord> {
@@ -246,6 +254,7 @@ fn row_to_match(r: &rusqlite::Row<'_>) -> rusqlite::Result<MatchRecord> {
         result: r.get(7)?,
         started_at: r.get::<_, i64>(8)? as u64,
         ended_at: r.get::<_, i64>(9)? as u64,
+        people: Vec::new(),
     })
 }
 

@@ -46,6 +46,7 @@ async fn rooms_and_moves_survive_reopening() {
                 result: "{}".into(),
                 started_at: 1,
                 ended_at: 2,
+                people: Vec::new(),
             })
             .await
             .unwrap();
@@ -247,4 +248,58 @@ fn version_1_databases_migrate() {
     }
     let conn = open(&path).unwrap();
     assert_eq!(load_rooms(&conn, None).unwrap()[0].moves, ["a", "b"]);
+}
+
+/// A database of the previous schema (6, before accounts) upgrades in place: its matches are
+/// read back (with no people), and accounts and a match's people can be stored.
+#[tokio::test]
+async fn version_6_databases_gain_accounts() {
+    let db = TempDb::new("v6");
+    let path = db.path.clone();
+    {
+        let mut conn = Connection::open(&path).unwrap();
+        migrations().to_version(&mut conn, 6).unwrap();
+        conn.execute_batch(
+            "INSERT INTO matches (room_id, game, seed, config, players, log, result, started_at, ended_at, match_no)
+             VALUES ('r1', 'buckshot', 7, '{}', '[\"a\"]', '[]', '{}', 1, 2, 0);",
+        )
+        .unwrap();
+    }
+    let s = Store::open(&path).unwrap();
+    let old = s.get_match(1).await.unwrap().expect("the old match");
+    assert_eq!((old.seed, old.people.len()), (7, 0));
+    let a = s.create_account("Nia", "nia", false, None, 5).await.unwrap().unwrap();
+    let people = vec![crate::accounts::SeatPerson { seat: 0, account: a.id, won: true }];
+    let id = s.finish_match(MatchRecord { id: 0, room_id: "r2".into(), people: people.clone(), ..old }).await.unwrap();
+    assert_eq!(s.get_match(id).await.unwrap().unwrap().people, people);
+    assert_eq!(s.account_matches(a.id, 10).await.unwrap().len(), 1);
+    drop(s);
+    let conn = Connection::open(&path).unwrap();
+    let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0)).unwrap();
+    assert_eq!(version, 7);
+}
+
+/// A closure job runs after the writes handed over before it: an account call made after a
+/// finished match (awaited) sees it, and batches sent meanwhile still commit.
+#[tokio::test]
+async fn accounts_calls_and_batches_keep_their_order() {
+    let s = Store::memory().unwrap();
+    let a = s.create_account("Oz", "oz", true, None, 1).await.unwrap().unwrap();
+    let mut tasks = Vec::new();
+    for i in 0..20 {
+        let s = s.clone();
+        tasks.push(tokio::spawn(async move {
+            let room = format!("r{i}");
+            s.save_room(&room, "buckshot", "{}".into()).await.unwrap();
+            let people = vec![crate::accounts::SeatPerson { seat: 0, account: a.id, won: i % 2 == 0 }];
+            let record = MatchRecord { room_id: room, game: "buckshot".into(), people, ..MatchRecord::default() };
+            s.finish_match(record).await.unwrap();
+            s.account_matches(a.id, 100).await.unwrap().len()
+        }));
+    }
+    for t in tasks {
+        assert!(t.await.unwrap() >= 1, "its own match is seen");
+    }
+    let stats = s.account_stats(a.id).await.unwrap();
+    assert_eq!((stats[0].played, stats[0].won), (20, 10));
 }

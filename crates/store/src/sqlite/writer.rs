@@ -41,6 +41,21 @@ impl Writer {
         }
     }
 
+    /// Runs a [`Job::Run`] closure on the connection (outside any batch). A closure that
+    /// changed something counts as a commit (the checkpoints follow commits); one that left a
+    /// transaction open has it rolled back.
+    pub(crate) fn run_closure(&mut self, f: Box<dyn FnOnce(&mut Connection) + Send>) {
+        let before = self.conn.total_changes();
+        f(&mut self.conn);
+        if !self.conn.is_autocommit() {
+            let _ = self.conn.execute_batch("ROLLBACK");
+        }
+        if self.conn.total_changes() != before {
+            self.wal.dirty.store(true, Ordering::Relaxed);
+            self.commits += 1;
+        }
+    }
+
     /// Whether [`Writer::maintain`] has work: dead moves to collect, or a WAL to restart.
     pub(crate) fn maintenance_due(&self) -> bool {
         self.log.appended_since_gc >= GC_EVERY
@@ -118,9 +133,16 @@ pub(crate) fn worker(writer: &Mutex<Writer>, rx: &std_mpsc::Receiver<Job>) {
         // are acknowledged only after it commits.
         let mut batch = Vec::new();
         let mut next = Some(job);
+        // A closure ends the gathering: it runs after the batches handed over before it.
+        let mut closure = None;
         while let Some(job) = next.take() {
-            if let Job::Batch(cmds) = job {
-                batch.extend(cmds);
+            match job {
+                Job::Batch(cmds) => batch.extend(cmds),
+                Job::Maintain => {}
+                Job::Run(f) => {
+                    closure = Some(f);
+                    break;
+                }
             }
             if batch.len() < 1024 {
                 next = rx.try_recv().ok();
@@ -129,6 +151,9 @@ pub(crate) fn worker(writer: &Mutex<Writer>, rx: &std_mpsc::Receiver<Job>) {
         let mut w = writer.lock().expect("store writer lock");
         if !batch.is_empty() {
             w.commit(batch);
+        }
+        if let Some(f) = closure {
+            w.run_closure(f);
         }
         w.maintain();
     }
@@ -197,6 +222,10 @@ pub(crate) fn run(tx: &Connection, cmd: Cmd, acks: &mut Acks, log: &mut LogState
             ack_after(acks, r, ack);
         }
         Cmd::FinishMatch { record: m, number, ack } => {
+            if let Err(e) = tx.prepare_cached("SAVEPOINT finish").and_then(|mut st| st.execute([])) {
+                let _ = ack.send(Err(StoreError::Db(e)));
+                return;
+            }
             // Once per (room, number): a second record of the same match (restored after a
             // kill -9 that came between recording it and the room's return to the lobby)
             // replaces the first and keeps its id. Without a number, never a conflict.
@@ -226,6 +255,17 @@ pub(crate) fn run(tx: &Connection, cmd: Cmd, acks: &mut Acks, log: &mut LogState
                         |row| row.get::<_, i64>(0),
                     )
                 });
+            // Its people with it, in the batch's transaction (a savepoint: a failure leaves
+            // neither the match nor its people, and the batch's other writes go on).
+            let r = r.and_then(|id| accounts::store_people(tx, id, &m.people).map(|()| id));
+            let exec = |sql: &str| tx.prepare_cached(sql).and_then(|mut st| st.execute([])).map(|_| ());
+            let r = match r {
+                Ok(id) => exec("RELEASE finish").map(|()| id),
+                Err(e) => {
+                    let _ = exec("ROLLBACK TO finish").and_then(|()| exec("RELEASE finish"));
+                    Err(e)
+                }
+            };
             match r {
                 Ok(id) => {
                     acks.push(Box::new(move |c| {
@@ -258,8 +298,10 @@ pub(crate) fn run(tx: &Connection, cmd: Cmd, acks: &mut Acks, log: &mut LogState
                     "SELECT id, room_id, game, seed, config, players, log, result, started_at, ended_at
                      FROM matches ORDER BY id DESC LIMIT ?1",
                 )
-                .and_then(|mut st| st.query_map([limit], row_to_match)?.collect::<Result<Vec<_>, _>>());
-            let _ = reply.send(r.map_err(StoreError::Db));
+                .and_then(|mut st| st.query_map([limit], row_to_match)?.collect::<Result<Vec<_>, _>>())
+                .map_err(StoreError::Db)
+                .and_then(|mut ms| accounts::attach_people(tx, &mut ms).map(|()| ms));
+            let _ = reply.send(r);
         }
     }
 }
