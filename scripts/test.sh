@@ -32,7 +32,7 @@ else
     done
     echo "$(echo "$commits" | grep -c .) commits checked, $bad refused"
     if [ "$bad" -ne 0 ]; then
-        echo "reword them (git rebase -i $baseline, 'reword'), and install the hook (README, top)" >&2
+        echo "reword them (git rebase -i $baseline, 'reword'), and install the hook (README, Prerequisites)" >&2
         exit 1
     fi
 fi
