@@ -23,6 +23,7 @@
 // The helpers here answer a whole `Response` when they refuse: one per request, never on a
 // move's path, so its size does not matter.
 #![allow(clippy::result_large_err)]
+use crate::error::{fail, store_down};
 use crate::{AppState, Peer, refuse_origin};
 use accounts::{NAME_HOLD_MS, Throttle};
 use axum::Json;
@@ -89,19 +90,6 @@ impl Auth {
     }
 }
 
-/// An error with a stable code and a sentence: `{"error": code, "reason": sentence}`.
-pub(crate) fn fail(status: StatusCode, code: &str, reason: impl Into<String>) -> Response {
-    (status, Json(json!({ "error": code, "reason": reason.into() }))).into_response()
-}
-
-/// `503` when the store cannot answer.
-pub(crate) fn store_down(e: &store::StoreError) -> Response {
-    let mut r =
-        fail(StatusCode::SERVICE_UNAVAILABLE, "store_unavailable", format!("the database cannot be reached: {e}"));
-    r.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
-    r
-}
-
 fn throttled(retry_after_ms: u64) -> Response {
     let secs = retry_after_ms.div_ceil(1000).max(1);
     let mut r =
@@ -138,6 +126,11 @@ pub async fn signed_in(state: &AppState, headers: &HeaderMap) -> Result<Option<S
         Ok(None) => Ok(None),
         Err(e) => Err(store_down(&e)),
     }
+}
+
+/// As [`signed_in`], for a route that needs someone signed in: `401 signed_out` otherwise.
+pub async fn needs_signed_in(state: &AppState, headers: &HeaderMap) -> Result<SignedIn, Response> {
+    signed_in(state, headers).await?.ok_or_else(signed_out)
 }
 
 /// The person a room sees on a WebSocket opened with this request's cookie.
@@ -492,9 +485,8 @@ pub async fn logout_all(
     if let Err(r) = changing::<Value>(&state, &headers, body, false).await {
         return r;
     }
-    let s = match signed_in(&state, &headers).await {
-        Ok(Some(s)) => s,
-        Ok(None) => return signed_out(),
+    let s = match needs_signed_in(&state, &headers).await {
+        Ok(s) => s,
         Err(r) => return r,
     };
     match state.lobby.store().delete_sessions(s.account.id, None).await {
@@ -565,9 +557,8 @@ pub async fn patch_me(
         Ok(r) => r,
         Err(r) => return r,
     };
-    let s = match signed_in(&state, &headers).await {
-        Ok(Some(s)) => s,
-        Ok(None) => return signed_out(),
+    let s = match needs_signed_in(&state, &headers).await {
+        Ok(s) => s,
         Err(r) => return r,
     };
     let store = state.lobby.store();
@@ -641,9 +632,8 @@ pub async fn delete_me(
         Ok(r) => r,
         Err(r) => return r,
     };
-    let s = match signed_in(&state, &headers).await {
-        Ok(Some(s)) => s,
-        Ok(None) => return signed_out(),
+    let s = match needs_signed_in(&state, &headers).await {
+        Ok(s) => s,
         Err(r) => return r,
     };
     if !s.account.guest
@@ -661,9 +651,8 @@ pub async fn delete_me(
 
 /// `GET /api/me/export`: everything the server keeps of the account, as one JSON file.
 pub async fn export(State(state): State<AppState>, headers: HeaderMap) -> Response {
-    let s = match signed_in(&state, &headers).await {
-        Ok(Some(s)) => s,
-        Ok(None) => return signed_out(),
+    let s = match needs_signed_in(&state, &headers).await {
+        Ok(s) => s,
         Err(r) => return r,
     };
     let store = state.lobby.store();

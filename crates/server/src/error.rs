@@ -34,3 +34,21 @@ impl Error {
         Error::Restore { room: room.to_string(), why: why.to_string() }
     }
 }
+
+/// An HTTP refusal with a stable code and a sentence: `{"error": code, "reason": sentence}`
+/// (the accounts' routes and profiles).
+pub(crate) fn fail(status: axum::http::StatusCode, code: &str, reason: impl Into<String>) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    (status, axum::Json(serde_json::json!({ "error": code, "reason": reason.into() }))).into_response()
+}
+
+/// `503 store_unavailable` with `Retry-After: 1`, when the store cannot answer.
+pub(crate) fn store_down(e: &store::StoreError) -> axum::response::Response {
+    let mut r = fail(
+        axum::http::StatusCode::SERVICE_UNAVAILABLE,
+        "store_unavailable",
+        format!("the database cannot be reached: {e}"),
+    );
+    r.headers_mut().insert(axum::http::header::RETRY_AFTER, axum::http::HeaderValue::from_static("1"));
+    r
+}

@@ -14,7 +14,8 @@
 // The helpers here answer a whole `Response` when they refuse: one per request, never on a
 // move's path, so its size does not matter.
 #![allow(clippy::result_large_err)]
-use crate::auth::{FromProxy, fail, signed_in, store_down};
+use crate::auth::{FromProxy, needs_signed_in, signed_in};
+use crate::error::{fail, store_down};
 use crate::{AppState, refuse_origin};
 use axum::Json;
 use axum::extract::State;
@@ -80,9 +81,8 @@ pub async fn register_start(State(state): State<AppState>, headers: HeaderMap) -
         Ok(rp) => rp,
         Err(r) => return r,
     };
-    let s = match signed_in(&state, &headers).await {
-        Ok(Some(s)) => s,
-        Ok(None) => return fail(StatusCode::UNAUTHORIZED, "signed_out", "you are not signed in"),
+    let s = match needs_signed_in(&state, &headers).await {
+        Ok(s) => s,
         Err(r) => return r,
     };
     let existing = match state.lobby.store().passkeys(s.account.id).await {
@@ -132,9 +132,8 @@ pub async fn register_finish(State(state): State<AppState>, headers: HeaderMap, 
         Ok(r) => r,
         Err(r) => return r,
     };
-    let s = match signed_in(&state, &headers).await {
-        Ok(Some(s)) => s,
-        Ok(None) => return fail(StatusCode::UNAUTHORIZED, "signed_out", "you are not signed in"),
+    let s = match needs_signed_in(&state, &headers).await {
+        Ok(s) => s,
         Err(r) => return r,
     };
     let (account, reg): (i64, PasskeyRegistration) = match take_state(&state, &req.challenge).await {

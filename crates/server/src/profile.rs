@@ -4,7 +4,7 @@
 //! name today, bots by level), the result and a replay link.
 
 use crate::AppState;
-use crate::auth::{fail, store_down};
+use crate::error::{fail, store_down};
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;

@@ -70,13 +70,8 @@ pub struct PasskeyRow {
     pub created_at: u64,
 }
 
-/// An account that played a match, at its seat.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SeatPerson {
-    pub seat: u32,
-    pub account: i64,
-    pub won: bool,
-}
+/// An account that played a match, at its seat (kept with the match's record).
+pub use crate::records::SeatPerson;
 
 /// One game's count of an account's finished matches.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -122,8 +122,17 @@ pub struct MatchRecord {
     /// The accounts that played it, by seat (seats of bots and anonymous players are not
     /// listed), stored in the same transaction as the match; see [`crate::accounts`].
     #[serde(default)]
-    pub people: Vec<crate::accounts::SeatPerson>,
+    pub people: Vec<SeatPerson>,
 }
 
 /// The chat lines kept for each room (older ones are deleted as new ones come).
 pub const CHAT_KEPT: usize = 100;
+
+/// An account that played a match, at its seat: a finished match's record lists its people
+/// (`MatchRecord::people`), and profiles are read from them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatPerson {
+    pub seat: u32,
+    pub account: i64,
+    pub won: bool,
+}
