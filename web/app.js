@@ -846,10 +846,10 @@ class Room {
       if (!m || this.endShown !== id || this.data?.gameStarted) return;
       const final = m.steps[m.steps.length - 1]?.gameData;
       const tableRoot = h('div', { class: 'end-table', dataset: { testid: 'final-table' } });
-      // The final table under the standings: open on a wide screen, folded on a phone (where
-      // the winner card comes first and the next game's controls follow it).
+      // The final table under the standings, folded: the winner card comes first and the next
+      // game's controls follow it in sight; the table opens with a click (or Enter).
       replaceChildren(this.endRoot, standings(m, this.mod, you),
-        h('details', { class: 'end-final', open: window.matchMedia('(min-width: 821px)').matches },
+        h('details', { class: 'end-final' },
           h('summary', { class: 'end-sub', text: 'The final table' }), tableRoot));
       if (final) mountReadOnly(this.mod, tableRoot, final.you).render(final);
       this.endRoot.hidden = false;
