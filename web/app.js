@@ -30,9 +30,10 @@ async function loadGames() {
   } catch { /* the lobby says so */ }
 }
 
-/** A sentence that starts with a name ("the Ace wins!") starts with a capital. */
+/** A sentence that starts with a winner's description ("the Ace wins!": Wolf Pack's Ace is no
+ * username) starts with a capital. A username ("bot-ana wins!") is left as it is spelt. */
 function sentence(text) {
-  return text.charAt(0).toUpperCase() + text.slice(1);
+  return /^the /.test(text) ? `T${text.slice(1)}` : text;
 }
 
 /** "2–5 players", "2 players". */

@@ -132,7 +132,6 @@ test('Buckshot on a phone: the winner card comes first after the game; a desktop
   const join = await box(page, '.join-panel');
   assert.ok(end.top < join.top, 'the winner card comes before the join panel and the host controls');
   assert.ok(end.top < end.vh / 3, `the winner card is at the top of the screen (${end.top})`);
-  assert.match(await page.locator('[data-testid=end-screen] [data-testid=winner]').innerText(), /^[A-Z]/);
   await viewShot(page, 'phone-buckshot-end');
 
   const desk = await newPage(env.browser, { viewport: { width: 1280, height: 800 } });

@@ -13,7 +13,8 @@ import assert from 'node:assert/strict';
 import { serverAndBrowser, newPage, createRoom, syncCount, waitSync, rng, shot, DESKTOP } from './helpers.js';
 import { axeProblems, tabTo, press } from './a11y.js';
 
-const env = serverAndBrowser();
+// Each test file that registers these tests starts its own server and browser.
+let env;
 // axe-core goes into the page as an inline script: the server's Content-Security-Policy
 // (script-src 'self') would refuse it, so these pages bypass it.
 const AXE_DESKTOP = { ...DESKTOP, viewport: { width: 1280, height: 800 }, bypassCSP: true };
@@ -115,7 +116,13 @@ const GAMES = [
   { game: 'three-kingdoms', bots: 3, opts: { seed: 6, botDelayMs: 40, gameOptions: { responseSeconds: 2, chooseSeconds: 20 } } },
 ];
 
-for (const g of GAMES) {
+/** Registers the keyboard test of each game named (e2e/run.sh gives each file 5 minutes). */
+export function keyboardGames(...names) {
+  env = serverAndBrowser();
+  for (const g of GAMES.filter((x) => names.includes(x.game))) gameTest(g);
+}
+
+function gameTest(g) {
   test(`${g.game}: a whole game with the keyboard alone; axe in the room, at the end and in the replay`, async () => {
     const t0 = Date.now();
     const room = await createRoom(env.server.base, { game: g.game, ...g.opts });
@@ -160,46 +167,50 @@ for (const g of GAMES) {
   });
 }
 
-test('the lobby and the rules pages pass axe; the log and the chat are reached and scrolled by keyboard', async () => {
-  const page = await newPage(env.browser, AXE_DESKTOP);
-  const problems = [];
-  const check = async (where) => { for (const p of await axeProblems(page, where)) problems.push(`${where}: ${p}`); };
-  await page.goto(`${env.server.base}/`);
-  await page.locator('#lobby-username').waitFor();
-  await check('lobby');
-  // A label names its field: clicking "Your name" focuses the field.
-  await page.locator('label', { hasText: 'Your name' }).click();
-  assert.equal(await page.evaluate(() => document.activeElement?.id), 'lobby-username', 'the label is tied to its field');
-  for (const rules of ['', '/buckshot', '/sorcery', '/ivanhoe', '/wolfpack', '/three-kingdoms']) {
-    await page.goto(`${env.server.base}/rules${rules}`);
-    await check(`rules${rules || ' index'}`);
-  }
+/** Registers the lobby, rules pages and logs test. */
+export function lobbyTest() {
+  env ??= serverAndBrowser();
+  test('the lobby and the rules pages pass axe; the log and the chat are reached and scrolled by keyboard', async () => {
+    const page = await newPage(env.browser, AXE_DESKTOP);
+    const problems = [];
+    const check = async (where) => { for (const p of await axeProblems(page, where)) problems.push(`${where}: ${p}`); };
+    await page.goto(`${env.server.base}/`);
+    await page.locator('#lobby-username').waitFor();
+    await check('lobby');
+    // A label names its field: clicking "Your name" focuses the field.
+    await page.locator('label', { hasText: 'Your name' }).click();
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'lobby-username', 'the label is tied to its field');
+    for (const rules of ['', '/buckshot', '/sorcery', '/ivanhoe', '/wolfpack', '/three-kingdoms']) {
+      await page.goto(`${env.server.base}/rules${rules}`);
+      await check(`rules${rules || ' index'}`);
+    }
 
-  // A room: its chat and event log.
-  const room = await createRoom(env.server.base, { game: 'buckshot', seed: 4, botDelayMs: 20 });
-  await keyboardJoin(page, room, 'lee');
-  // The chat: typed and sent with the keyboard, many lines so that it scrolls.
-  assert.ok(await tabTo(page, () => document.getElementById('chat-input')), 'Tab reaches the chat field');
-  for (let i = 0; i < 14; i++) {
-    await page.keyboard.type(`line ${i}`);
-    await page.keyboard.press('Enter');
-    await page.locator('.chat-list li').filter({ hasText: `line ${i}` }).waitFor();
-  }
-  for (const [name, sel] of [['chat', '[data-testid=chat-log]'], ['log', '[data-testid=event-log]']]) {
-    const box = page.locator(sel);
-    assert.equal(await box.getAttribute('role'), 'log', `the ${name} is a log (a polite live region)`);
-    assert.ok(await box.getAttribute('aria-label'), `the ${name} has a name`);
-  }
-  // The chat is reached with Tab and scrolls with the keyboard (Home: to its first line).
-  assert.ok(await tabTo(page, () => document.querySelector('[data-testid=chat-log]')), 'Tab reaches the chat');
-  const top0 = await page.locator('[data-testid=chat-log]').evaluate((el) => el.scrollTop);
-  assert.ok(top0 > 0, 'the chat has scrolled to its newest line');
-  await page.keyboard.press('Home');
-  await page.waitForFunction(() => document.querySelector('[data-testid=chat-log]').scrollTop === 0, null, { timeout: 3000 });
-  // The event log too; it says what happened (the narration a screen reader hears).
-  assert.ok(await tabTo(page, () => document.querySelector('[data-testid=event-log]')), 'Tab reaches the event log');
-  assert.match(await page.locator('[data-testid=event-log]').innerText(), /lee joined/);
-  await check('room with chat');
-  assert.deepEqual(page.errors, []);
-  assert.deepEqual(problems, [], 'axe-core: critical or serious violations');
-});
+    // A room: its chat and event log.
+    const room = await createRoom(env.server.base, { game: 'buckshot', seed: 4, botDelayMs: 20 });
+    await keyboardJoin(page, room, 'lee');
+    // The chat: typed and sent with the keyboard, many lines so that it scrolls.
+    assert.ok(await tabTo(page, () => document.getElementById('chat-input')), 'Tab reaches the chat field');
+    for (let i = 0; i < 14; i++) {
+      await page.keyboard.type(`line ${i}`);
+      await page.keyboard.press('Enter');
+      await page.locator('.chat-list li').filter({ hasText: `line ${i}` }).waitFor();
+    }
+    for (const [name, sel] of [['chat', '[data-testid=chat-log]'], ['log', '[data-testid=event-log]']]) {
+      const box = page.locator(sel);
+      assert.equal(await box.getAttribute('role'), 'log', `the ${name} is a log (a polite live region)`);
+      assert.ok(await box.getAttribute('aria-label'), `the ${name} has a name`);
+    }
+    // The chat is reached with Tab and scrolls with the keyboard (Home: to its first line).
+    assert.ok(await tabTo(page, () => document.querySelector('[data-testid=chat-log]')), 'Tab reaches the chat');
+    const top0 = await page.locator('[data-testid=chat-log]').evaluate((el) => el.scrollTop);
+    assert.ok(top0 > 0, 'the chat has scrolled to its newest line');
+    await page.keyboard.press('Home');
+    await page.waitForFunction(() => document.querySelector('[data-testid=chat-log]').scrollTop === 0, null, { timeout: 3000 });
+    // The event log too; it says what happened (the narration a screen reader hears).
+    assert.ok(await tabTo(page, () => document.querySelector('[data-testid=event-log]')), 'Tab reaches the event log');
+    assert.match(await page.locator('[data-testid=event-log]').innerText(), /lee joined/);
+    await check('room with chat');
+    assert.deepEqual(page.errors, []);
+    assert.deepEqual(problems, [], 'axe-core: critical or serious violations');
+  });
+}
