@@ -142,11 +142,11 @@ function drawMenu(slot) {
   });
 
   const item = (text, testid, onClick, cls = '') => {
-    const b = h('button', { type: 'button', class: `menu-item ${cls}`, text, dataset: { testid } });
+    const b = h('button', { type: 'button', class: `account-item ${cls}`, text, dataset: { testid } });
     b.addEventListener('click', () => { open(false); onClick(); });
     return h('li', {}, b);
   };
-  const link = (text, testid, href, extra = {}) => h('li', {}, h('a', { class: 'menu-item', href, text, dataset: { testid }, ...extra }));
+  const link = (text, testid, href, extra = {}) => h('li', {}, h('a', { class: 'account-item', href, text, dataset: { testid }, ...extra }));
   const pk = passkeysAvailable();
   const items = [
     link('My profile', 'menu-profile', profileHref(me.name)),
@@ -165,7 +165,7 @@ function drawMenu(slot) {
     h('p', { class: 'menu-who' }, me.guest
       ? ['You play as the guest ', h('bdi', { text: me.name }), '. Sign up to keep this name and your games on any device.']
       : ['Signed in as ', h('bdi', { text: me.name }), '.']),
-    h('ul', { class: 'menu-list' }, items));
+    h('ul', { class: 'account-list' }, items));
   replaceChildren(slot, h('div', { class: 'account' }, toggle, panel));
 }
 

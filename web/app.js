@@ -9,7 +9,7 @@
 // `ctx` gives it `root` (its element), `send(packet)`, `alert(text)`, `log(text)`, `me()`.
 // Games without a module get a generic table that lists `legal` actions and sends `Act`.
 
-import { h, replaceChildren, clock, tapToRead, botName, botInfo } from '/dom.js';
+import { h, replaceChildren, clock, tapToRead, botName, botInfo, foldingMenu } from '/dom.js';
 import { identity, loadIdentity, mountAccountMenu } from '/account.js';
 import { openProfile } from '/profile.js';
 
@@ -30,6 +30,12 @@ async function loadGames() {
     if (!res.ok) return;
     for (const g of await res.json()) GAMES[g.name] = g;
   } catch { /* the lobby says so */ }
+}
+
+/** A sentence that starts with a winner's description ("the Ace wins!": Wolf Pack's Ace is no
+ * username) starts with a capital. A username ("bot-ana wins!") is left as it is spelt. */
+function sentence(text) {
+  return /^the /.test(text) ? `T${text.slice(1)}` : text;
 }
 
 /** "2–5 players", "2 players". */
@@ -128,7 +134,7 @@ function standings(m, mod, you) {
   const winners = new Set(m.winners ?? []);
   const head = winners.size === 0 ? (m.abandoned ? 'The game was abandoned: everyone left before the end.' : 'The game ended with no winner.')
     : winners.has(you) ? (winners.size === 1 ? 'You win!' : `You win, with ${[...winners].filter((w) => w !== you).join(', ')}!`)
-      : `${[...winners].join(' and ')} win${winners.size === 1 ? 's' : ''}!`;
+      : sentence(`${[...winners].join(' and ')} win${winners.size === 1 ? 's' : ''}!`);
   const rows = (final?.players ?? m.players.map((username) => ({ username }))).map((p) => {
     const state = mod?.standing?.(final, p) ?? (p.inGame === false ? 'out' : '');
     const won = winners.has(p.username);
@@ -357,6 +363,16 @@ class Room {
       setTimeout(() => { copy.textContent = 'Copy link'; }, 2000);
     });
     shareInput.addEventListener('focus', () => shareInput.select());
+    // The room's menu: the rules, the share link and leaving, in the header's row on a wide
+    // screen and behind one button on a phone (so the header is one line). Other entries
+    // (an account menu) can be added with `this.menu.add(el)`.
+    this.menu = foldingMenu({
+      id: 'room-menu', label: 'Room',
+      items: [rulesLink(gameName), h('div', { class: 'share' }, h('label', { for: 'share-link', class: 'sr-only', text: 'Share link' }), shareInput, copy)],
+    });
+    // "Leave room", while you are in the room (renderJoin fills it).
+    this.leaveItem = this.menu.add(null);
+    this.leaveItem.hidden = true;
 
     this.joinPanel = h('section', { class: 'join-panel card', attrs: { 'aria-label': 'You' } });
     this.hostPanel = h('section', { class: 'host-panel card', hidden: true, attrs: { 'aria-labelledby': 'host-h' } });
@@ -371,8 +387,14 @@ class Room {
     this.tableRoot = h('div', { class: 'table-root' });
     // The end screen: standings and the final table, over the lobby until the next game.
     this.endRoot = h('div', { class: 'end-root', hidden: true, dataset: { testid: 'end' } });
-    this.logList = h('ol', { class: 'log-list', attrs: { 'aria-live': 'polite', 'aria-relevant': 'additions' } });
-    this.chatList = h('ol', { class: 'chat-list', attrs: { 'aria-live': 'polite', 'aria-relevant': 'additions' } });
+    // The event log and the chat: logs (polite live regions: a screen reader says each new
+    // line, the narration of the game as the log shows it), reached with Tab and scrolled with
+    // the arrow keys.
+    // Each list sits in its own scrolling box, the log region (a list keeps its list items).
+    this.logList = h('ol', { class: 'log-list' });
+    this.chatList = h('ol', { class: 'chat-list' });
+    this.logBox = h('div', { class: 'log-box', tabIndex: 0, dataset: { testid: 'event-log' }, attrs: { role: 'log', 'aria-live': 'polite', 'aria-relevant': 'additions', 'aria-label': 'Events' } }, this.logList);
+    this.chatBox = h('div', { class: 'chat-box', tabIndex: 0, dataset: { testid: 'chat-log' }, attrs: { role: 'log', 'aria-live': 'polite', 'aria-relevant': 'additions', 'aria-label': 'Chat messages' } }, this.chatList);
     this.chatInput = h('input', { id: 'chat-input', name: 'message', maxLength: 500, autocomplete: 'off', placeholder: 'Join to chat', disabled: true, attrs: { 'aria-label': 'Chat message' } });
     this.chatSend = h('button', { type: 'submit', text: 'Send', disabled: true });
     const chatForm = h('form', { class: 'chat-form' }, this.chatInput, this.chatSend);
@@ -386,19 +408,20 @@ class Room {
     replaceChildren(app, h('div', { class: 'room', dataset: { game: gameName } },
       h('header', { class: 'room-head' },
         h('h1', {}, h('span', { text: gameTitle(gameName) }), ' ', h('span', { class: 'room-code', text: `room ${this.id}` })),
-        rulesLink(gameName),
-        h('div', { class: 'share' }, h('label', { for: 'share-link', class: 'sr-only', text: 'Share link' }), shareInput, copy)),
+        this.menu.element),
       this.reconnectNote,
+      // After a game the winner comes first, above the controls of the next one.
+      this.endRoot,
       this.joinPanel,
       this.hostPanel,
       this.banner,
       this.waitLine,
       this.lastLine,
       h('div', { class: 'room-grid' },
-        h('section', { class: 'table', attrs: { 'aria-label': 'Table' } }, this.endRoot, this.tableRoot),
+        h('section', { class: 'table', attrs: { 'aria-label': 'Table' } }, this.tableRoot),
         h('aside', { class: 'side' },
-          h('section', { class: 'card log', attrs: { 'aria-labelledby': 'log-h' } }, h('h2', { id: 'log-h', text: 'Events' }), this.logList),
-          h('section', { class: 'card chat', attrs: { 'aria-labelledby': 'chat-h' } }, h('h2', { id: 'chat-h', text: 'Chat' }), this.chatList, chatForm)))));
+          h('section', { class: 'card log', attrs: { 'aria-labelledby': 'log-h' } }, h('h2', { id: 'log-h', text: 'Events' }), this.logBox),
+          h('section', { class: 'card chat', attrs: { 'aria-labelledby': 'chat-h' } }, h('h2', { id: 'chat-h', text: 'Chat' }), this.chatBox, chatForm)))));
     this.renderJoin();
     this.loadGame(gameName).then(() => this.connect());
   }
@@ -623,7 +646,8 @@ class Room {
         this.winner = msg.winner ?? null;
         // One line in the log; the end screen (drawn from the sync that follows) says the rest.
         {
-          const line = msg.winner ? `${msg.winner === this.you ? 'You win' : `${msg.winner} wins`} the game!` : 'The game ended with no winner.';
+          // A game whose winners are a side (Three Kingdoms) names the side (`endLine`).
+          const line = this.game?.endLine?.(msg) ?? (msg.winner ? sentence(`${msg.winner === this.you ? 'You win' : `${msg.winner} wins`} the game!`) : 'The game ended with no winner.');
           // A game that plays its events back step by step (Wolf Pack) has the line wait for
           // the last of them, so the log does not tell the end before the table shows it.
           if (this.game?.whenPlayedOut) this.game.whenPlayedOut(() => this.log(line, { cls: 'log-big' }));
@@ -726,9 +750,15 @@ class Room {
       });
       replaceChildren(this.joinPanel,
         h('p', { class: 'you-line', dataset: { testid: 'you' } }, 'You are ', h('strong', { text: this.you }), ` (${role}).`),
-        hostLine, leave);
+        hostLine);
+      replaceChildren(this.leaveItem, leave);
+      this.leaveItem.hidden = false;
+      this.joinPanel.classList.add('is-joined');
       return;
     }
+    this.leaveItem.hidden = true;
+    this.leaveItem.replaceChildren();
+    this.joinPanel.classList.remove('is-joined');
     if (!this.joinForm || !this.joinPanel.contains(this.joinForm.form)) this.joinForm = this.buildJoinForm();
     const f = this.joinForm;
     f.button.disabled = !connected;
@@ -848,8 +878,11 @@ class Room {
       if (!m || this.endShown !== id || this.data?.gameStarted) return;
       const final = m.steps[m.steps.length - 1]?.gameData;
       const tableRoot = h('div', { class: 'end-table', dataset: { testid: 'final-table' } });
+      // The final table under the standings, folded: the winner card comes first and the next
+      // game's controls follow it in sight; the table opens with a click (or Enter).
       replaceChildren(this.endRoot, standings(m, this.mod, you),
-        h('h3', { class: 'end-sub', text: 'The final table' }), tableRoot);
+        h('details', { class: 'end-final' },
+          h('summary', { class: 'end-sub', text: 'The final table' }), tableRoot));
       if (final) mountReadOnly(this.mod, tableRoot, final.you).render(final);
       this.endRoot.hidden = false;
       // The end screen's title replaces the banner (one element says who won).
@@ -874,7 +907,7 @@ class Room {
     this.banner.hidden = false;
     const who = this.winner;
     replaceChildren(this.banner,
-      h('span', { class: 'banner-title', dataset: { testid: 'winner' }, text: who ? (who === this.you ? 'You win!' : `${who} wins!`) : 'Game over' }),
+      h('span', { class: 'banner-title', dataset: { testid: 'winner' }, text: who ? (who === this.you ? 'You win!' : sentence(`${who} wins!`)) : 'Game over' }),
       h('span', { class: 'banner-sub', text: d?.host === this.you ? ' Start another game when everyone is ready.' : ' The host can start another game.' }));
   }
 
@@ -899,12 +932,13 @@ class Room {
 
   log(text, opts = {}) {
     const li = h('li', { class: `log-item ${opts.cls ?? ''} ${opts.private ? 'log-private' : ''}` },
-      h('time', { text: clock(Date.now()) }), ' ', h('span', { text }));
+      h('time', { text: clock(Date.now()), attrs: { 'aria-hidden': 'true' } }), ' ', h('span', { text }));
     if (opts.private) li.prepend(h('span', { class: 'sr-only', text: 'Only you: ' }));
-    const stick = this.logList.scrollHeight - this.logList.scrollTop - this.logList.clientHeight < 40;
+    const box = this.logBox;
+    const stick = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
     this.logList.appendChild(li);
     while (this.logList.children.length > 300) this.logList.firstElementChild.remove();
-    if (stick) this.logList.scrollTop = this.logList.scrollHeight;
+    if (stick) box.scrollTop = box.scrollHeight;
     this.lastLine.textContent = text;
   }
 
@@ -914,14 +948,15 @@ class Room {
     this.chatSeen.add(key);
     const author = m.player?.username ?? '?';
     const li = h('li', { class: `chat-item ${author === this.you ? 'chat-mine' : ''}` },
-      h('time', { text: clock(m.timestamp) }), ' ',
+      h('time', { text: clock(m.timestamp), attrs: { 'aria-hidden': 'true' } }), ' ',
       // Each in its own bidi isolate: nothing in a name or a message reorders the text around it.
       h('bdi', { class: 'chat-author', text: author }), ' ',
       h('bdi', { class: 'chat-text', text: m.message }));
-    const stick = this.chatList.scrollHeight - this.chatList.scrollTop - this.chatList.clientHeight < 40;
+    const box = this.chatBox;
+    const stick = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
     this.chatList.appendChild(li);
     while (this.chatList.children.length > 200) this.chatList.firstElementChild.remove();
-    if (stick || author === this.you) this.chatList.scrollTop = this.chatList.scrollHeight;
+    if (stick || author === this.you) box.scrollTop = box.scrollHeight;
   }
 }
 
@@ -963,7 +998,8 @@ async function openReplay(id, room) {
     return b;
   };
   const tables = h('div', { class: 'replay-tables' });
-  const lines = h('ol', { class: 'log-list replay-log', dataset: { testid: 'replay-log' } });
+  // The narration scrolls: Tab reaches it (the arrow keys then scroll it).
+  const lines = h('ol', { class: 'log-list replay-log', tabIndex: 0, dataset: { testid: 'replay-log' }, attrs: { 'aria-labelledby': 'replay-log-h' } });
 
   // A view is fetched once: a second ask while the first is on its way shares its answer.
   const loading = new Map();
@@ -1039,7 +1075,7 @@ async function openReplay(id, room) {
       slider),
     h('div', { class: 'room-grid' },
       h('section', { class: 'table', attrs: { 'aria-label': 'Table' } }, tables),
-      h('aside', { class: 'side' }, h('section', { class: 'card log' }, h('h2', { text: 'What happened' }), lines)))));
+      h('aside', { class: 'side' }, h('section', { class: 'card log' }, h('h2', { id: 'replay-log-h', text: 'What happened' }), lines)))));
   show();
 }
 

@@ -6,8 +6,10 @@
 
 /**
  * Creates an element. `props`: `class`, `text`, `dataset` (object), `on` (event → handler),
- * `attrs` (object of attributes), and any other key is set as a property (`disabled`, `value`,
- * `type`, `hidden`, ...). Children: nodes, strings (as text), arrays, null/false (skipped).
+ * `attrs` (object of attributes), `for` (a label's `for` attribute: the property is `htmlFor`,
+ * and `el.for` would tie the label to nothing), and any other key is set as a property
+ * (`disabled`, `value`, `type`, `hidden`, ...). Children: nodes, strings (as text), arrays,
+ * null/false (skipped).
  */
 export function h(tag, props, ...children) {
   const el = document.createElement(tag);
@@ -127,7 +129,7 @@ export function tapToRead(root, selector = '[data-testid=hand-card]') {
     const el = card();
     if (!el) { if (chosen != null) unselect(); return; }
     el.classList.add('is-tapped');
-    const name = el.getAttribute('aria-label')?.replace(/ \(cannot .*\)$/, '') ?? el.textContent;
+    const name = el.dataset.name ?? el.getAttribute('aria-label')?.replace(/ \(cannot .*\)$/, '') ?? el.textContent;
     const can = playable(el);
     label.textContent = can ? `${name}: tap it again, or Play, to play it.` : `${name} cannot be played now.`;
     play.hidden = !can;
@@ -158,4 +160,38 @@ export function tapToRead(root, selector = '[data-testid=hand-card]') {
   // The table is redrawn on every update: keep the selection on the card with the same key.
   new MutationObserver(() => { if (chosen != null) mark(); }).observe(root, { childList: true, subtree: true });
   return { unselect, destroy() { unselect(); bar.remove(); } };
+}
+
+// ---- a menu that folds into one button on a narrow screen ------------------------------------
+
+/**
+ * A list of entries (`items`: elements, each put in its own list item) shown in a row on a wide
+ * screen and behind one **Menu** button on a narrow one (the CSS decides: `.menu-toggle` shows
+ * under 820 px). The button says whether the list is open (`aria-expanded`); Escape (focus goes
+ * back to the button) and a click elsewhere close it. `add(el)` puts in one more entry and
+ * returns its list item, so other parts of the page (an account menu) can add theirs.
+ */
+export function foldingMenu({ id, label, items = [] }) {
+  const list = h('ul', { id, class: 'menu-list' });
+  const toggle = h('button', {
+    type: 'button', class: 'menu-toggle', dataset: { testid: 'menu-toggle' },
+    attrs: { 'aria-expanded': 'false', 'aria-controls': id },
+  }, h('span', { attrs: { 'aria-hidden': 'true' }, text: '☰' }), ' Menu');
+  const nav = h('nav', { class: 'folding-menu', attrs: { 'aria-label': label } }, toggle, list);
+  const set = (open) => {
+    nav.classList.toggle('is-open', open);
+    toggle.setAttribute('aria-expanded', String(open));
+  };
+  toggle.addEventListener('click', () => set(toggle.getAttribute('aria-expanded') !== 'true'));
+  nav.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && nav.classList.contains('is-open')) { set(false); toggle.focus(); }
+  });
+  document.addEventListener('click', (e) => { if (!nav.contains(e.target)) set(false); });
+  const add = (el) => {
+    const li = h('li', { class: 'menu-item' }, el);
+    list.appendChild(li);
+    return li;
+  };
+  for (const el of items) add(el);
+  return { element: nav, add, close: () => set(false) };
 }

@@ -5,7 +5,7 @@
 // $CARGO_TARGET_DIR or the workspace (e2e/run.sh builds it first).
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -92,6 +92,25 @@ export function launchBrowser() {
 export const DESKTOP = { viewport: { width: 1280, height: 860 } };
 export const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 
+/**
+ * For development only: with `CARDTABLE_WEB_DIR` set (a `web/` directory), the pages load the
+ * web client from that directory instead of the copy compiled into the server binary, so a
+ * change to `web/` can be tried without rebuilding the server (or an older `web/` tried
+ * against the same binary). e2e/run.sh never sets it: CI tests the compiled copy.
+ */
+async function serveWebDir(context, dir) {
+  const types = { '.js': 'text/javascript', '.css': 'text/css' };
+  // Scripts and style sheets only: a document served by the route would not count as the
+  // server's own (Chromium then refuses its WebSocket to 127.0.0.1), so index.html is the
+  // binary's.
+  await context.route(/^http:\/\/127\.0\.0\.1:\d+\/(?:[a-z-]+|games\/[a-z-]+)\.(?:js|css)$/, (route) => {
+    const file = new URL(route.request().url()).pathname.slice(1);
+    const full = path.join(dir, file);
+    if (!existsSync(full)) return route.continue();
+    return route.fulfill({ status: 200, contentType: types[path.extname(file)], body: readFileSync(full) });
+  });
+}
+
 // The account API answers 4xx in its ordinary flows (a wrong password 401, a taken name 409,
 // an unknown profile 404, GET /api/me 401 once signed out), and Chromium logs each such
 // answer as a console error. The page shows those answers; the tests check what it shows.
@@ -113,6 +132,7 @@ function accountApiAnswer(m) {
  */
 export async function newPage(browser, opts = DESKTOP, { identity = false } = {}) {
   const context = await browser.newContext(opts);
+  if (process.env.CARDTABLE_WEB_DIR) await serveWebDir(context, process.env.CARDTABLE_WEB_DIR);
   if (!identity) {
     await context.route((url) => url.pathname === '/api/me' || url.pathname === '/api/auth/guest', (route) => route.fulfill({
       status: 503, contentType: 'application/json', body: '{"error":"e2e_no_identity","reason":"this test plays without an identity"}',
@@ -210,6 +230,13 @@ export async function joinRoom(page, base, roomId, name) {
   await input.fill(name);
   await input.press('Enter');
   await page.locator('[data-testid=you]').filter({ hasText: name }).waitFor();
+}
+
+/** Presses "Leave room": in the room's menu, opened first where it is folded (a phone). */
+export async function leaveRoom(page) {
+  const toggle = page.locator('[data-testid=menu-toggle]');
+  if (await toggle.isVisible() && (await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+  await page.getByRole('button', { name: 'Leave room' }).click();
 }
 
 export async function shot(page, name) {

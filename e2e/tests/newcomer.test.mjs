@@ -16,7 +16,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { serverAndBrowser, newPage, createRoom, joinRoom, artifacts, PHONE } from './helpers.js';
+import { serverAndBrowser, newPage, createRoom, joinRoom, leaveRoom, artifacts, PHONE } from './helpers.js';
 
 const env = serverAndBrowser();
 const DESKTOP = { viewport: { width: 1280, height: 800 } };
@@ -93,7 +93,7 @@ for (const [game, spec] of Object.entries(GAMES)) {
       }
 
       // Leave: the bots play on to the end; the page stays open as a visitor.
-      await page.locator('.join-panel button.danger').click();
+      await leaveRoom(page);
       const end = page.locator('[data-testid=end-screen]');
       await end.waitFor({ timeout: 200_000 });
       const rows = page.locator('[data-testid=standing]');

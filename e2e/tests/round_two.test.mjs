@@ -38,7 +38,7 @@ test('a tap reads a card, a second tap (or Play) plays it: Ivanhoe on a touch ph
   await page.locator('[data-testid=start]:enabled').tap();
   await page.locator('[data-testid=hand]').waitFor();
   const { key, loc } = await playableCard(page);
-  const name = (await loc.getAttribute('aria-label')).replace(/ \(.*\)$/, '');
+  const name = await loc.getAttribute('data-name');
   const before = await handState(page);
 
   // First tap: selected and described, nothing played.

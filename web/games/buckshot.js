@@ -20,6 +20,9 @@ const MAX_LIVES = 5;
 
 function itemName(k) { return ITEMS[k]?.name ?? k; }
 
+/** "1 live shell", "3 blank shells". */
+function shellCount(n, kind) { return `${n} ${kind} shell${n === 1 ? '' : 's'}`; }
+
 /** Counts of each item kind, in the fixed order. */
 function countItems(items) {
   const c = new Map();
@@ -114,7 +117,7 @@ export function mount(ctx) {
         h('span', { class: 'stat chamber', dataset: { testid: 'chamber' } },
           h('strong', { class: 'live-count', text: String(d.liveLeft) }), ' live · ',
           h('strong', { class: 'blank-count', text: String(d.blankLeft) }), ' blank')),
-      h('div', { class: 'shells', attrs: { role: 'img', 'aria-label': `${d.liveLeft} live and ${d.blankLeft} blank shells left` } }, shells),
+      h('div', { class: 'shells', attrs: { role: 'img', 'aria-label': `${shellCount(d.liveLeft, 'live')} and ${shellCount(d.blankLeft, 'blank')} left` } }, shells),
       flags.length ? h('div', { class: 'flags' }, flags) : null);
   }
 
@@ -253,7 +256,7 @@ export function mount(ctx) {
     const Who = (n) => (n === you ? 'You' : n);
     switch (m.type) {
       case 'RoundStarted':
-        return { text: `Round ${m.round}: ${m.live} live and ${m.blank} blank shells loaded. Items dealt.`, cls: 'log-big' };
+        return { text: `Round ${m.round}: ${shellCount(m.live, 'live')} and ${shellCount(m.blank, 'blank')} loaded. Items dealt.`, cls: 'log-big' };
       case 'ShootPlayer': {
         const self = m.username === m.by;
         const target = self ? (m.by === you ? 'yourself' : 'themself') : who(m.username);

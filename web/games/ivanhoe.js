@@ -357,9 +357,11 @@ export function mount(ctx) {
       const c = cardInfo(code);
       const b = h('button', {
         type: 'button', class: `iv-card iv-hand-card colour-${c.colour} ${options.length ? 'playable' : ''} ${drewCard === code && n === 0 ? 'just-drawn' : ''}`,
-        disabled: false, dataset: { key: `hand-${code}-${n}`, card: code, testid: 'hand-card', playable: options.length ? 'true' : 'false' },
-        attrs: { 'aria-disabled': options.length ? false : 'true', 'aria-label': `${c.name}${options.length ? '' : ' (cannot be played now)'}` },
-      }, h('span', { class: 'iv-card-value', text: c.action ? '★' : String(c.value) }), h('span', { class: 'iv-card-name', text: faceName(c) }));
+        // Named by what it shows; the full name and whether it can be played for a screen reader.
+        disabled: false, dataset: { key: `hand-${code}-${n}`, card: code, testid: 'hand-card', playable: options.length ? 'true' : 'false', name: c.name },
+        attrs: { 'aria-disabled': options.length ? false : 'true' },
+      }, h('span', { class: 'iv-card-value', text: c.action ? '★' : String(c.value) }), ' ', h('span', { class: 'iv-card-name', text: faceName(c) }),
+      h('span', { class: 'sr-only', text: ` (${c.name}${options.length ? '' : ', cannot be played now'})` }));
       const show = () => { if (described !== code) { described = code; updateDesc(); } };
       b.addEventListener('mouseenter', show);
       b.addEventListener('focus', show);

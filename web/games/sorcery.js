@@ -285,12 +285,16 @@ function cardFace(cards, f, { tag = 'span', cls = '', dataset = {}, label = null
   } else if (kind === 'ritual') {
     bottom = h('span', { class: 'so-stats' }, h('span'), h('span', { class: 'so-def so-charges', title: 'Charges', text: String(f.charges ?? d.charges) }));
   }
+  // A button is named by what it shows, after what the eye gets from where it lies (whose it
+  // is, "(target)"): the label goes first as hidden text, not over the visible text.
+  const button = tag === 'button';
   return h(tag, {
-    type: tag === 'button' ? 'button' : undefined,
+    type: button ? 'button' : undefined,
     class: `so-card kind-${kind} ${cls}`,
-    dataset,
-    attrs: { 'aria-label': label },
+    dataset: button && label ? { ...dataset, name: d.name } : dataset,
+    attrs: { 'aria-label': button ? null : label },
   },
+  button && label ? h('span', { class: 'sr-only', text: `${label}: ` }) : null,
   h('span', { class: 'so-card-head' },
     number !== null ? h('span', { class: 'so-num', attrs: { 'aria-hidden': 'true' }, text: String(number) }) : null,
     h('span', { class: 'so-name', text: d.name }), h('span', { class: 'so-cost', title: 'Cost', text: String(d.cost) })),

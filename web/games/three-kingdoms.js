@@ -119,6 +119,7 @@ export function mount(ctx) {
   let lastUse = null; // {seat, kind, targets} of the last card used
   let chain = []; // Negates played in the open chain: [{seat, card}]
   let result = null; // the GameOver event of the last game
+  let over = null; // the same, kept until the room's GameEnded asks for the log's last line
 
   const seatName = (s) => data?.seats?.[s] ?? `seat ${s}`;
   const mySeat = () => (typeof data?.view?.viewer === 'number' ? data.view.viewer : null);
@@ -233,9 +234,15 @@ export function mount(ctx) {
     replaceChildren(ctx.root, h('div', { class: 'tk tk-lobby card' }, parts));
   }
 
-  function endScreen(e) {
+  /** Who won, as a side: "The Lord and the Loyalists win" (`e`: a GameOver event with names). */
+  function sideWins(e) {
     const w = e.winners;
-    const title = w === 'LordAndLoyalists' ? 'The Lord and the Loyalists win!' : w === 'Rebels' ? 'The Rebels win!' : w?.Spy != null ? `The Spy ${e.names?.[w.Spy] ?? ''} wins alone!` : 'Nobody wins.';
+    return w === 'LordAndLoyalists' ? 'The Lord and the Loyalists win' : w === 'Rebels' ? 'The Rebels win' : w?.Spy != null ? `The Spy ${e.names?.[w.Spy] ?? ''} wins alone` : null;
+  }
+
+  function endScreen(e) {
+    const side = sideWins(e);
+    const title = side ? `${side}!` : 'Nobody wins.';
     const alive = new Set(e.aliveSeats ?? []);
     return h('section', { class: 'tk-end card', dataset: { testid: 'end-screen' } },
       h('h2', { text: title }),
@@ -350,11 +357,17 @@ export function mount(ctx) {
     const [kind, target] = v.about;
     const user = lastUse && lastUse.kind === kind ? who(lastUse.seat) : null;
     const items = [h('li', { class: 'tk-chain-base' }, h('strong', { text: kindName(kind) }), user ? ` from ${user}` : '', ` on ${who(target)}`)];
-    chain.forEach((x) => items.push(h('li', { class: 'tk-chain-negate', dataset: { testid: 'chain-negate' } }, `Negate by ${who(x.seat)}`, x.card != null ? ` (${cardLabel(x.card)})` : '')));
+    // The Negates played so far: from this page's own events, or, on a table drawn without
+    // them (the replay viewer, a reload), the Negate cards face up on the table.
+    const negates = chain.length ? chain : (v.table ?? []).filter((c) => card(c).kind === 'Negate').map((c) => ({ seat: null, card: c }));
+    negates.forEach((x) => items.push(h('li', { class: 'tk-chain-negate', dataset: { testid: 'chain-negate' } },
+      x.seat != null ? `Negate by ${who(x.seat)}` : 'Negate', x.card != null ? ` (${cardLabel(x.card)})` : '')));
+    const last = negates[negates.length - 1];
+    const by = !last ? '' : `${last.seat != null ? ` by the Negate from ${who(last.seat)}` : ' by the Negate'}${last.card != null ? ` (${cardLabel(last.card)})` : ''}`;
     return h('section', { class: 'tk-chain', dataset: { testid: 'negate-chain' }, attrs: { 'aria-label': 'Negate chain' } },
       h('h3', { text: 'Negate chain' }),
       h('ol', { class: 'tk-chain-list' }, items),
-      h('p', { class: `tk-chain-state ${v.negated ? 'cancelled' : 'stands'}`, text: v.negated ? `As things stand: ${kindName(kind)} is cancelled.` : `As things stand: ${kindName(kind)} takes effect.` }));
+      h('p', { class: `tk-chain-state ${v.negated ? 'cancelled' : 'stands'}`, text: v.negated ? `As things stand: ${kindName(kind)} is cancelled${by}.` : `As things stand: ${kindName(kind)} takes effect.` }));
   }
 
   function responsePrompt(d, v, legal) {
@@ -469,9 +482,11 @@ export function mount(ctx) {
       const answer = options.some((a) => ANSWERS.has(a.type));
       const b = h('button', {
         type: 'button', class: `tk-card colour-${c.colour} ${options.length ? 'playable' : ''} ${answer && asked ? 'answers' : ''} ${described === id ? 'is-read' : ''}`,
-        dataset: { key: `hand-${id}`, card: String(id), kind: c.kind, testid: 'hand-card', playable: options.length ? 'true' : 'false' },
-        attrs: { 'aria-label': `${c.suit}${c.rank} ${c.name}${options.length ? '' : ' (cannot be used now)'}` },
-      }, h('span', { class: 'tk-card-corner', text: `${c.suit}${c.rank}` }), h('span', { class: 'tk-card-name', text: c.name }), h('span', { class: 'tk-card-type', text: c.type }));
+        // Named by what it shows (corner, name, type), so a voice command that says what
+        // the eye sees finds it; what cannot be used says so to a screen reader too.
+        dataset: { key: `hand-${id}`, card: String(id), kind: c.kind, testid: 'hand-card', playable: options.length ? 'true' : 'false', name: `${c.suit}${c.rank} ${c.name}` },
+      }, h('span', { class: 'tk-card-corner', text: `${c.suit}${c.rank}` }), ' ', h('span', { class: 'tk-card-name', text: c.name }), ' ', h('span', { class: 'tk-card-type', text: c.type }),
+      options.length ? null : h('span', { class: 'sr-only', text: ' (cannot be used now)' }));
       b.addEventListener('mouseenter', () => { if (described !== id) { described = id; updateDesc(); } });
       b.addEventListener('click', () => {
         described = id;
@@ -626,7 +641,7 @@ export function mount(ctx) {
     if (e.type === 'Played' && e.used?.kind === 'Negate') chain.push({ seat: e.seat, card: e.used.cards?.[0] ?? null });
     if (e.type === 'GameOver') {
       const v = data?.view;
-      result = {
+      over = result = {
         ...e,
         names: data?.seats ?? [],
         generals: (v?.players ?? []).map((p) => (p.general ? spaced(p.general) : null)),
@@ -641,5 +656,16 @@ export function mount(ctx) {
     return { text, private: !!priv, cls: big ? 'log-big' : '' };
   }
 
-  return { render, packet };
+  /** The log's last line when the room says the game ended: the side that won, as the end
+   * screen says it (the room's own line would name one seat of a winning side). */
+  function endLine() {
+    const e = over;
+    over = null;
+    if (!e) return null;
+    if (e.winners?.Spy != null) return `The Spy ${e.names?.[e.winners.Spy] ?? ''} wins the game alone!`;
+    const side = sideWins(e);
+    return side ? `${side} the game!` : 'The game ended with no winner.';
+  }
+
+  return { render, packet, endLine };
 }

@@ -494,8 +494,9 @@ export function mount(ctx) {
         type: 'button',
         class: `wp-card${selected === i ? ' wp-selected' : ''}${isChosen ? ' wp-chosen' : ''}`,
         dataset: { testid: 'hand-card', card: c, playable: String(options.length > 0), targets: String(options.length), key: `card-${i}` },
-        attrs: { 'aria-pressed': String(selected === i || isChosen), 'aria-label': `${cardName(c)}: ${cardText(c)}` },
-      }, h('strong', { text: cardName(c) }), h('span', { text: cardText(c) }));
+        // Named by its visible name and text.
+        attrs: { 'aria-pressed': String(selected === i || isChosen) },
+      }, h('strong', { text: cardName(c) }), h('span', { class: 'sr-only', text: ': ' }), h('span', { text: cardText(c) }));
       if (!options.length) b.disabled = true;
       b.addEventListener('click', () => {
         const same = (o) => chosen?.type === 'Play' && chosen.card === o.card && chosen.target === o.target;
