@@ -4,11 +4,15 @@
 # cookie, its matches recorded to it), alternated ROUNDS times on one release build, each run
 # its own server on a fresh SQLite database. Prints each run's moves per server CPU-second and
 # the ratio of the medians. Usage: scripts/accounts-cost.sh [ROUNDS] [MATCHES] [SECONDS]
+# (CARDTABLE_BIN=path: another build of the server instead of the release one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3} matches=${2:-16} seconds=${3:-8}
-cargo build --release -p cli --locked -q
-bin=target/release/cardtable
+bin=${CARDTABLE_BIN:-}
+if [ -z "$bin" ]; then
+    cargo build --release -p cli --locked -q
+    bin=target/release/cardtable
+fi
 anon=() signed=()
 for r in $(seq 1 "$rounds"); do
     for mode in anon signed; do

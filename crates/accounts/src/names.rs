@@ -109,7 +109,7 @@ impl std::error::Error for NameError {}
 /// Checks a name: [`MIN_NAME`] to [`MAX_NAME`] characters; each a letter or digit of any
 /// script (`char::is_alphanumeric`), `_` or `-`, or a combining mark after a letter, digit or
 /// mark (the vowel signs, viramas and accents many scripts write names with, see
-/// [`mark_may_follow`]); the first a letter or digit that is not a mark; no control, format,
+/// `mark_may_follow`); the first a letter or digit that is not a mark; no control, format,
 /// invisible or direction character anywhere; and not a [`RESERVED`] word or beginning (by
 /// [`name_key`]).
 ///

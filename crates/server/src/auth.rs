@@ -15,7 +15,7 @@
 //!   `429` with `Retry-After`;
 //! - every sign-in (register, login, passkey) makes a new session id and drops the old one, so a
 //!   session planted before sign-in signs nobody in;
-//! - every request that changes something checks `Origin` ([`crate::refuse_origin`]) and takes
+//! - every request that changes something checks `Origin` (`refuse_origin`) and takes
 //!   JSON only (a cross-site form cannot send it without the browser asking first); the cookie
 //!   is `HttpOnly; SameSite=Lax`, and `Secure` when the page came over HTTPS;
 //! - nothing here logs a password, a session id or a hash.
