@@ -234,7 +234,10 @@ pub(crate) async fn read_json<T: serde::de::DeserializeOwned>(
         }
         Ok(Ok(body)) => body,
     };
-    serde_json::from_slice(&body).map_err(|e| crate::bad_request(format!("bad request body: {e}")))
+    // An empty body reads as `{}`: a client may send its JSON header with nothing after it
+    // (a sign-out), and a route that needs fields then names the one missing.
+    let body: &[u8] = if body.is_empty() { b"{}" } else { &body };
+    serde_json::from_slice(body).map_err(|e| crate::bad_request(format!("bad request body: {e}")))
 }
 
 /// The front of every request that changes something: its `Origin`, and its JSON body (an
