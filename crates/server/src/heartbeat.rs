@@ -24,11 +24,11 @@ pub(crate) fn spawn(node: Arc<Node>, lobby: Weak<Lobby>) {
 
 /// One heartbeat: refresh, let go of rooms lost, claim orphans.
 pub(crate) async fn beat(node: &Node, lobby: &Lobby) {
-    let Some(pg) = lobby.store().cluster() else { return };
+    let Some(shared) = lobby.store().cluster() else { return };
     // The rooms run here, with the epochs held, before the question: any of them was stored
     // before it was sent, so the answer lists it unless another node took it.
     let held = lobby.held_epochs();
-    let owned = match pg.heartbeat(node.incarnation, node.config.ttl).await {
+    let owned = match shared.heartbeat(node.incarnation, node.config.ttl).await {
         Ok(Some(owned)) => owned,
         Ok(None) => {
             tracing::error!(
@@ -51,13 +51,13 @@ pub(crate) async fn beat(node: &Node, lobby: &Lobby) {
     for (id, before) in held {
         // Held at the same epoch since before the question (a room woken meanwhile claims a new
         // one: judged at the next tick).
-        let now = pg.held_epoch(&id);
+        let now = shared.held_epoch(&id);
         if now != Some(before) {
             continue;
         }
         if owned.get(&id) != Some(&before) {
             tracing::warn!(room = %id, epoch = before, "room taken over by another node: its actor stops");
-            pg.forget(&id);
+            shared.forget(&id);
             lobby.let_go(&id);
         }
     }
@@ -70,13 +70,13 @@ pub(crate) async fn beat(node: &Node, lobby: &Lobby) {
     // them): run them again.
     let mine: Vec<String> = owned.keys().filter(|id| !lobby.contains(id) && !lobby.unrunnable(id)).cloned().collect();
     if !mine.is_empty() {
-        match pg.reclaim_own(&mine).await {
+        match shared.reclaim_own(&mine).await {
             Ok(rooms) => lobby.adopt(rooms),
             Err(e) => tracing::warn!("reclaiming this node's rooms failed: {e}"),
         }
     }
     if node.may_claim() {
-        match pg.claim_orphans(node.config.ttl, CLAIM_BATCH, None).await {
+        match shared.claim_orphans(node.config.ttl, CLAIM_BATCH, None).await {
             Ok(rooms) => {
                 if !rooms.is_empty() {
                     tracing::info!(node = node.id(), rooms = rooms.len(), "claimed the rooms of a node gone");

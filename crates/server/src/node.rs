@@ -116,23 +116,23 @@ impl Node {
 
     /// Registers node `config.id` on `store` (PostgreSQL) with a new incarnation.
     pub async fn register(store: &store::Store, config: NodeConfig) -> Result<Arc<Node>, crate::Error> {
-        let pg = store.cluster().ok_or_else(|| {
+        let shared = store.cluster().ok_or_else(|| {
             crate::Error::Store(store::StoreError::Unavailable(
                 "a node of a cluster (--node-id) needs a PostgreSQL --db (postgres://…)".into(),
             ))
         })?;
-        if pg.node() != config.id {
+        if shared.node() != config.id {
             return Err(crate::Error::Store(store::StoreError::Unavailable(format!(
                 "the store writes as node {}, not {}",
-                pg.node(),
+                shared.node(),
                 config.id
             ))));
         }
         // Lookups, claims and reads within the node's TTL: one that hangs (a silent link) must
         // not hold this node's heartbeat loop for longer than its rooms are its own; never
         // under a second, though (a short TTL in a test on a busy machine).
-        pg.set_time_limit(config.ttl.max(MIN_TIME_LIMIT));
-        let incarnation = pg.register(&config.advertise).await?;
+        shared.set_time_limit(config.ttl.max(MIN_TIME_LIMIT));
+        let incarnation = shared.register(&config.advertise).await?;
         let now = Instant::now();
         Ok(Arc::new(Node {
             config,

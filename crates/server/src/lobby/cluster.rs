@@ -32,9 +32,9 @@ impl Lobby {
     /// The rooms this node runs (live or dormant) with the epoch it holds for each
     /// (PostgreSQL; nothing on SQLite).
     pub fn held_epochs(&self) -> Vec<(String, i64)> {
-        let Some(pg) = self.store.cluster() else { return Vec::new() };
+        let Some(shared) = self.store.cluster() else { return Vec::new() };
         let ids: Vec<String> = self.rooms.lock().expect("lobby lock").keys().cloned().collect();
-        ids.into_iter().filter_map(|id| pg.held_epoch(&id).map(|e| (id, e))).collect()
+        ids.into_iter().filter_map(|id| shared.held_epoch(&id).map(|e| (id, e))).collect()
     }
 
     /// Stops running room `id` here (another node owns it now, or it is handed over): its
@@ -70,8 +70,8 @@ impl Lobby {
         if tokio::time::timeout(std::time::Duration::from_secs(5), stopped).await.is_err() {
             tracing::warn!("some rooms did not stop within 5 s; handed over anyway (their writes are fenced)");
         }
-        if let Some(pg) = self.store.cluster() {
-            match pg.release_all().await {
+        if let Some(shared) = self.store.cluster() {
+            match shared.release_all().await {
                 Ok(n) => tracing::info!(node = self.node.id(), rooms = n, "drained: every room handed over"),
                 Err(e) => tracing::error!(
                     node = self.node.id(),
@@ -126,14 +126,14 @@ impl Lobby {
         if self.unrunnable(id) {
             return Ok(Whereabouts::Missing);
         }
-        let Some(pg) = self.store.cluster().filter(|_| self.node.cluster) else { return Ok(Whereabouts::Missing) };
+        let Some(shared) = self.store.cluster().filter(|_| self.node.cluster) else { return Ok(Whereabouts::Missing) };
         if !self.node.connected() {
             // Cut off for a TTL: the database would not answer (or only after the time limit),
             // and the client does better to ask another node now.
             return Err(store::StoreError::Unavailable("this node cannot reach the database".into()));
         }
         let ttl = self.node.config.ttl;
-        let Some(found) = pg.locate(id, ttl).await? else { return Ok(Whereabouts::Missing) };
+        let Some(found) = shared.locate(id, ttl).await? else { return Ok(Whereabouts::Missing) };
         let _claims = self.claims().await;
         if self.contains(id) {
             // Claimed meanwhile (the heartbeat, another lookup).
@@ -143,7 +143,7 @@ impl Lobby {
             if self.node.draining() || !self.node.connected() {
                 return Ok(Whereabouts::Moving);
             }
-            let rooms = pg.reclaim_own(&[id.to_string()]).await?;
+            let rooms = shared.reclaim_own(&[id.to_string()]).await?;
             self.adopt(rooms);
         } else if found.live {
             return Ok(Whereabouts::Elsewhere {
@@ -152,7 +152,7 @@ impl Lobby {
                 summary: summary_from_listing(id, &found.game, found.listing.as_deref()),
             });
         } else if self.node.may_claim() {
-            let rooms = pg.claim_orphans(ttl, 1, Some(id)).await?;
+            let rooms = shared.claim_orphans(ttl, 1, Some(id)).await?;
             if !rooms.is_empty() {
                 tracing::info!(room = %id, "claimed at its lookup: its node is gone");
             }
@@ -169,13 +169,13 @@ impl Lobby {
         after: Option<&str>,
         limit: usize,
     ) -> Result<(Vec<serde_json::Value>, Option<String>), store::StoreError> {
-        let Some(pg) = self.store.cluster() else { return Ok((Vec::new(), None)) };
+        let Some(shared) = self.store.cluster() else { return Ok((Vec::new(), None)) };
         let list = {
             let mut cached = self.listed.lock().await;
             match &*cached {
                 Some((at, list)) if at.elapsed() < LISTED_FOR => list.clone(),
                 _ => {
-                    let rows = pg.listed().await?;
+                    let rows = shared.listed().await?;
                     let list: Vec<serde_json::Value> = rows
                         .into_iter()
                         .filter(|r| {
