@@ -1,12 +1,55 @@
 //! What a game offers besides its rules: everything the tools need to list it, seat it, fill
-//! its seats with bots and narrate it.
+//! its seats with bots and narrate it; the list of games, which makes [`GameKind`]; and the
+//! one dispatch point from a kind to its game's type ([`GameKind::visit`]).
+//!
+//! The [`Entry`] trait names its game's kind and [`GameKind::visit`] calls code generic over
+//! [`Entry`], so the two live in one module.
 
-use crate::GameKind;
 use engine::{Bot, Game, Seat, Viewer};
 use search::{Evaluator, Foolish, Level, SearchLevels, SearchTuning};
 use std::fmt;
 use std::ops::RangeInclusive;
 use std::sync::Arc;
+
+/// Code that works for any game: [`GameKind::visit`] calls `visit` with the kind's type.
+pub trait GameVisitor {
+    type Out;
+    fn visit<G: Entry>(self) -> Self::Out;
+}
+
+/// Lists the games: `Variant = path::To::GameType`. Each line adds a [`GameKind`] variant and
+/// a branch of [`GameKind::visit`]; every other per-game question is answered by the type's
+/// [`Entry`].
+macro_rules! games {
+    ($($variant:ident = $ty:ty),+ $(,)?) => {
+        /// One of the games cardtable can run.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum GameKind {
+            $($variant),+
+        }
+
+        impl GameKind {
+            /// Every game, in the order lists show them.
+            pub const ALL: &'static [GameKind] = &[$(GameKind::$variant),+];
+
+            /// Calls `v.visit::<G>()` with this kind's game type: the one `match` on games.
+            pub fn visit<V: GameVisitor>(self, v: V) -> V::Out {
+                match self {
+                    $(GameKind::$variant => v.visit::<$ty>()),+
+                }
+            }
+        }
+    };
+}
+
+// A new game's line goes here (docs/adding-a-game.md).
+games! {
+    Buckshot = buckshot::Buckshot,
+    Sorcery = sorcery::Sorcery,
+    Ivanhoe = ivanhoe::Ivanhoe,
+    ThreeKingdoms = three_kingdoms::ThreeKingdoms,
+    WolfPack = wolfpack::WolfPack,
+}
 
 /// A game as the tools see it. Implemented once per game, in `games/<game>.rs`.
 pub trait Entry: Game {

@@ -1,4 +1,4 @@
-//! One entry per game. A new game adds a file here and a line to `games!` in `kind.rs`.
+//! One entry per game. A new game adds a file here and a line to `games!` in `entry.rs`.
 
 /// The parts of an [`crate::Entry`] every game crate spells the same way, by the layout all
 /// game crates share: its bots are `<crate>::BOTS` and `<crate>::bot(name)`, its narration is

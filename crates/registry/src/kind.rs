@@ -1,50 +1,11 @@
-//! [`GameKind`] and the one dispatch point from a kind to its game's type.
+//! What a [`GameKind`] answers about its game (name, title, seats, bots, ratings), read from
+//! its [`Entry`] through the one dispatch point, and how a name becomes a kind.
 
-use crate::Entry;
+use crate::entry::{Entry, GameKind, GameVisitor};
 use serde::Serialize;
 use std::fmt;
 use std::ops::RangeInclusive;
 use std::str::FromStr;
-
-/// Code that works for any game: [`GameKind::visit`] calls `visit` with the kind's type.
-pub trait GameVisitor {
-    type Out;
-    fn visit<G: Entry>(self) -> Self::Out;
-}
-
-/// Lists the games: `Variant = path::To::GameType`. Each line adds a [`GameKind`] variant and
-/// a branch of [`GameKind::visit`]; every other per-game question is answered by the type's
-/// [`Entry`].
-macro_rules! games {
-    ($($variant:ident = $ty:ty),+ $(,)?) => {
-        /// One of the games cardtable can run.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub enum GameKind {
-            $($variant),+
-        }
-
-        impl GameKind {
-            /// Every game, in the order lists show them.
-            pub const ALL: &'static [GameKind] = &[$(GameKind::$variant),+];
-
-            /// Calls `v.visit::<G>()` with this kind's game type: the one `match` on games.
-            pub fn visit<V: GameVisitor>(self, v: V) -> V::Out {
-                match self {
-                    $(GameKind::$variant => v.visit::<$ty>()),+
-                }
-            }
-        }
-    };
-}
-
-// A new game's line goes here (docs/adding-a-game.md).
-games! {
-    Buckshot = buckshot::Buckshot,
-    Sorcery = sorcery::Sorcery,
-    Ivanhoe = ivanhoe::Ivanhoe,
-    ThreeKingdoms = three_kingdoms::ThreeKingdoms,
-    WolfPack = wolfpack::WolfPack,
-}
 
 /// Reads one constant of a kind's [`Entry`].
 macro_rules! entry_const {
@@ -107,7 +68,7 @@ impl GameKind {
             default_players: self.default_players(),
             bots: self.bot_names(),
             levels: search::Level::NAMES,
-            ratings: crate::ratings::committed_for(self),
+            ratings: crate::ratings::committed_for(self.title()),
         }
     }
 

@@ -5,7 +5,7 @@
 //! line of description, its seat range, its bots by name, the config for a player count and
 //! its narration (`describe_event`, written once in the game crate's `text.rs`). Each game's
 //! entry is a file of `games/`, and the game is listed once, in the `games!` invocation of
-//! `kind.rs`; that line makes [`GameKind`] grow a variant and [`GameKind::visit`] a branch.
+//! `entry.rs`; that line makes [`GameKind`] grow a variant and [`GameKind::visit`] a branch.
 //! Every entry writes the parts the game crates spell alike with one macro, `by_layout!`.
 //!
 //! Code that works for any game is written once, generically, as a [`GameVisitor`]:
@@ -27,13 +27,16 @@
 //!
 //! There is no other `match` on the game anywhere in the command-line tool: `sim`, `play` and
 //! `replay` each hold one visitor. The server's one `match` turns a kind into its room adapter
-//! type (`visit_adapter`), and its lobby and replays go through it.
+//! type (`server::games::visit_adapter`), and its lobby and replays go through it.
 
 mod entry;
 mod games;
 mod kind;
 pub mod ratings;
 
-pub use entry::{Entry, UnknownBot, bot, bot_iterations_only, bots, is_searching, level_bot, level_of, tuned_level};
-pub use kind::{GameInfo, GameKind, GameVisitor, UnknownGame};
+pub use entry::{
+    Entry, GameKind, GameVisitor, UnknownBot, bot, bot_iterations_only, bots, is_searching, level_bot, level_of,
+    tuned_level,
+};
+pub use kind::{GameInfo, UnknownGame};
 pub use search::Level;

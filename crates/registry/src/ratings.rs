@@ -7,7 +7,6 @@
 //! table under a `### ` subsection: a few steps measured again on their own scale) and line is
 //! skipped. A game missing from the page, or a page of another shape, just has no ratings.
 
-use crate::GameKind;
 use serde::Serialize;
 
 /// The page, as committed.
@@ -32,9 +31,10 @@ pub fn committed() -> Vec<(String, Vec<Rating>)> {
     parse(LADDER_MD)
 }
 
-/// `kind`'s ratings on the committed page, strongest first (empty when the page has none).
-pub fn committed_for(kind: GameKind) -> Vec<Rating> {
-    committed().into_iter().find(|(title, _)| title == kind.title()).map(|(_, rows)| rows).unwrap_or_default()
+/// The ratings of the game titled `game` (`GameKind::title`) on the committed page, strongest
+/// first (empty when the page has none).
+pub fn committed_for(game: &str) -> Vec<Rating> {
+    committed().into_iter().find(|(title, _)| title == game).map(|(_, rows)| rows).unwrap_or_default()
 }
 
 /// Reads a ladder page (see the module's text for its shape).
@@ -77,6 +77,7 @@ pub fn parse(md: &str) -> Vec<(String, Vec<Rating>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::GameKind;
 
     const PAGE: &str = "# Bot ladder\n\n## Buckshot, 4 players\n\n`cardtable ladder buckshot`\n\n\
         | level | rating | 95% CI | games | CPU per move: mean (max) |\n| --- | --: | --- | --: | --: |\n\
@@ -109,7 +110,7 @@ mod tests {
             assert!(rows.iter().all(|r| r.games > 0), "{title}: {rows:?}");
         }
         for &k in GameKind::ALL {
-            let rows = committed_for(k);
+            let rows = committed_for(k.title());
             for level in search::Level::NAMES.iter().chain(["random"].iter()) {
                 assert!(rows.iter().any(|r| r.level == *level), "{k}: no rating for `{level}` in docs/bot-ladder.md");
             }

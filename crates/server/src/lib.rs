@@ -37,6 +37,7 @@ pub mod auth;
 pub mod conn;
 pub mod error;
 pub mod games;
+pub mod heartbeat;
 pub mod limits;
 pub mod lobby;
 pub mod node;
@@ -45,6 +46,7 @@ pub mod profile;
 pub mod replay;
 pub mod room;
 pub mod rules;
+pub mod rules_version;
 pub mod setup_rooms;
 pub mod watch;
 
@@ -111,7 +113,7 @@ pub async fn run(
     if !node.cluster {
         return accept::serve(listener, app(state), limits, shutdown).await;
     }
-    node::spawn_heartbeat(node.clone(), Arc::downgrade(&lobby));
+    heartbeat::spawn(node.clone(), Arc::downgrade(&lobby));
     // A node drains at shutdown (its rooms handed over before it stops serving), and stops
     // at once when a newer incarnation of it registered.
     let stopping = {
@@ -164,7 +166,7 @@ async fn health(State(state): State<AppState>) -> Response {
 pub fn app(state: AppState) -> Router {
     Router::new()
         .route("/api/health", get(health))
-        .route("/api/games", get(|| async { Json(lobby::games()) }))
+        .route("/api/games", get(|| async { Json(games::offered()) }))
         .route("/api/games/{game}/cards", get(game_cards))
         .route("/api/rooms", get(list_rooms).post(create_room))
         .route("/api/rooms/{id}", get(room_summary))

@@ -1,7 +1,7 @@
 //! The server as one node of several on one PostgreSQL (`cardtable serve --node-id`).
 //!
 //! A node registers with a new incarnation at every start ([`Node::register`]) and keeps its
-//! heartbeat row fresh (`spawn_heartbeat`): every `beat`, one round trip (the store's
+//! heartbeat row fresh (the loop is `heartbeat.rs`): every `beat`, one round trip (the store's
 //! `PgStore::heartbeat`) refreshes `nodes.heartbeat = now()` (PostgreSQL's clock decides freshness, never a node's)
 //! and answers the rooms this node still owns with their epochs. A room it runs that the
 //! answer no longer lists at the epoch it holds was taken over: its actor stops and its
@@ -23,7 +23,6 @@
 //! Without `--node-id` the server is one node named `local` ([`Node::local`]) that does none
 //! of this.
 
-use crate::lobby::Lobby;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -117,23 +116,23 @@ impl Node {
 
     /// Registers node `config.id` on `store` (PostgreSQL) with a new incarnation.
     pub async fn register(store: &store::Store, config: NodeConfig) -> Result<Arc<Node>, crate::Error> {
-        let pg = store.postgres().ok_or_else(|| {
+        let shared = store.cluster().ok_or_else(|| {
             crate::Error::Store(store::StoreError::Unavailable(
                 "a node of a cluster (--node-id) needs a PostgreSQL --db (postgres://…)".into(),
             ))
         })?;
-        if pg.node() != config.id {
+        if shared.node() != config.id {
             return Err(crate::Error::Store(store::StoreError::Unavailable(format!(
                 "the store writes as node {}, not {}",
-                pg.node(),
+                shared.node(),
                 config.id
             ))));
         }
         // Lookups, claims and reads within the node's TTL: one that hangs (a silent link) must
         // not hold this node's heartbeat loop for longer than its rooms are its own; never
         // under a second, though (a short TTL in a test on a busy machine).
-        pg.set_time_limit(config.ttl.max(MIN_TIME_LIMIT));
-        let incarnation = pg.register(&config.advertise).await?;
+        shared.set_time_limit(config.ttl.max(MIN_TIME_LIMIT));
+        let incarnation = shared.register(&config.advertise).await?;
         let now = Instant::now();
         Ok(Arc::new(Node {
             config,
@@ -194,7 +193,7 @@ impl Node {
         link.connected_since.is_some_and(|t| t.elapsed() >= self.config.ttl)
     }
 
-    fn heartbeat_ok(&self) {
+    pub(crate) fn heartbeat_ok(&self) {
         let now = Instant::now();
         let mut link = self.link.lock().expect("node link lock");
         // A gap of a TTL (an outage, or this process paused) is a new connection: the
@@ -206,7 +205,7 @@ impl Node {
         link.last_ok = Some(now);
     }
 
-    fn heartbeat_failed(&self) {
+    pub(crate) fn heartbeat_failed(&self) {
         self.link.lock().expect("node link lock").connected_since = None;
     }
 
@@ -221,97 +220,7 @@ impl Node {
         *self.stop.borrow()
     }
 
-    fn must_stop(&self) {
+    pub(crate) fn must_stop(&self) {
         self.stop.send_replace(true);
-    }
-}
-
-/// Ticks the node's heartbeat every period until the lobby is gone or the node stops.
-pub(crate) fn spawn_heartbeat(node: Arc<Node>, lobby: std::sync::Weak<Lobby>) {
-    tokio::spawn(async move {
-        let mut tick = tokio::time::interval(node.config.heartbeat);
-        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        loop {
-            tick.tick().await;
-            let Some(lobby) = lobby.upgrade() else { return };
-            if node.is_stopped() {
-                return;
-            }
-            beat(&node, &lobby).await;
-        }
-    });
-}
-
-/// One heartbeat: refresh, let go of rooms lost, claim orphans.
-pub(crate) async fn beat(node: &Node, lobby: &Lobby) {
-    let Some(pg) = lobby.store().postgres() else { return };
-    // The rooms run here, with the epochs held, before the question: any of them was stored
-    // before it was sent, so the answer lists it unless another node took it.
-    let held = lobby.held_epochs();
-    let owned = match pg.heartbeat(node.incarnation, node.config.ttl).await {
-        Ok(Some(owned)) => owned,
-        Ok(None) => {
-            tracing::error!(
-                node = node.id(),
-                incarnation = node.incarnation,
-                "a newer incarnation of this node has registered: this one stops (its rooms are the newer one's)"
-            );
-            node.must_stop();
-            lobby.let_go_all("superseded by a newer incarnation of this node");
-            return;
-        }
-        Err(e) => {
-            node.heartbeat_failed();
-            tracing::warn!(node = node.id(), "heartbeat failed: {e}");
-            let_go_if_cut_off(node, lobby);
-            return;
-        }
-    };
-    node.heartbeat_ok();
-    for (id, before) in held {
-        // Held at the same epoch since before the question (a room woken meanwhile claims a new
-        // one: judged at the next tick).
-        let now = pg.held_epoch(&id);
-        if now != Some(before) {
-            continue;
-        }
-        if owned.get(&id) != Some(&before) {
-            tracing::warn!(room = %id, epoch = before, "room taken over by another node: its actor stops");
-            pg.forget(&id);
-            lobby.let_go(&id);
-        }
-    }
-    if node.draining() {
-        return;
-    }
-    // Claims and adoptions one at a time (a lookup may be claiming a room right now).
-    let _claims = lobby.claims().await;
-    // Rooms this node owns but does not run (let go while it was cut off, and nobody took
-    // them): run them again.
-    let mine: Vec<String> = owned.keys().filter(|id| !lobby.contains(id) && !lobby.unrunnable(id)).cloned().collect();
-    if !mine.is_empty() {
-        match pg.reclaim_own(&mine).await {
-            Ok(rooms) => lobby.adopt(rooms),
-            Err(e) => tracing::warn!("reclaiming this node's rooms failed: {e}"),
-        }
-    }
-    if node.may_claim() {
-        match pg.claim_orphans(node.config.ttl, CLAIM_BATCH, None).await {
-            Ok(rooms) => {
-                if !rooms.is_empty() {
-                    tracing::info!(node = node.id(), rooms = rooms.len(), "claimed the rooms of a node gone");
-                }
-                lobby.adopt(rooms);
-            }
-            Err(e) => tracing::warn!("claiming orphaned rooms failed: {e}"),
-        }
-    }
-}
-
-/// No heartbeat for a TTL: another node may own this node's rooms by now (and this one can
-/// write nothing for them): their sockets close "moved", and their clients look again.
-fn let_go_if_cut_off(node: &Node, lobby: &Lobby) {
-    if !node.connected() && !lobby.is_empty() {
-        lobby.let_go_all("cut off from the database for a TTL");
     }
 }

@@ -14,7 +14,8 @@
 //! default). The seed is not given out: a room's later matches derive theirs from it.
 
 use crate::adapter::{Fields, GameAdapter, Table};
-use crate::lobby::{AdapterVisitor, visit_adapter};
+use crate::games::{AdapterVisitor, visit_adapter};
+pub use crate::rules_version::{rules_note, rules_version_of};
 use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
@@ -85,32 +86,6 @@ pub async fn get_match(
 }
 
 type Failure = (StatusCode, String);
-
-/// The key of a finished match's result (the `matches.result` JSON) that holds the version of
-/// the game's rules that played it (`engine::Game::RULES_VERSION`); absent in matches recorded
-/// before versions were kept. Next to it: `"setup"` ([`crate::setup_rooms::of_result`]).
-pub const RULES_VERSION_KEY: &str = "rulesVersion";
-
-/// The rules version a finished match was recorded by, from its result; `None` for a match
-/// recorded before versions were kept (or a result that is not JSON).
-pub fn rules_version_of(result: &str) -> Option<u32> {
-    let v: Value = serde_json::from_str(result).ok()?;
-    v.get(RULES_VERSION_KEY)?.as_u64().and_then(|n| u32::try_from(n).ok())
-}
-
-/// What to tell someone replaying a match of `kind` whose rules version (`recorded`) is not
-/// this build's; `None` when they are the same.
-pub fn rules_note(kind: GameKind, recorded: Option<u32>) -> Option<String> {
-    let build = kind.rules_version();
-    let title = kind.title();
-    match recorded {
-        Some(v) if v == build => None,
-        Some(v) => Some(format!("this match was recorded by {title} rules version {v}; this build is {build}")),
-        None => Some(format!(
-            "this match was recorded by {title} rules older than version 1 (before versions were stored); this build is {build}"
-        )),
-    }
-}
 
 /// A rebuild that failed (`e`), explained by the rules version when it differs: the stored
 /// moves are intact, the rules that read them are not the ones that recorded them.

@@ -11,7 +11,6 @@
 
 use crate::Error;
 use crate::limits::Limits;
-use crate::room::RoomOptions;
 use engine::{Game, SetupError};
 use std::any::Any;
 
@@ -70,11 +69,11 @@ fn parse(game: &str, text: &str) -> Result<(Box<dyn Any + Send>, usize), String>
     .unwrap_or_else(|_| Err("the position could not be read (a bug in its parser)".to_string()))
 }
 
-/// Whether a room asked for with `options` may be made for `game` on a server with `limits`:
-/// no `setup`, or one allowed (`--allow-setup-rooms`) that is a position of the game. Else
-/// the reason, naming the option (`POST /api/rooms` answers 400).
-pub fn admit(options: &RoomOptions, game: &str, limits: &Limits) -> Result<(), Error> {
-    let Some(text) = &options.setup else { return Ok(()) };
+/// Whether a room asked for with the option `setup` (`RoomOptions::setup`) may be made for
+/// `game` on a server with `limits`: no `setup`, or one allowed (`--allow-setup-rooms`) that is
+/// a position of the game. Else the reason, naming the option (`POST /api/rooms` answers 400).
+pub fn admit(setup: Option<&str>, game: &str, limits: &Limits) -> Result<(), Error> {
+    let Some(text) = setup else { return Ok(()) };
     if !limits.allow_setup_rooms {
         return Err(Error::BadOptions(
             "a room cannot start from a position on this server (whoever wrote it knows every card); \

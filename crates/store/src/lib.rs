@@ -46,7 +46,9 @@ pub mod sqlite;
 
 pub use records::{CHAT_KEPT, MatchRecord, StoreError, StoredRoom};
 
+use batch::Cmd;
 use std::path::{Path, PathBuf};
+use tokio::sync::oneshot;
 
 /// Where a store lives, as `--db` names it: a `postgres://` or `postgresql://` URL, or else a
 /// SQLite file (`:memory:` for a database that lives as long as the process).
@@ -132,12 +134,28 @@ impl Store {
         postgres::PgStore::connect(url, node).await.map(|s| Store(Backend::Postgres(s)))
     }
 
-    /// The PostgreSQL backend, for what only it does (a cluster's nodes); `None` on SQLite.
+    /// The PostgreSQL backend, for what only it does; `None` on SQLite. The server asks for
+    /// capabilities instead ([`Store::cluster`], [`Store::keeps_listings`]).
     pub fn postgres(&self) -> Option<&postgres::PgStore> {
         match &self.0 {
             Backend::Postgres(s) => Some(s),
             Backend::Sqlite(_) => None,
         }
+    }
+
+    /// What the nodes of a cluster share through the store (registration, heartbeats, the
+    /// epochs held, claims, lookups, the list of every node's rooms, the hand-over at a
+    /// drain; see [`postgres::PgStore`]'s cluster methods); `None` for a store that cannot hold
+    /// a cluster (SQLite: one server holds the file).
+    pub fn cluster(&self) -> Option<&postgres::PgStore> {
+        self.postgres()
+    }
+
+    /// Whether the store keeps what the lobby lists about each room on the room's row (the
+    /// `listing` of [`Store::save_room_listed`]): PostgreSQL does, where every node of a
+    /// cluster lists from; SQLite does not (one server lists from memory).
+    pub fn keeps_listings(&self) -> bool {
+        self.cluster().is_some()
     }
 
     /// Opens the store at `location`; a SQLite file `exclusive`ly if asked (the server's way).
@@ -167,6 +185,13 @@ impl Store {
         }
     }
 
+    /// Adds a request to the backend's batch of this scheduler tick (group commit, `batch`)
+    /// and waits for its answer: every write of both backends, and SQLite's reads, are made
+    /// here, once.
+    async fn call<T>(&self, make: impl FnOnce(oneshot::Sender<Result<T, StoreError>>) -> Cmd) -> Result<T, StoreError> {
+        each!(self, s => batch::call(s.gather(), make).await)
+    }
+
     /// Creates the room or rewrites its snapshot.
     pub async fn save_room(&self, id: &str, game: &str, snapshot: String) -> Result<(), StoreError> {
         self.save_room_listed(id, game, snapshot, None).await
@@ -182,18 +207,21 @@ impl Store {
         snapshot: String,
         listing: Option<String>,
     ) -> Result<(), StoreError> {
-        each!(self, s => s.save_room_listed(id, game, snapshot, listing).await)
+        self.call(|ack| Cmd::SaveRoom { id: id.into(), game: game.into(), snapshot, listing, ack }).await
     }
 
     /// Whether `id` names a stored room, or one that closed (a retired id is never drawn again:
     /// a finished match's replay is keyed on its room's id).
     pub async fn id_taken(&self, id: &str) -> Result<bool, StoreError> {
-        each!(self, s => s.id_taken(id).await)
+        match &self.0 {
+            Backend::Sqlite(_) => self.call(|reply| Cmd::IdTaken { id: id.into(), reply }).await,
+            Backend::Postgres(s) => s.id_taken(id).await,
+        }
     }
 
     /// Appends the room's move number `index` (of its current match).
     pub async fn append_move(&self, id: &str, index: u64, entry: String) -> Result<(), StoreError> {
-        each!(self, s => s.append_move(id, index, entry).await)
+        self.call(|ack| Cmd::AppendMove { id: id.into(), index, entry, ack }).await
     }
 
     /// Clears a room's moves (a new match begins) and saves its snapshot.
@@ -209,21 +237,21 @@ impl Store {
         snapshot: String,
         listing: Option<String>,
     ) -> Result<(), StoreError> {
-        each!(self, s => s.reset_moves_listed(id, snapshot, listing).await)
+        self.call(|ack| Cmd::ResetMoves { id: id.into(), snapshot, listing, ack }).await
     }
 
     /// Appends a chat line (JSON) to a room's chat, keeping its last [`CHAT_KEPT`].
     pub async fn append_chat(&self, id: &str, entry: String) -> Result<(), StoreError> {
-        each!(self, s => s.append_chat(id, entry).await)
+        self.call(|ack| Cmd::AppendChat { id: id.into(), entry, ack }).await
     }
 
     pub async fn delete_room(&self, id: &str) -> Result<(), StoreError> {
-        each!(self, s => s.delete_room(id).await)
+        self.call(|ack| Cmd::DeleteRoom { id: id.into(), ack }).await
     }
 
     /// Records a finished match; answers its id.
     pub async fn finish_match(&self, record: MatchRecord) -> Result<i64, StoreError> {
-        each!(self, s => s.finish_match(record).await)
+        self.call(|ack| Cmd::FinishMatch { record, number: None, ack }).await
     }
 
     /// Records match number `number` of its room (the room's count of matches played before
@@ -231,26 +259,41 @@ impl Store {
     /// before its owner stopped, and ending it again), the new record replaces the first and
     /// keeps its id, which is answered. Fenced like every write of a room.
     pub async fn record_match(&self, record: MatchRecord, number: u64) -> Result<i64, StoreError> {
-        each!(self, s => s.record_match(record, number).await)
+        self.call(|ack| Cmd::FinishMatch { record, number: Some(number), ack }).await
     }
 
     /// Every live room (the server starting); on PostgreSQL, every room this node may own,
     /// claimed for it.
     pub async fn load_rooms(&self) -> Result<Vec<StoredRoom>, StoreError> {
-        each!(self, s => s.load_rooms().await)
+        match &self.0 {
+            Backend::Sqlite(_) => self.call(|reply| Cmd::LoadRooms { only: None, reply }).await,
+            Backend::Postgres(s) => s.load_rooms().await,
+        }
     }
 
     /// One live room, as [`Store::load_rooms`] reads them (a dormant room being woken).
     pub async fn load_room(&self, id: &str) -> Result<Option<StoredRoom>, StoreError> {
-        each!(self, s => s.load_room(id).await)
+        match &self.0 {
+            Backend::Sqlite(_) => {
+                let rooms = self.call(|reply| Cmd::LoadRooms { only: Some(id.to_string()), reply }).await?;
+                Ok(rooms.into_iter().next())
+            }
+            Backend::Postgres(s) => s.load_room(id).await,
+        }
     }
 
     pub async fn get_match(&self, id: i64) -> Result<Option<MatchRecord>, StoreError> {
-        each!(self, s => s.get_match(id).await)
+        match &self.0 {
+            Backend::Sqlite(_) => self.call(|reply| Cmd::GetMatch { id, reply }).await,
+            Backend::Postgres(s) => s.get_match(id).await,
+        }
     }
 
     pub async fn list_matches(&self, limit: u32) -> Result<Vec<MatchRecord>, StoreError> {
-        each!(self, s => s.list_matches(limit).await)
+        match &self.0 {
+            Backend::Sqlite(_) => self.call(|reply| Cmd::ListMatches { limit, reply }).await,
+            Backend::Postgres(s) => s.list_matches(limit).await,
+        }
     }
 }
 

@@ -388,7 +388,7 @@ async fn postgres_nodes_heartbeat_claim_and_release() {
 async fn postgres_fences_a_room_claimed_by_another_node() {
     let Some(url) = pg_env::pg_url() else { return };
     let url = pg_env::fresh_schema(&url, "conf_fencing").await;
-    let a = store::postgres::PgStore::connect(&url, "node-a").await.unwrap();
+    let a = Store::connect_node(&url, "node-a").await.unwrap();
     a.save_room_listed("r1", "buckshot", "{\"v\":1}".into(), None).await.unwrap();
     a.save_room_listed("r2", "buckshot", "{}".into(), None).await.unwrap();
     a.append_move("r1", 0, "m0".into()).await.unwrap();
@@ -414,7 +414,7 @@ async fn postgres_fences_a_room_claimed_by_another_node() {
     lost(refused);
     stored.unwrap();
     // Node b sees r1 exactly as a left it before the claim.
-    let b = store::postgres::PgStore::connect(&url, "node-b").await.unwrap();
+    let b = Store::connect_node(&url, "node-b").await.unwrap();
     let r1 = b.load_room("r1").await.unwrap().expect("b owns r1");
     assert_eq!(
         (r1.snapshot.as_str(), r1.moves.clone(), r1.chat.clone()),
@@ -436,8 +436,8 @@ async fn postgres_fences_a_room_claimed_by_another_node() {
 async fn postgres_concurrent_nodes_and_a_claim_lose_no_acknowledged_move() {
     let Some(url) = pg_env::pg_url() else { return };
     let url = pg_env::fresh_schema(&url, "conf_claim_race").await;
-    let a = store::postgres::PgStore::connect(&url, "node-a").await.unwrap();
-    let b = store::postgres::PgStore::connect(&url, "node-b").await.unwrap();
+    let a = Store::connect_node(&url, "node-a").await.unwrap();
+    let b = Store::connect_node(&url, "node-b").await.unwrap();
     a.save_room_listed("ra", "buckshot", "{}".into(), None).await.unwrap();
     b.save_room_listed("rb", "buckshot", "{}".into(), None).await.unwrap();
     let writer = {

@@ -2,6 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Shells a Rebalancer may add at most; the chamber must have room for them.
+pub(crate) const REBALANCE_MAX: u8 = 3;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Item {

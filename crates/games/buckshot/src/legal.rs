@@ -13,8 +13,8 @@ mod refusal;
 
 pub(crate) use refusal::Refusal;
 
+use crate::item::REBALANCE_MAX;
 use crate::mask::for_each_bit;
-use crate::rules::REBALANCE_MAX;
 use crate::state::{MAX_LIVES, MAX_SEATS, bit};
 use crate::{Action, Buckshot, Chamber, Item, ItemUse, Quickshot, Shell};
 use engine::Seat;

@@ -1,14 +1,12 @@
 //! The effect of each action: `apply_action` (which checks it with `legal.rs`'s checks and
 //! carries it out), and the turn machinery (the start of a round is in `round.rs`).
 
+use crate::item::REBALANCE_MAX;
 use crate::legal::Refusal;
 use crate::mask::next_after;
 use crate::state::{MAX_LIVES, MAX_SEATS, bit};
 use crate::{Action, Buckshot, Chamber, Config, Event, Item, ItemUse, Items, Quickshot, Shell};
 use engine::{MatchRng, Seat, SetupError};
-
-/// Shells a Rebalancer may add at most; the chamber must have room for them.
-pub(crate) const REBALANCE_MAX: u8 = 3;
 
 impl Buckshot {
     pub(crate) fn setup(config: &Config, seed: u64) -> Result<Self, SetupError> {

@@ -109,7 +109,7 @@ impl<A: GameAdapter> Room<A> {
         if let Some(ms) = snap.current {
             // A match that does not rebuild under other rules than those that played it is
             // said to be theirs, not a damaged record.
-            let note = A::name().parse().ok().and_then(|kind| crate::replay::rules_note(kind, ms.rules_version));
+            let note = A::name().parse().ok().and_then(|kind| crate::rules_version::rules_note(kind, ms.rules_version));
             let failed = |why: String| match &note {
                 Some(note) => {
                     Error::restore(id, format!("{note}, and its running match does not rebuild on it: {why}"))
@@ -229,7 +229,7 @@ impl<A: GameAdapter> Room<A> {
     /// The listing a write of the whole room carries: a cluster lists every node's rooms from
     /// their rows; one server lists from memory and stores none.
     pub(super) fn cluster_listing(&self) -> Option<String> {
-        self.store.postgres().is_some().then(|| self.listing())
+        self.store.keeps_listings().then(|| self.listing())
     }
 
     /// Drops the cached room fields and refreshes the viewers and the summary from the room as

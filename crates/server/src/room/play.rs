@@ -233,7 +233,7 @@ impl<A: GameAdapter> Room<A> {
         };
         // What a replay needs besides the seed, config and moves: the rules version that
         // played them, and the position a set-up room's matches start from.
-        result[crate::replay::RULES_VERSION_KEY] = serde_json::Value::from(<A::G as Game>::RULES_VERSION);
+        result[crate::rules_version::RULES_VERSION_KEY] = serde_json::Value::from(<A::G as Game>::RULES_VERSION);
         if let Some(setup) = &self.options.setup {
             result["setup"] = serde_json::Value::from(setup.as_str());
         }

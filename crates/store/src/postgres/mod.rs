@@ -14,14 +14,14 @@ mod cluster;
 mod commit;
 mod migrations;
 
-use crate::batch::{Cmd, Gather, call};
+use crate::batch::{Cmd, Gather};
 use crate::records::{MatchRecord, StoreError, StoredRoom};
 use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod, Runtime};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::mpsc;
 
 pub use cluster::{Listed, Located};
 pub use migrations::SCHEMA_VERSION;
@@ -239,58 +239,15 @@ impl PgStore {
         self.shared.limit.set(limit);
     }
 
+    /// Where this store's requests of a scheduler tick are gathered (group commit): the
+    /// writes go through it (written once, on [`crate::Store`]).
+    pub(crate) fn gather(&self) -> &impl Gather {
+        &*self.shared
+    }
+
     /// Runs `op` on a connection of the writers' pool within the store's time limit.
     async fn bounded<T>(&self, op: impl AsyncFnOnce(&mut Object) -> Result<T, StoreError>) -> Result<T, StoreError> {
         within(&self.shared.pool, self.shared.limit.get(), op).await
-    }
-
-    async fn call<T>(&self, make: impl FnOnce(oneshot::Sender<Result<T, StoreError>>) -> Cmd) -> Result<T, StoreError> {
-        call(&*self.shared, make).await
-    }
-
-    /// As [`crate::Store::save_room`], with what the lobby lists about the room (kept on its row;
-    /// `None` keeps the last).
-    pub async fn save_room_listed(
-        &self,
-        id: &str,
-        game: &str,
-        snapshot: String,
-        listing: Option<String>,
-    ) -> Result<(), StoreError> {
-        self.call(|ack| Cmd::SaveRoom { id: id.into(), game: game.into(), snapshot, listing, ack }).await
-    }
-
-    pub async fn append_move(&self, id: &str, index: u64, entry: String) -> Result<(), StoreError> {
-        self.call(|ack| Cmd::AppendMove { id: id.into(), index, entry, ack }).await
-    }
-
-    /// As [`crate::Store::reset_moves`], with what the lobby lists about the room (kept on its row;
-    /// `None` keeps the last).
-    pub async fn reset_moves_listed(
-        &self,
-        id: &str,
-        snapshot: String,
-        listing: Option<String>,
-    ) -> Result<(), StoreError> {
-        self.call(|ack| Cmd::ResetMoves { id: id.into(), snapshot, listing, ack }).await
-    }
-
-    pub async fn append_chat(&self, id: &str, entry: String) -> Result<(), StoreError> {
-        self.call(|ack| Cmd::AppendChat { id: id.into(), entry, ack }).await
-    }
-
-    pub async fn delete_room(&self, id: &str) -> Result<(), StoreError> {
-        self.call(|ack| Cmd::DeleteRoom { id: id.into(), ack }).await
-    }
-
-    /// Records a finished match; answers its id.
-    pub async fn finish_match(&self, record: MatchRecord) -> Result<i64, StoreError> {
-        self.call(|ack| Cmd::FinishMatch { record, number: None, ack }).await
-    }
-
-    /// Records match `number` of its room once (see [`crate::Store::record_match`]).
-    pub async fn record_match(&self, record: MatchRecord, number: u64) -> Result<i64, StoreError> {
-        self.call(|ack| Cmd::FinishMatch { record, number: Some(number), ack }).await
     }
 
     /// Claims for this node every room it owned or nobody owns (bumping each one's epoch, so

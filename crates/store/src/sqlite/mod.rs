@@ -149,78 +149,12 @@ impl SqliteStore {
         SqliteStore::open(Path::new(":memory:"))
     }
 
-    async fn call<T>(&self, make: impl FnOnce(oneshot::Sender<Result<T, StoreError>>) -> Cmd) -> Result<T, StoreError> {
-        call(&*self.shared, make).await
-    }
-
-    /// As [`crate::Store::save_room`]; the listing is not kept (one server lists from memory).
-    pub async fn save_room_listed(
-        &self,
-        id: &str,
-        game: &str,
-        snapshot: String,
-        listing: Option<String>,
-    ) -> Result<(), StoreError> {
-        self.call(|ack| Cmd::SaveRoom { id: id.into(), game: game.into(), snapshot, listing, ack }).await
-    }
-
-    pub async fn append_move(&self, id: &str, index: u64, entry: String) -> Result<(), StoreError> {
-        self.call(|ack| Cmd::AppendMove { id: id.into(), index, entry, ack }).await
-    }
-
-    /// As [`crate::Store::reset_moves`]; the listing is not kept (one server lists from memory).
-    pub async fn reset_moves_listed(
-        &self,
-        id: &str,
-        snapshot: String,
-        listing: Option<String>,
-    ) -> Result<(), StoreError> {
-        self.call(|ack| Cmd::ResetMoves { id: id.into(), snapshot, listing, ack }).await
-    }
-
-    /// Appends a chat line (JSON) to a room's chat, keeping its last [`CHAT_KEPT`].
-    pub async fn append_chat(&self, id: &str, entry: String) -> Result<(), StoreError> {
-        self.call(|ack| Cmd::AppendChat { id: id.into(), entry, ack }).await
-    }
-
-    pub async fn delete_room(&self, id: &str) -> Result<(), StoreError> {
-        self.call(|ack| Cmd::DeleteRoom { id: id.into(), ack }).await
-    }
-
-    /// Records a finished match; answers its id.
-    pub async fn finish_match(&self, record: MatchRecord) -> Result<i64, StoreError> {
-        self.call(|ack| Cmd::FinishMatch { record, number: None, ack }).await
-    }
-
-    /// Records match `number` of its room once (see [`crate::Store::record_match`]).
-    pub async fn record_match(&self, record: MatchRecord, number: u64) -> Result<i64, StoreError> {
-        self.call(|ack| Cmd::FinishMatch { record, number: Some(number), ack }).await
-    }
-
-    pub async fn load_rooms(&self) -> Result<Vec<StoredRoom>, StoreError> {
-        self.call(|reply| Cmd::LoadRooms { only: None, reply }).await
-    }
-
-    /// One live room, as [`crate::Store::load_rooms`] reads them (a dormant room being woken).
-    pub async fn load_room(&self, id: &str) -> Result<Option<StoredRoom>, StoreError> {
-        let rooms = self.call(|reply| Cmd::LoadRooms { only: Some(id.to_string()), reply }).await?;
-        Ok(rooms.into_iter().next())
-    }
-
-    pub async fn get_match(&self, id: i64) -> Result<Option<MatchRecord>, StoreError> {
-        self.call(|reply| Cmd::GetMatch { id, reply }).await
-    }
-
-    pub async fn list_matches(&self, limit: u32) -> Result<Vec<MatchRecord>, StoreError> {
-        self.call(|reply| Cmd::ListMatches { limit, reply }).await
-    }
-
-    /// Whether `id` names a stored room or a retired one.
-    pub async fn id_taken(&self, id: &str) -> Result<bool, StoreError> {
-        self.call(|reply| Cmd::IdTaken { id: id.into(), reply }).await
+    /// Where this store's requests of a scheduler tick are gathered (group commit): every
+    /// write and read goes through it (written once, on [`crate::Store`]).
+    pub(crate) fn gather(&self) -> &impl Gather {
+        &*self.shared
     }
 }
-
 /// Reads a finished match straight from a database file, without a server (for
 /// `cardtable replay`).
 pub fn read_match(path: &Path, id: i64) -> Result<Option<MatchRecord>, StoreError> {
