@@ -260,7 +260,10 @@ async fn setup_match(
             request.headers_mut().insert("cookie", format!("ct_session={session}").parse()?);
         }
         let (mut ws, _) = connect_async_with_config(request, None, true).await?;
-        ws.send(Message::Text(json!({"type": "JoinGame", "username": format!("p{p}")}).to_string().into())).await?;
+        // As long as a guest's name (`guest-48213`): names travel in most packets, so
+        // `--signed-in` against anonymous clients compares the accounts, not the names' bytes.
+        let name = format!("anon-{:05}", (i * 4 + p) % 100_000);
+        ws.send(Message::Text(json!({"type": "JoinGame", "username": name}).to_string().into())).await?;
         // Wait for our Joined: a signed-in client is seated under its account's name.
         let name = loop {
             match ws.next().await {
