@@ -22,6 +22,16 @@ fn request(addr: &str, method: &str, path: &str, session: Option<&str>, body: Op
     (head[9..12].parse().unwrap(), head.to_string(), body.to_string())
 }
 
+/// The server, killed when the test ends, passed or failed.
+struct Server(std::process::Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 fn session_of(head: &str) -> String {
     let line = head.lines().find_map(|l| l.strip_prefix("set-cookie: ct_session=")).expect("a session cookie");
     line.split(';').next().unwrap().to_string()
@@ -38,17 +48,19 @@ fn a_run_that_signs_people_in_logs_no_secret_and_the_cli_reads_its_accounts() {
     std::fs::create_dir_all(&dir).unwrap();
     let db = dir.join("accounts.db");
     let log = dir.join("server.log");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cardtable"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
-        .arg(&db)
-        // Everything the server and its libraries say, down to debug.
-        .env("RUST_LOG", "debug")
-        .stdout(Stdio::piped())
-        .stderr(std::fs::File::create(&log).unwrap())
-        .spawn()
-        .expect("start the server");
+    let mut server = Server(
+        Command::new(env!("CARGO_BIN_EXE_cardtable"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--db"])
+            .arg(&db)
+            // Everything the server and its libraries say, down to debug.
+            .env("RUST_LOG", "debug")
+            .stdout(Stdio::piped())
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .expect("start the server"),
+    );
     let mut line = String::new();
-    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut out = BufReader::new(server.0.stdout.take().unwrap());
     out.read_line(&mut line).unwrap();
     std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
     let addr = line.split("http://").nth(1).and_then(|r| r.split('/').next()).expect("the URL line").to_string();
@@ -78,8 +90,7 @@ fn a_run_that_signs_people_in_logs_no_secret_and_the_cli_reads_its_accounts() {
     let (status, head, _) = request(&addr, "POST", "/api/auth/guest", None, None);
     assert_eq!(status, 201);
     secrets.push(session_of(&head));
-    let _ = child.kill();
-    let _ = child.wait();
+    drop(server);
 
     let text = std::fs::read_to_string(&log).unwrap();
     assert!(text.contains("signed in"), "the log was written at debug: {}", &text[..text.len().min(2000)]);
