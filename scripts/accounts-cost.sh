@@ -3,7 +3,7 @@
 # without `--signed-in` (every client a guest account, its socket opened with its session
 # cookie, its matches recorded to it), alternated ROUNDS times on one release build, each run
 # its own server on a fresh SQLite database. Prints each run's moves per server CPU-second and
-# the ratio of the medians. Usage: scripts/accounts-cost.sh [ROUNDS] [MATCHES] [SECONDS]
+# the ratio of the medians. The order alternates each round (ABBA). Usage: scripts/accounts-cost.sh [ROUNDS] [MATCHES] [SECONDS]
 # (CARDTABLE_BIN=path: another build of the server instead of the release one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,7 +15,10 @@ if [ -z "$bin" ]; then
 fi
 anon=() signed=()
 for r in $(seq 1 "$rounds"); do
-    for mode in anon signed; do
+    # ABBA: which mode runs first alternates, so a drift over the run (the machine's other load,
+    # its clock) falls on both alike.
+    order="anon signed"; [ $((r % 2)) -eq 0 ] && order="signed anon"
+    for mode in $order; do
         flag=(); [ "$mode" = signed ] && flag=(--signed-in)
         v=$("$bin" loadtest --matches "$matches" --seconds "$seconds" --sockets 0 --json "${flag[@]}" |
             python3 -c 'import json,sys; r=json.load(sys.stdin); print(round(r["movesPerCpuSec"]), r["errors"])')
