@@ -24,6 +24,7 @@ mod membership;
 pub mod options;
 mod packets;
 mod persist;
+mod quick;
 mod play;
 mod state;
 mod sync;
@@ -106,6 +107,14 @@ pub struct Room<A: GameAdapter> {
     /// its sockets at once) are stored in one snapshot, written when the room has no other
     /// command waiting and before it handles anything else (see [`Room::store_drops`]).
     dropped: Option<Vec<protocol::ServerMsg>>,
+    /// A quick-play table's first match starts by itself at this moment at the latest (see
+    /// [`options::QuickTable`]); `None` for other rooms, or once it started.
+    quick_deadline: Option<Instant>,
+    /// Whether members may hand their seat to a bot (`Autopilot`; `serve --allow-autopilot`).
+    allow_autopilot: bool,
+    /// The members who did so: their bot's level and noise, by username. Not stored (a
+    /// benchmark's simulated people send it again after a restart).
+    autopilot: HashMap<String, (String, f64)>,
     _adapter: std::marker::PhantomData<A>,
 }
 
@@ -143,7 +152,9 @@ impl<A: GameAdapter> Room<A> {
     pub fn create(id: String, options: RoomOptions, store: store::Store) -> (Self, RoomHandle, Inbox) {
         // A default seed nobody can work out from the clock or the process.
         let base_seed = options.seed.unwrap_or_else(os_random_u64);
-        Self::build(id, options, store, base_seed)
+        let (mut room, handle, inbox) = Self::build(id, options, store, base_seed);
+        room.seat_quick_bots();
+        (room, handle, inbox)
     }
 
     fn build(id: String, options: RoomOptions, store: store::Store, base_seed: u64) -> (Self, RoomHandle, Inbox) {
@@ -151,6 +162,10 @@ impl<A: GameAdapter> Room<A> {
             RoomHandle::new(id.clone(), A::name(), options.private, options.seed.is_some() || options.setup.is_some());
         // The bots' generator: their choices need no replaying (their moves are stored).
         let rng = MatchRng::new(os_random_u64());
+        let quick_deadline = options
+            .quickplay
+            .as_ref()
+            .map(|q| Instant::now() + std::time::Duration::from_secs(q.join_seconds));
         let room = Room {
             id,
             options,
@@ -181,6 +196,9 @@ impl<A: GameAdapter> Room<A> {
             retry_at: None,
             unsaved: false,
             dropped: None,
+            quick_deadline,
+            allow_autopilot: false,
+            autopilot: HashMap::new(),
             _adapter: std::marker::PhantomData,
         };
         (room, handle, inbox)
@@ -289,6 +307,11 @@ impl<A: GameAdapter> Room<A> {
             // The flag is set already; the loop ends the task.
             RoomCmd::Moved => {}
         }
+    }
+
+    /// Lets members hand their seat to a bot (`Autopilot`).
+    pub fn set_allow_autopilot(&mut self, allow: bool) {
+        self.allow_autopilot = allow;
     }
 
     /// A write the room makes on its own was refused: its timers wait [`STORE_RETRY`].

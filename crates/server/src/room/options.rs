@@ -30,6 +30,32 @@ pub struct RoomOptions {
     pub game_options: Value,
     /// Not listed in `GET /api/rooms`: only those given the link find it.
     pub private: bool,
+    /// A table quick play seated (`crate::quickplay`): set by the server, never by
+    /// `POST /api/rooms`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub quickplay: Option<QuickTable>,
+}
+
+/// Who quick play seated at a room: the people whose seats are reserved (only they may sit
+/// down before its first match; anyone else who joins watches), and the bots that fill the
+/// rest. The first match starts by itself once every one of them has joined, or after
+/// `join_seconds` with those who came (bots of the same level take the seats of those who did
+/// not).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct QuickTable {
+    pub people: Vec<QuickSeat>,
+    /// The bots' levels, one a seat.
+    pub bots: Vec<String>,
+    pub join_seconds: u64,
+}
+
+/// A seat quick play reserved for an identity (a person or a guest).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct QuickSeat {
+    pub account: i64,
+    pub name: String,
 }
 
 impl Default for RoomOptions {
@@ -43,6 +69,7 @@ impl Default for RoomOptions {
             max_spectators: 64,
             game_options: Value::Null,
             private: false,
+            quickplay: None,
         }
     }
 }

@@ -119,6 +119,27 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (match_id, seat)
     );
     CREATE INDEX match_people_account ON match_people (account_id, match_id);",
+    // 8: quick play's queue (issue 43), shared by a cluster's nodes: one row a ticket (a person
+    // or a party), matched by whichever node claims it (`FOR UPDATE SKIP LOCKED`, then a lease
+    // in `claimed_by`/`claimed_at`), then the room it was seated at. Watchers touch `seen_at`;
+    // a ticket nobody watches leaves the queue.
+    "CREATE TABLE quickplay_queue (
+        ticket TEXT PRIMARY KEY,
+        game TEXT NOT NULL,
+        players INT NOT NULL,
+        people TEXT NOT NULL,
+        accounts BIGINT[] NOT NULL,
+        rating DOUBLE PRECISION NOT NULL,
+        enqueued_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+        seen_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+        claimed_by TEXT,
+        claimed_at TIMESTAMPTZ,
+        room TEXT,
+        node TEXT,
+        path TEXT,
+        bots TEXT
+    );
+    CREATE INDEX quickplay_waiting ON quickplay_queue (enqueued_at) WHERE room IS NULL;",
 ];
 
 /// The schema version this binary brings a database to.
