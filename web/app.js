@@ -12,6 +12,7 @@
 import { h, replaceChildren, clock, tapToRead, botName, botInfo, foldingMenu } from '/dom.js';
 import { identity, loadIdentity, mountAccountMenu } from '/account.js';
 import { openProfile } from '/profile.js';
+import { playNowCard, openParty } from '/quickplay.js';
 
 /** Games whose hand cards a tap reads first (a second tap or Play plays): see `tapToRead`.
  * Wolf Pack is not one: choosing a card there is already undone until it is confirmed. */
@@ -86,7 +87,9 @@ function route() {
   const m = location.pathname.match(/^\/r\/([A-Za-z0-9_-]+)\/?$/);
   const r = location.pathname.match(/^\/replay\/(\d+)\/?$/);
   const u = location.pathname.match(/^\/u\/([^/]+)\/?$/);
+  const p = location.pathname.match(/^\/party\/([0-9a-f]+)\/?$/);
   if (m) openRoom(m[1]);
+  else if (p) openParty(app, p[1], GAMES);
   else if (u) openProfile(app, safeDecode(u[1]), gameTitle);
   else if (r) openReplay(Number(r[1]), new URLSearchParams(location.search).get('room') ?? '');
   else openLobby();
@@ -237,6 +240,7 @@ function openLobby() {
         // Each game's rules page: how to play first, then the full rules.
         Object.keys(GAMES).length ? h('p', { class: 'lobby-rules', dataset: { testid: 'lobby-rules' } }, 'How to play: ',
           Object.values(GAMES).map((g, i) => [i ? ' · ' : '', rulesLink(g.name, g.title)])) : null),
+      Object.keys(GAMES).length ? playNowCard(app, GAMES, openLobby) : null,
       form, rooms));
   load();
   const timer = setInterval(() => { if (document.visibilityState === 'visible') load(); }, 5000);

@@ -43,6 +43,7 @@ pub mod lobby;
 pub mod node;
 pub mod passkey;
 pub mod profile;
+pub mod quickplay;
 pub mod replay;
 pub mod room;
 pub mod rules;
@@ -93,6 +94,8 @@ pub struct AppState {
     pub limits: Arc<Limits>,
     /// Sign-in throttles ([`auth::Auth`]).
     pub auth: Arc<auth::Auth>,
+    /// Quick play's queue and parties ([`quickplay`]).
+    pub quickplay: Arc<quickplay::QuickPlay>,
 }
 
 /// Serves until `shutdown` resolves.
@@ -108,7 +111,9 @@ pub async fn run(
         .map_err(std::io::Error::other)?;
     let lobby = Arc::new(lobby);
     let auth = Arc::new(auth::Auth::new(&limits));
-    let state = AppState { lobby: lobby.clone(), rate_limit: config.rate_limit.max(conn::RATE), limits, auth };
+    let quickplay = quickplay::QuickPlay::start(&lobby, limits.quickplay_wait);
+    let state =
+        AppState { lobby: lobby.clone(), rate_limit: config.rate_limit.max(conn::RATE), limits, auth, quickplay };
     let limits = state.limits.clone();
     if !node.cluster {
         return accept::serve(listener, app(state), limits, shutdown).await;
@@ -184,12 +189,20 @@ pub fn app(state: AppState) -> Router {
         .route("/api/me", get(auth::me).patch(auth::patch_me).delete(auth::delete_me))
         .route("/api/me/export", get(auth::export))
         .route("/api/users/{name}", get(profile::user))
+        .route("/api/quickplay", post(quickplay::queue))
+        .route("/api/quickplay/{ticket}", get(quickplay::ticket).delete(quickplay::cancel))
+        .route("/api/quickplay/{ticket}/ws", get(quickplay::socket))
+        .route("/api/parties", post(quickplay::new_party))
+        .route("/api/parties/{id}", get(quickplay::get_party))
+        .route("/api/parties/{id}/join", post(quickplay::join_party))
+        .route("/api/parties/{id}/leave", post(quickplay::leave_party))
         .route("/rules", get(|| async { rules::page("README") }))
         .route("/rules/{game}", get(|Path(game): Path<String>| async move { rules::page(&game) }))
         .route("/", get(|| async { asset("index.html") }))
         .route("/r/{id}", get(|| async { asset("index.html") }))
         .route("/replay/{id}", get(|| async { asset("index.html") }))
         .route("/u/{name}", get(|| async { asset("index.html") }))
+        .route("/party/{id}", get(|| async { asset("index.html") }))
         .route("/{*path}", get(|Path(path): Path<String>| async move { asset(&path) }))
         .layer(axum::middleware::map_response(with_security_headers))
         .with_state(state)
@@ -371,6 +384,9 @@ async fn create_room(
         Ok(r) => r,
         Err(r) => return r,
     };
+    if req.options.quickplay.is_some() {
+        return bad_request("`quickplay` is set by quick play (POST /api/quickplay), not by a room's creator".into());
+    }
     match state.lobby.create_from(&req.game, req.options, peer).await {
         Ok(id) => (StatusCode::CREATED, Json(serde_json::json!({ "id": id }))).into_response(),
         Err(CreateError::Bad(e)) => bad_request(e.to_string()),

@@ -24,8 +24,8 @@ mod membership;
 pub mod options;
 mod packets;
 mod persist;
-mod quick;
 mod play;
+mod quick;
 mod state;
 mod sync;
 mod timers;
@@ -162,10 +162,8 @@ impl<A: GameAdapter> Room<A> {
             RoomHandle::new(id.clone(), A::name(), options.private, options.seed.is_some() || options.setup.is_some());
         // The bots' generator: their choices need no replaying (their moves are stored).
         let rng = MatchRng::new(os_random_u64());
-        let quick_deadline = options
-            .quickplay
-            .as_ref()
-            .map(|q| Instant::now() + std::time::Duration::from_secs(q.join_seconds));
+        let quick_deadline =
+            options.quickplay.as_ref().map(|q| Instant::now() + std::time::Duration::from_secs(q.join_seconds));
         let room = Room {
             id,
             options,

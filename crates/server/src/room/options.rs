@@ -83,9 +83,10 @@ pub const MAX_SPECTATORS: u64 = 256;
 pub const MAX_GAME_OPTIONS_BYTES: usize = 4 * 1024;
 
 impl RoomOptions {
-    /// The options as clients see them: all but the seed.
+    /// The options as clients see them: all but the seed (and a quick-play table's account
+    /// ids).
     pub fn public(&self) -> RoomOptions {
-        RoomOptions { seed: None, setup: None, ..self.clone() }
+        RoomOptions { seed: None, setup: None, quickplay: None, ..self.clone() }
     }
 
     /// Whether every option is in its range; if not, a reason naming the option.

@@ -12,7 +12,8 @@ use protocol::{ChatMessage, ClientMsg, ServerMsg, codes};
 use serde::Deserialize;
 
 const CHAT_KEPT: usize = store::CHAT_KEPT;
-pub(super) const BOT_NAMES: [&str; 12] = ["ana", "ben", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon", "kim", "lou"];
+pub(super) const BOT_NAMES: [&str; 12] =
+    ["ana", "ben", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon", "kim", "lou"];
 
 impl<A: GameAdapter> Room<A> {
     pub(super) async fn on_text(&mut self, conn: ConnId, text: &str) {
@@ -130,7 +131,11 @@ impl<A: GameAdapter> Room<A> {
                     return self.fail(conn, codes::GAME_RUNNING, "the game has started already");
                 }
                 if self.quick_lobby() {
-                    return self.fail(conn, codes::QUICK_TABLE, "this quick-play game starts by itself once everyone is in");
+                    return self.fail(
+                        conn,
+                        codes::QUICK_TABLE,
+                        "this quick-play game starts by itself once everyone is in",
+                    );
                 }
                 self.start(Some(conn)).await;
             }

@@ -63,11 +63,7 @@ impl<A: GameAdapter> Room<A> {
         };
         let seated: Vec<usize> = (0..self.members.len()).filter(|&i| !self.members[i].spectator).collect();
         if seated.len() < A::MIN_PLAYERS {
-            return fail(
-                self,
-                codes::NOT_ENOUGH_PLAYERS,
-                &format!("at least {} players are needed", A::MIN_PLAYERS),
-            );
+            return fail(self, codes::NOT_ENOUGH_PLAYERS, &format!("at least {} players are needed", A::MIN_PLAYERS));
         }
         if seated.len() > A::MAX_PLAYERS {
             return fail(self, codes::TOO_MANY_PLAYERS, &format!("at most {} players", A::MAX_PLAYERS));

@@ -4,9 +4,9 @@
 //! seats of those who did not come).
 
 use super::Room;
+use super::now_ms;
 use super::packets::BOT_NAMES;
 use super::state::{Member, random_token};
-use super::now_ms;
 use crate::adapter::GameAdapter;
 use protocol::ServerMsg;
 
@@ -54,9 +54,10 @@ impl<A: GameAdapter> Room<A> {
             return;
         }
         let Some(q) = &self.options.quickplay else { return };
-        let all_in = q.people.iter().all(|p| {
-            self.members.iter().any(|m| m.account == Some(p.account) && m.conn.is_some() && !m.spectator)
-        });
+        let all_in = q
+            .people
+            .iter()
+            .all(|p| self.members.iter().any(|m| m.account == Some(p.account) && m.conn.is_some() && !m.spectator));
         if all_in {
             self.quick_start().await;
         }

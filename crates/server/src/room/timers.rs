@@ -188,9 +188,8 @@ impl<A: GameAdapter> Room<A> {
         // A person who handed their seat to a bot (`Autopilot`) has it play as them.
         let pilot = if keep { None } else { self.autopilot.get(&cur.seats[seat.index()]).cloned() };
         let noise = pilot.as_ref().map_or(0.0, |p| p.1);
-        let mut bot = seated
-            .or_else(|| pilot.as_ref().and_then(|(level, _)| A::bot(level)))
-            .unwrap_or_else(A::stand_in_bot);
+        let mut bot =
+            seated.or_else(|| pilot.as_ref().and_then(|(level, _)| A::bot(level))).unwrap_or_else(A::stand_in_bot);
         let game = cur.game.clone();
         let (started, think) = (Instant::now(), self.window_think(decision.kind));
         let thinking = tokio::task::spawn_blocking(move || {

@@ -82,9 +82,8 @@ impl PgStore {
     /// A ticket as it stands (`None`: no such ticket, or it left the queue), marked seen.
     pub async fn quickplay_ticket(&self, ticket: &str) -> Result<Option<QueuedTicket>, StoreError> {
         let sql = format!("UPDATE quickplay_queue SET seen_at = now() WHERE ticket = $1 RETURNING {COLUMNS}");
-        let row = self
-            .bounded(async |client| client.query_opt(sql.as_str(), &[&ticket]).await.map_err(query_error))
-            .await?;
+        let row =
+            self.bounded(async |client| client.query_opt(sql.as_str(), &[&ticket]).await.map_err(query_error)).await?;
         Ok(row.as_ref().map(row_ticket))
     }
 
