@@ -38,6 +38,7 @@
 //!   [`ANCHOR`] = 1500, so a newcomer (1500) starts level with `medium` and "hard ~1582" means
 //!   in Sorcery that `hard` scores 61% against `medium`. Ladders of different games are not
 //!   comparable (each has its own `medium`).
+//! - A game's own `heuristic` bot is the player `medium` is: it has `medium`'s rating.
 //! - A bot's deviation is [`BOT_RD`] = 30 (fixed): games against bots count fully.
 //!
 //! # Leaving rated games ([`leave_cooldown_secs`])
