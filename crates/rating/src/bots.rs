@@ -14,6 +14,9 @@ pub const ANCHOR: f64 = 1500.0;
 /// and does not change), so a game against a bot counts fully for the person.
 pub const BOT_RD: f64 = 30.0;
 
+/// A game's ladder: its squeezed title and its `(level, rating)` rows, strongest first.
+pub type Ladder = (String, Vec<(String, f64)>);
+
 /// A game's name squeezed for comparison: lowercase, without spaces, `-` or `_`, so the page's
 /// titles ("Three Kingdoms") and the games' names ("three-kingdoms") compare equal.
 fn squeeze(s: &str) -> String {
@@ -23,8 +26,8 @@ fn squeeze(s: &str) -> String {
 /// Every game's `(squeezed title, [(level, Elo above random)])` from a ladder page: the first
 /// `| level | rating |` table of each `## ` section (the steps tables and the `### `
 /// subsections, measured on scales of their own, are skipped), as `registry::ratings` reads it.
-pub fn parse_ladder(md: &str) -> Vec<(String, Vec<(String, f64)>)> {
-    let mut out: Vec<(String, Vec<(String, f64)>)> = Vec::new();
+pub fn parse_ladder(md: &str) -> Vec<Ladder> {
+    let mut out: Vec<Ladder> = Vec::new();
     let (mut in_table, mut in_sub) = (false, false);
     for line in md.lines() {
         if let Some(h) = line.strip_prefix("## ") {
@@ -50,8 +53,8 @@ pub fn parse_ladder(md: &str) -> Vec<(String, Vec<(String, f64)>)> {
 }
 
 /// The committed page's ladders, anchored: `(squeezed title, [(level, rating)])`.
-fn anchored() -> &'static [(String, Vec<(String, f64)>)] {
-    static LADDERS: OnceLock<Vec<(String, Vec<(String, f64)>)>> = OnceLock::new();
+fn anchored() -> &'static [Ladder] {
+    static LADDERS: OnceLock<Vec<Ladder>> = OnceLock::new();
     LADDERS.get_or_init(|| {
         let mut ladders = parse_ladder(LADDER_MD);
         for (_, rows) in &mut ladders {

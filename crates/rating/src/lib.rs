@@ -51,7 +51,7 @@ mod bots;
 mod glicko;
 mod places;
 
-pub use bots::{ANCHOR, ANCHOR_LEVEL, BOT_RD, bot, bot_rating, bot_ratings, parse_ladder};
+pub use bots::{ANCHOR, ANCHOR_LEVEL, BOT_RD, Ladder, bot, bot_rating, bot_ratings, parse_ladder};
 pub use glicko::{INITIAL_R, INITIAL_RD, INITIAL_VOL, PROVISIONAL_RD, Rating, TAU, decay, update};
 pub use places::{DRAW, LOSS, WIN, pairwise_results, rate_match, rate_team};
 
