@@ -13,6 +13,7 @@ mod accounts;
 mod cluster;
 mod commit;
 mod migrations;
+mod ratings;
 
 use crate::batch::{Cmd, Gather};
 use crate::records::{MatchRecord, StoreError, StoredRoom};
