@@ -14,6 +14,9 @@ pub const ANCHOR: f64 = 1500.0;
 /// and does not change), so a game against a bot counts fully for the person.
 pub const BOT_RD: f64 = 30.0;
 
+/// A game's ladder: its squeezed title and its `(level, rating)` rows, strongest first.
+pub type Ladder = (String, Vec<(String, f64)>);
+
 /// A game's name squeezed for comparison: lowercase, without spaces, `-` or `_`, so the page's
 /// titles ("Three Kingdoms") and the games' names ("three-kingdoms") compare equal.
 fn squeeze(s: &str) -> String {
@@ -23,8 +26,8 @@ fn squeeze(s: &str) -> String {
 /// Every game's `(squeezed title, [(level, Elo above random)])` from a ladder page: the first
 /// `| level | rating |` table of each `## ` section (the steps tables and the `### `
 /// subsections, measured on scales of their own, are skipped), as `registry::ratings` reads it.
-pub fn parse_ladder(md: &str) -> Vec<(String, Vec<(String, f64)>)> {
-    let mut out: Vec<(String, Vec<(String, f64)>)> = Vec::new();
+pub fn parse_ladder(md: &str) -> Vec<Ladder> {
+    let mut out: Vec<Ladder> = Vec::new();
     let (mut in_table, mut in_sub) = (false, false);
     for line in md.lines() {
         if let Some(h) = line.strip_prefix("## ") {
@@ -50,8 +53,8 @@ pub fn parse_ladder(md: &str) -> Vec<(String, Vec<(String, f64)>)> {
 }
 
 /// The committed page's ladders, anchored: `(squeezed title, [(level, rating)])`.
-fn anchored() -> &'static [(String, Vec<(String, f64)>)] {
-    static LADDERS: OnceLock<Vec<(String, Vec<(String, f64)>)>> = OnceLock::new();
+fn anchored() -> &'static [Ladder] {
+    static LADDERS: OnceLock<Vec<Ladder>> = OnceLock::new();
     LADDERS.get_or_init(|| {
         let mut ladders = parse_ladder(LADDER_MD);
         for (_, rows) in &mut ladders {
@@ -73,8 +76,10 @@ pub fn bot_ratings(game: &str) -> &'static [(String, f64)] {
 
 /// The fixed rating of `level` (`hard`, `random`, `seed`, an Ace tier such as `veteran`) in
 /// `game` (its name or title): its Elo above `random` in the committed ladder, moved so that the
-/// game's `medium` is [`ANCHOR`] (1500). `None` for a level or game the page does not rate.
+/// game's `medium` is [`ANCHOR`] (1500). A game's own `heuristic` bot is the player `medium`
+/// is, so it has `medium`'s rating. `None` for a level or game the page does not rate.
 pub fn bot_rating(game: &str, level: &str) -> Option<f64> {
+    let level = if level == "heuristic" { ANCHOR_LEVEL } else { level };
     bot_ratings(game).iter().find(|(l, _)| l == level).map(|&(_, r)| r)
 }
 
@@ -103,6 +108,7 @@ mod tests {
         assert_eq!(bot_rating("Three Kingdoms", "seed"), bot_rating("three-kingdoms", "seed"));
         assert!(bot_rating("wolfpack", "veteran").is_some(), "the Ace's tiers are on the pilots' scale");
         assert_eq!(bot_rating("sorcery", "hard@250"), None);
+        assert_eq!(bot_rating("buckshot", "heuristic"), Some(1500.0), "medium is the heuristic");
         assert_eq!(bot_rating("chess", "medium"), None);
         assert_eq!(bot("sorcery", "hard").map(|b| b.rd), Some(BOT_RD));
     }
@@ -115,9 +121,8 @@ mod tests {
             | hard@250 | +74 | x |\n\n## Wolf Pack, 3 players\n\n| level | rating |\n| --- | --: |\n\
             | rookie | -99 |\n";
         let ladders = parse_ladder(page);
-        let rows = |pairs: &[(&str, f64)]| -> Vec<(String, f64)> {
-            pairs.iter().map(|&(l, r)| (l.to_string(), r)).collect()
-        };
+        let rows =
+            |pairs: &[(&str, f64)]| -> Vec<(String, f64)> { pairs.iter().map(|&(l, r)| (l.to_string(), r)).collect() };
         assert_eq!(ladders.len(), 2, "{ladders:?}");
         assert_eq!(ladders[0], ("buckshot".to_string(), rows(&[("hard", 446.0), ("medium", 257.0), ("random", 0.0)])));
         assert_eq!(ladders[1], ("wolfpack".to_string(), rows(&[("rookie", -99.0)])));

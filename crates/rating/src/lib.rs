@@ -38,6 +38,7 @@
 //!   [`ANCHOR`] = 1500, so a newcomer (1500) starts level with `medium` and "hard ~1582" means
 //!   in Sorcery that `hard` scores 61% against `medium`. Ladders of different games are not
 //!   comparable (each has its own `medium`).
+//! - A game's own `heuristic` bot is the player `medium` is: it has `medium`'s rating.
 //! - A bot's deviation is [`BOT_RD`] = 30 (fixed): games against bots count fully.
 //!
 //! # Leaving rated games ([`leave_cooldown_secs`])
@@ -50,7 +51,7 @@ mod bots;
 mod glicko;
 mod places;
 
-pub use bots::{ANCHOR, ANCHOR_LEVEL, BOT_RD, bot, bot_rating, bot_ratings, parse_ladder};
+pub use bots::{ANCHOR, ANCHOR_LEVEL, BOT_RD, Ladder, bot, bot_rating, bot_ratings, parse_ladder};
 pub use glicko::{INITIAL_R, INITIAL_RD, INITIAL_VOL, PROVISIONAL_RD, Rating, TAU, decay, update};
 pub use places::{DRAW, LOSS, WIN, pairwise_results, rate_match, rate_team};
 

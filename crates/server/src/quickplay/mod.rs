@@ -154,11 +154,7 @@ impl QuickPlay {
         players: usize,
         people: Vec<QuickSeat>,
     ) -> Result<TicketInfo, QpError> {
-        let mut total = 0.0;
-        for p in &people {
-            total += person_rating(lobby, p.account, game).await.map_err(QpError::Store)?;
-        }
-        let rating = total / people.len().max(1) as f64;
+        let rating = table_rating(lobby, game, &people).await.map_err(QpError::Store)?;
         let ticket = new_ticket();
         let info = TicketInfo { ticket, game, players, people, rating, waited: Duration::ZERO, seated: None };
         match &self.backend {
@@ -193,12 +189,18 @@ impl QuickPlay {
     }
 }
 
-/// A person's rating in `game`, as quick play matches on it.
-// TODO(ratings): read the person's Glicko-2 rating from the store once the ratings branch's
-// lookup is merged; until then everyone is the rating system's newcomer (1500).
-async fn person_rating(lobby: &Lobby, account: i64, game: GameKind) -> Result<f64, store::StoreError> {
-    let _ = (lobby, account, game);
-    Ok(rating::INITIAL_R)
+/// The mean rating in `game` of `people`, as quick play matches on it: each one's Glicko-2
+/// rating as it stands now (widened for the time since it was last rated), a newcomer's
+/// 1500 for one who has none.
+async fn table_rating(lobby: &Lobby, game: GameKind, people: &[QuickSeat]) -> Result<f64, store::StoreError> {
+    let accounts: Vec<i64> = people.iter().map(|p| p.account).collect();
+    let rated = lobby.store().game_ratings(game.name(), &accounts).await?;
+    let now = crate::room::now_ms();
+    let total: f64 = accounts
+        .iter()
+        .map(|a| rated.iter().find(|r| r.account == *a).map_or(rating::INITIAL_R, |r| r.rating_at(now).r))
+        .sum();
+    Ok(total / accounts.len().max(1) as f64)
 }
 
 /// The bot levels of `game` with their fixed ratings (the ladder's, anchored `medium` = 1500),
@@ -324,6 +326,16 @@ pub async fn queue(State(state): State<AppState>, headers: HeaderMap, body: axum
     if people.len() > players {
         return qp_error(QpError::PartyTooBig);
     }
+    // Leaving rated games repeatedly makes a person wait before the next quick play (a party
+    // waits for its members).
+    let now = crate::room::now_ms();
+    for p in &people {
+        match state.lobby.store().leave_penalty(p.account, now).await {
+            Ok(penalty) if penalty.waiting(now) => return cooldown(&p.name, penalty.until - now),
+            Ok(_) => {}
+            Err(e) => return crate::error::store_down(&e),
+        }
+    }
     let info = match qp.enqueue(&state.lobby, game, players, people).await {
         Ok(i) => i,
         Err(e) => return qp_error(e),
@@ -347,6 +359,20 @@ pub async fn ticket(State(state): State<AppState>, headers: HeaderMap, Path(tick
         Ok(None) => no_ticket(),
         Err(e) => qp_error(e),
     }
+}
+
+/// `429 cooldown` with `Retry-After`: `name` left rated games too often lately.
+fn cooldown(name: &str, ms: u64) -> Response {
+    let secs = ms.div_ceil(1000);
+    let mut r = fail(
+        StatusCode::TOO_MANY_REQUESTS,
+        "cooldown",
+        format!("{name} left rated games too often lately: quick play again in {secs} s"),
+    );
+    if let Ok(v) = axum::http::HeaderValue::from_str(&secs.to_string()) {
+        r.headers_mut().insert(axum::http::header::RETRY_AFTER, v);
+    }
+    r
 }
 
 fn no_ticket() -> Response {

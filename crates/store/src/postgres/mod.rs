@@ -14,6 +14,7 @@ mod cluster;
 mod commit;
 mod migrations;
 mod quickplay;
+mod ratings;
 
 use crate::batch::{Cmd, Gather};
 use crate::records::{MatchRecord, StoreError, StoredRoom};
