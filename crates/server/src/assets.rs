@@ -19,6 +19,7 @@ pub const ASSETS: &[Asset] = &[
     asset!("dom.js", "text/javascript; charset=utf-8"),
     asset!("account.js", "text/javascript; charset=utf-8"),
     asset!("profile.js", "text/javascript; charset=utf-8"),
+    asset!("leaderboard.js", "text/javascript; charset=utf-8"),
     asset!("games/buckshot.js", "text/javascript; charset=utf-8"),
     asset!("games/ivanhoe.js", "text/javascript; charset=utf-8"),
     asset!("games/sorcery.js", "text/javascript; charset=utf-8"),

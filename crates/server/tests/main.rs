@@ -16,6 +16,7 @@ mod ivanhoe;
 mod lifecycle;
 mod newcomer;
 mod protocol;
+mod ratings;
 mod restore;
 mod security;
 mod setup_rooms;

@@ -15,7 +15,7 @@
 //!   (every packet sent: syncs, events, errors, the lobby summary), `timers` (bots, turn
 //!   timers, holds), `persist` (snapshots, saving, restoring), `packets` (reading a client's
 //!   packet and routing it), `life` (closing when nobody is connected, abandoning a game its
-//!   people left).
+//!   people left), `rated` (rating a rated match's people, and showing every seat's rating).
 
 mod clock;
 pub mod handle;
@@ -25,6 +25,7 @@ pub mod options;
 mod packets;
 mod persist;
 mod play;
+mod rated;
 mod state;
 mod sync;
 mod timers;
@@ -106,6 +107,9 @@ pub struct Room<A: GameAdapter> {
     /// its sockets at once) are stored in one snapshot, written when the room has no other
     /// command waiting and before it handles anything else (see [`Room::store_drops`]).
     dropped: Option<Vec<protocol::ServerMsg>>,
+    /// The ratings in this game of the members with an identity (shown on their seats; see
+    /// `rated`), read when they join or the room comes back, updated when a rated match ends.
+    ratings: HashMap<i64, rating::Rating>,
     _adapter: std::marker::PhantomData<A>,
 }
 
@@ -181,6 +185,7 @@ impl<A: GameAdapter> Room<A> {
             retry_at: None,
             unsaved: false,
             dropped: None,
+            ratings: HashMap::new(),
             _adapter: std::marker::PhantomData,
         };
         (room, handle, inbox)
@@ -197,6 +202,7 @@ impl<A: GameAdapter> Room<A> {
         // nobody (`waitingOn: []`) and no move will ever come to end it: end it here, as that
         // move would have. A running match is left as it is (`finish_if_over` checks).
         self.finish_if_over().await;
+        self.load_ratings().await;
         self.note_presence();
         loop {
             if self.has_moved() {

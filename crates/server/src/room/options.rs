@@ -30,6 +30,10 @@ pub struct RoomOptions {
     pub game_options: Value,
     /// Not listed in `GET /api/rooms`: only those given the link find it.
     pub private: bool,
+    /// Rated: each match's end moves the ratings of the identities that played it (issue
+    /// 43; see `room::rated`). Default casual. A room with a chosen seed or a set-up position
+    /// is never rated (its deal can be known in advance).
+    pub rated: bool,
 }
 
 impl Default for RoomOptions {
@@ -43,6 +47,7 @@ impl Default for RoomOptions {
             max_spectators: 64,
             game_options: Value::Null,
             private: false,
+            rated: false,
         }
     }
 }
@@ -72,6 +77,13 @@ impl RoomOptions {
             if value > max {
                 return Err(Error::BadOptions(format!("{name} is at most {max}, not {value}")));
             }
+        }
+        if self.rated && (self.seed.is_some() || self.setup.is_some()) {
+            return Err(Error::BadOptions(
+                "a room with a chosen seed or a set-up position is never rated (its deal can be known in advance): \
+                 leave `rated` out"
+                    .into(),
+            ));
         }
         let size = serde_json::to_string(&self.game_options).map_or(usize::MAX, |s| s.len());
         if size > MAX_GAME_OPTIONS_BYTES {
