@@ -265,7 +265,7 @@ async fn fetch_rating(addr: &str, p: &Person, game: registry::GameKind) -> Optio
     if status != 200 {
         return None;
     }
-    // TODO(ratings): the profile's rating field as the ratings branch shapes it.
+    // `ratings`: one entry a game played rated, `{game, rating, rd, ...}` (docs/protocol.md).
     let ratings = v.get("ratings")?;
     let entry = match ratings {
         Value::Array(list) => list.iter().find(|r| r["game"] == game.name())?.clone(),

@@ -98,6 +98,14 @@ pub struct Player {
     pub is_bot: bool,
     /// Whether a connection is attached (bots: always true).
     pub connected: bool,
+    /// The player's rating in the room's game (issue 43): a person's with an identity (a
+    /// member or a guest), or a bot level's fixed one from the ladder. Absent for anonymous
+    /// players.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<i64>,
+    /// A person's rating is provisional (its deviation is above 110): shown "1523?".
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub provisional: bool,
     #[serde(flatten)]
     pub game: serde_json::Map<String, serde_json::Value>,
 }

@@ -20,6 +20,7 @@ pub const ASSETS: &[Asset] = &[
     asset!("account.js", "text/javascript; charset=utf-8"),
     asset!("profile.js", "text/javascript; charset=utf-8"),
     asset!("quickplay.js", "text/javascript; charset=utf-8"),
+    asset!("leaderboard.js", "text/javascript; charset=utf-8"),
     asset!("games/buckshot.js", "text/javascript; charset=utf-8"),
     asset!("games/ivanhoe.js", "text/javascript; charset=utf-8"),
     asset!("games/sorcery.js", "text/javascript; charset=utf-8"),

@@ -4,7 +4,8 @@
 //! - `GET /` and `GET /r/{id}`: the web client (embedded); `GET /{asset}`: its files;
 //! - `GET /api/health` → `{"status":"ok","rooms":N,"dormantRooms":D}`;
 //! - `GET /api/games` → `[{name, title, description, minPlayers, maxPlayers, defaultPlayers,
-//!   bots, levels, ratings}]`, every game a room can be created for (the registry's `GameInfo`);
+//!   bots, levels, ratings, botRatings}]`, every game a room can be created for (the registry's
+//!   `GameInfo`, and each level's fixed rating on the people's scale: [`ratings`]);
 //! - `GET /api/games/{game}/cards` → the card table of a game whose cards travel as ids (Three
 //!   Kingdoms: `[{id, name, suit, rank, kind}]`), `404` for the others;
 //! - `GET /api/rooms?after=ID&limit=N` → `[{id, game, players, state, spectators}]`: live,
@@ -19,7 +20,9 @@
 //! - `GET /api/matches/{id}?seat=N&steps=all|last`: a finished match rebuilt, the table after
 //!   every move as one seat (or a spectator) saw it ([`replay`]);
 //! - `GET /rules` and `GET /rules/{game}`: the rules pages of `docs/rules`, as HTML ([`rules`]);
-//! - `GET /replay/{id}`: the web client's replay viewer.
+//! - `GET /replay/{id}`: the web client's replay viewer;
+//! - `GET /api/leaderboard/{game}` → the game's top 100 rated people, and `GET
+//!   /leaderboard/{game}`, the page that shows it ([`ratings`]).
 //!
 //! Connections come through [`accept::serve`] (hyper, with header timeouts and connection
 //! caps: [`limits::Limits`]); every answer carries [`SECURITY_HEADERS`].
@@ -44,6 +47,7 @@ pub mod node;
 pub mod passkey;
 pub mod profile;
 pub mod quickplay;
+pub mod ratings;
 pub mod replay;
 pub mod room;
 pub mod rules;
@@ -171,7 +175,7 @@ async fn health(State(state): State<AppState>) -> Response {
 pub fn app(state: AppState) -> Router {
     Router::new()
         .route("/api/health", get(health))
-        .route("/api/games", get(|| async { Json(games::offered()) }))
+        .route("/api/games", get(|| async { Json(ratings::games_json()) }))
         .route("/api/games/{game}/cards", get(game_cards))
         .route("/api/rooms", get(list_rooms).post(create_room))
         .route("/api/rooms/{id}", get(room_summary))
@@ -196,6 +200,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/parties/{id}", get(quickplay::get_party))
         .route("/api/parties/{id}/join", post(quickplay::join_party))
         .route("/api/parties/{id}/leave", post(quickplay::leave_party))
+        .route("/api/leaderboard/{game}", get(ratings::leaderboard))
         .route("/rules", get(|| async { rules::page("README") }))
         .route("/rules/{game}", get(|Path(game): Path<String>| async move { rules::page(&game) }))
         .route("/", get(|| async { asset("index.html") }))
@@ -203,6 +208,7 @@ pub fn app(state: AppState) -> Router {
         .route("/replay/{id}", get(|| async { asset("index.html") }))
         .route("/u/{name}", get(|| async { asset("index.html") }))
         .route("/party/{id}", get(|| async { asset("index.html") }))
+        .route("/leaderboard/{game}", get(|| async { asset("index.html") }))
         .route("/{*path}", get(|Path(path): Path<String>| async move { asset(&path) }))
         .layer(axum::middleware::map_response(with_security_headers))
         .with_state(state)

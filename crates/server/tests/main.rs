@@ -17,6 +17,7 @@ mod lifecycle;
 mod newcomer;
 mod protocol;
 mod quickplay;
+mod ratings;
 mod restore;
 mod security;
 mod setup_rooms;

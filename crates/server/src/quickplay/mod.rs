@@ -226,8 +226,9 @@ pub(crate) async fn seat_table(
     let level = matching::nearest_level(&levels, rating).unwrap_or(crate::adapter::STAND_IN_LEVEL).to_string();
     let bots = vec![level; bots];
     let limits = lobby.usage().limits();
-    // TODO(ratings): mark the room rated once the ratings branch's rated flag is merged.
+    // Quick play's games are rated (issue 43): a table of strangers matched by rating.
     let options = RoomOptions {
+        rated: true,
         bot_delay_ms: limits.quickplay_bot_delay_ms,
         private: true,
         quickplay: Some(QuickTable { people, bots: bots.clone(), join_seconds: JOIN_SECONDS }),

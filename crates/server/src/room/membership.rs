@@ -128,6 +128,8 @@ impl<A: GameAdapter> Room<A> {
             };
             return self.reject(conn, e.code(), reason);
         }
+        // Its rating in this game, for its seat (a read; not refusable).
+        self.load_ratings().await;
         self.send(conn, json(&ServerMsg::Joined { username: username.clone(), token }));
         let idx = self.members.len() - 1;
         // The others get the newcomer's `players` entry, not a sync listing everyone: a join

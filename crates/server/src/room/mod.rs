@@ -15,7 +15,7 @@
 //!   (every packet sent: syncs, events, errors, the lobby summary), `timers` (bots, turn
 //!   timers, holds), `persist` (snapshots, saving, restoring), `packets` (reading a client's
 //!   packet and routing it), `life` (closing when nobody is connected, abandoning a game its
-//!   people left).
+//!   people left), `rated` (rating a rated match's people, and showing every seat's rating).
 
 mod clock;
 pub mod handle;
@@ -26,6 +26,7 @@ mod packets;
 mod persist;
 mod play;
 mod quick;
+mod rated;
 mod state;
 mod sync;
 mod timers;
@@ -115,6 +116,9 @@ pub struct Room<A: GameAdapter> {
     /// The members who did so: their bot's level and noise, by username. Not stored (a
     /// benchmark's simulated people send it again after a restart).
     autopilot: HashMap<String, (String, f64)>,
+    /// The ratings in this game of the members with an identity (shown on their seats; see
+    /// `rated`), read when they join or the room comes back, updated when a rated match ends.
+    ratings: HashMap<i64, rating::Rating>,
     _adapter: std::marker::PhantomData<A>,
 }
 
@@ -197,6 +201,7 @@ impl<A: GameAdapter> Room<A> {
             quick_deadline,
             allow_autopilot: false,
             autopilot: HashMap::new(),
+            ratings: HashMap::new(),
             _adapter: std::marker::PhantomData,
         };
         (room, handle, inbox)
@@ -213,6 +218,7 @@ impl<A: GameAdapter> Room<A> {
         // nobody (`waitingOn: []`) and no move will ever come to end it: end it here, as that
         // move would have. A running match is left as it is (`finish_if_over` checks).
         self.finish_if_over().await;
+        self.load_ratings().await;
         self.note_presence();
         loop {
             if self.has_moved() {

@@ -30,6 +30,10 @@ pub struct RoomOptions {
     pub game_options: Value,
     /// Not listed in `GET /api/rooms`: only those given the link find it.
     pub private: bool,
+    /// Rated: each match's end moves the ratings of the identities that played it (issue
+    /// 43; see `room::rated`). Default casual. A room with a chosen seed or a set-up position
+    /// is never rated (its deal can be known in advance).
+    pub rated: bool,
     /// A table quick play seated (`crate::quickplay`): set by the server, never by
     /// `POST /api/rooms`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -70,6 +74,7 @@ impl Default for RoomOptions {
             game_options: Value::Null,
             private: false,
             quickplay: None,
+            rated: false,
         }
     }
 }
@@ -100,6 +105,13 @@ impl RoomOptions {
             if value > max {
                 return Err(Error::BadOptions(format!("{name} is at most {max}, not {value}")));
             }
+        }
+        if self.rated && (self.seed.is_some() || self.setup.is_some()) {
+            return Err(Error::BadOptions(
+                "a room with a chosen seed or a set-up position is never rated (its deal can be known in advance): \
+                 leave `rated` out"
+                    .into(),
+            ));
         }
         let size = serde_json::to_string(&self.game_options).map_or(usize::MAX, |s| s.len());
         if size > MAX_GAME_OPTIONS_BYTES {

@@ -274,6 +274,12 @@ impl<A: GameAdapter> Room<A> {
                 return false;
             }
         };
+        // A rated room's people are rated with the match (once per match id: the end tried
+        // again after a refusal rates nothing twice).
+        if !self.rate_ended(id, (!abandoned).then_some(winners.as_slice())).await {
+            self.retry_store_later();
+            return false;
+        }
         // The lobby state, kept aside until the store has it.
         let before = (
             self.current.take(),
