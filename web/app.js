@@ -12,6 +12,8 @@
 import { h, replaceChildren, clock, tapToRead, botName, botInfo, foldingMenu } from '/dom.js';
 import { identity, loadIdentity, mountAccountMenu } from '/account.js';
 import { openProfile } from '/profile.js';
+import { playNowCard, openParty } from '/quickplay.js';
+import { openLeaderboard, leaderboardLinks } from '/leaderboard.js';
 
 /** Games whose hand cards a tap reads first (a second tap or Play plays): see `tapToRead`.
  * Wolf Pack is not one: choosing a card there is already undone until it is confirmed. */
@@ -86,8 +88,12 @@ function route() {
   const m = location.pathname.match(/^\/r\/([A-Za-z0-9_-]+)\/?$/);
   const r = location.pathname.match(/^\/replay\/(\d+)\/?$/);
   const u = location.pathname.match(/^\/u\/([^/]+)\/?$/);
+  const p = location.pathname.match(/^\/party\/([0-9a-f]+)\/?$/);
+  const b = location.pathname.match(/^\/leaderboard\/([^/]+)\/?$/);
   if (m) openRoom(m[1]);
+  else if (p) openParty(app, p[1], GAMES);
   else if (u) openProfile(app, safeDecode(u[1]), gameTitle);
+  else if (b) openLeaderboard(app, safeDecode(b[1]), GAMES);
   else if (r) openReplay(Number(r[1]), new URLSearchParams(location.search).get('room') ?? '');
   else openLobby();
 }
@@ -190,12 +196,16 @@ function openLobby() {
   const err = h('p', { class: 'form-error', attrs: { role: 'alert' } });
   // Signed in (a guest too), the room takes the account's name: no name to ask for.
   const me = identity.me;
+  // Rated (docs/rating.md): ticked by default, as on lichess; only people with an identity
+  // (a guest too) are rated.
+  const rated = h('input', { type: 'checkbox', id: 'lobby-rated', name: 'rated', checked: true, dataset: { testid: 'lobby-rated' } });
   const form = h('form', { class: 'card create-form', attrs: { 'aria-labelledby': 'create-h' } },
     h('h2', { id: 'create-h', text: 'New room' }),
     me ? h('p', { class: 'hint', dataset: { testid: 'lobby-you' } }, 'You play as ', h('bdi', { text: me.name }), '.') : [
       h('label', { for: 'lobby-username', text: 'Your name' }), name,
       h('p', { id: 'username-hint', class: 'hint', text: '1–16 letters, digits, _ or -' })],
     h('label', { for: 'lobby-game', text: 'Game' }), game, about, rules, extra,
+    h('label', { class: 'check-row', for: 'lobby-rated' }, rated, ' Rated: the game counts for your rating'),
     h('button', { type: 'submit', class: 'primary', text: 'Create room' }), err);
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
@@ -204,7 +214,7 @@ function openLobby() {
     if (!me && !USERNAME_RE.test(username)) { err.textContent = 'Pick a name of 1–16 letters, digits, _ or -.'; name.focus(); return; }
     if (!me) setItem('local', NAME_KEY, username);
     try {
-      const res = await fetch('/api/rooms', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ game: game.value, ...(gameOptions ? { gameOptions: gameOptions.value() } : {}) }) });
+      const res = await fetch('/api/rooms', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ game: game.value, rated: rated.checked, ...(gameOptions ? { gameOptions: gameOptions.value() } : {}) }) });
       const body = await res.json();
       if (!res.ok) throw new Error(body.error ?? `HTTP ${res.status}`);
       setItem('session', `cardtable.autojoin.${body.id}`, username);
@@ -236,7 +246,9 @@ function openLobby() {
         h('p', { text: 'Create a room, share its link, and play in the browser. Anyone who joins while a game runs watches until the next one.' }),
         // Each game's rules page: how to play first, then the full rules.
         Object.keys(GAMES).length ? h('p', { class: 'lobby-rules', dataset: { testid: 'lobby-rules' } }, 'How to play: ',
-          Object.values(GAMES).map((g, i) => [i ? ' · ' : '', rulesLink(g.name, g.title)])) : null),
+          Object.values(GAMES).map((g, i) => [i ? ' · ' : '', rulesLink(g.name, g.title)])) : null,
+        leaderboardLinks(Object.values(GAMES))),
+      Object.keys(GAMES).length ? playNowCard(app, GAMES, openLobby) : null,
       form, rooms));
   load();
   const timer = setInterval(() => { if (document.visibilityState === 'visible') load(); }, 5000);
@@ -832,7 +844,10 @@ class Room {
         // The difficulty levels first (every game has them), then the game's own bots.
         // Each named as people say it ("Medium", "Rules of thumb"), its value the server's name;
         // what the chosen one does is said under the list.
-        const group = (label, names) => (names?.length ? h('optgroup', { label }, names.map((b) => h('option', { value: b, text: botName(b) }))) : null);
+        // Each with its rating on the people's scale ("Hard ~1689", docs/rating.md).
+        const rating = (b) => GAMES[this.gameName]?.botRatings?.[b === 'heuristic' ? 'medium' : b];
+        const label = (b) => (rating(b) != null ? `${botName(b)} ~${rating(b)}` : botName(b));
+        const group = (label_, names) => (names?.length ? h('optgroup', { label: label_ }, names.map((b) => h('option', { value: b, text: label(b) }))) : null);
         const kind = h('select', { id: 'bot-kind', dataset: { key: 'bot-kind', testid: 'bot-kind' }, attrs: { 'aria-describedby': 'bot-about' } },
           group('Levels, weakest first', d.levels), group("This game's own bots", d.bots));
         kind.value = this.botKind ?? (d.levels?.includes('medium') ? 'medium' : d.bots[d.bots.length - 1]);

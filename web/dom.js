@@ -98,6 +98,22 @@ export function botBadge(player) {
   return player?.bot ? `bot · ${botName(player.bot)}` : 'bot';
 }
 
+/** A rating as people read it: "1523", "1523?" while provisional (docs/rating.md). */
+export function ratingText(rating, provisional) {
+  return `${rating}${provisional ? '?' : ''}`;
+}
+
+/** A seat's rating badge: a person's ("1523", "1523?" while provisional), a bot's level's
+ * fixed one ("~1689"); null when the server gave none (an anonymous player). */
+export function ratingBadge(player) {
+  if (!player || player.rating == null) return null;
+  const title = player.isBot ? "The bot level's rating (fixed)" : player.provisional ? 'Rating (provisional: few rated games yet)' : 'Rating';
+  return h('span', {
+    class: 'badge badge-rating', dataset: { testid: 'player-rating' }, attrs: { title },
+    text: player.isBot ? `~${player.rating}` : ratingText(player.rating, player.provisional),
+  });
+}
+
 // ---- touch screens: a tap reads a card, a second tap (or Play) plays it -----------------------
 
 /**

@@ -1,9 +1,11 @@
 // The profile page, `/u/<name>` (issue 42): from `GET /api/users/{name}`, the name, when it
-// joined, games played and won per game, and the last 50 matches with their opponents (people
-// linked to their own profiles, bots with their level), the result and a replay link.
+// joined, games played and won per game, its rating in each game it played rated with a chart
+// of its history (issue 43), and the last 50 matches with their opponents (people linked to
+// their own profiles, bots with their level), the result and a replay link.
 
-import { h, replaceChildren, botName } from '/dom.js';
+import { h, replaceChildren, botName, ratingText } from '/dom.js';
 import { identity, profileHref } from '/account.js';
+import { ratingChart } from '/leaderboard.js';
 
 /** "6 December 2026" (the browser's own way of writing dates). */
 function day(ms) {
@@ -74,6 +76,16 @@ export async function openProfile(app, name, gameTitle) {
         h('td', { dataset: { testid: 'won' }, text: String(g.won) }))))))
     : h('p', { class: 'hint', text: 'No finished games yet.' });
 
+  // Each game's rating ("1523?" while provisional), its leaderboard, and its history's chart.
+  const ratings = p.ratings ?? [];
+  const ratingList = ratings.length
+    ? h('ul', { class: 'profile-ratings', dataset: { testid: 'profile-ratings' } }, ratings.map((r) => h('li', { dataset: { testid: 'profile-rating', game: r.game } },
+      h('h3', {}, gameTitle(r.game), ': ', h('span', { dataset: { testid: 'rating-value' }, text: ratingText(r.rating, r.provisional) }),
+        h('span', { class: 'hint', text: ` · ${r.games} rated game${r.games === 1 ? '' : 's'} · ` }),
+        h('a', { href: `/leaderboard/${encodeURIComponent(r.game)}`, text: 'leaderboard' })),
+      r.history?.length ? ratingChart(r.history, `${gameTitle(r.game)} rating over the last ${r.history.length} rated games`) : null)))
+    : h('p', { class: 'hint', text: 'No rated games yet.' });
+
   const matches = p.matches ?? [];
   const matchTable = matches.length
     ? h('div', { class: 'table-wrap' }, h('table', { class: 'standings profile-matches', dataset: { testid: 'profile-matches' } },
@@ -95,6 +107,8 @@ export async function openProfile(app, name, gameTitle) {
         mine ? ' · this is you' : '')),
     h('section', { class: 'card', attrs: { 'aria-labelledby': 'profile-games-h' } },
       h('h2', { id: 'profile-games-h', text: 'Games' }), gameTable),
+    h('section', { class: 'card', attrs: { 'aria-labelledby': 'profile-ratings-h' } },
+      h('h2', { id: 'profile-ratings-h', text: 'Ratings' }), ratingList),
     h('section', { class: 'card', attrs: { 'aria-labelledby': 'profile-matches-h' } },
       h('h2', { id: 'profile-matches-h', text: matches.length >= 50 ? 'The last 50 matches' : 'Matches' }), matchTable)));
 }

@@ -26,7 +26,7 @@ export function serverBinary() {
  * Starts the server; resolves to `{base, dir, stop({keep}), output()}`. By default on a free
  * port with a new database; `{addr, dir}` restart it on a given address and database.
  */
-export async function startServer({ addr = '127.0.0.1:0', dir = null } = {}) {
+export async function startServer({ addr = '127.0.0.1:0', dir = null, extra = [] } = {}) {
   const bin = serverBinary();
   if (!existsSync(bin)) throw new Error(`no server binary at ${bin}: run e2e/run.sh or set CARDTABLE_BIN`);
   dir ??= mkdtempSync(path.join(tmpdir(), 'cardtable-e2e-'));
@@ -34,6 +34,7 @@ export async function startServer({ addr = '127.0.0.1:0', dir = null } = {}) {
   // per-address caps (the server's own tests cover those).
   const args = ['serve', '--addr', addr, '--db', path.join(dir, 'e2e.db'), '--allow-seeded-rooms'];
   for (const cap of ['--max-conns-per-addr', '--max-sockets-per-addr', '--max-rooms-per-addr', '--max-rooms-per-minute-per-addr', '--max-lookup-misses-per-minute-per-addr']) args.push(cap, '0');
+  args.push(...extra);
   const child = spawn(bin, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'warn' },

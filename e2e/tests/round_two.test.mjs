@@ -156,26 +156,35 @@ test('bots: each level and game bot is named and explained, and a bot\'s seat sh
   const kind = page.locator('[data-testid=bot-kind]');
   const options = await kind.locator('option').evaluateAll((os) => os.map((o) => [o.value, o.textContent]));
   const labels = Object.fromEntries(options);
-  assert.deepEqual([labels.easy, labels.medium, labels.hard, labels.expert], ['Easy', 'Medium', 'Hard', 'Expert']);
-  assert.equal(labels.random, 'Random');
-  assert.equal(labels.heuristic, 'Rules of thumb');
-  for (const [value, label] of options) {
+  // Each named with its rating on the people's scale (docs/rating.md: `botRatings` of GET
+  // /api/games, the ladder anchored at medium = 1500; the heuristic is medium's player).
+  const r = (await (await fetch(`${env.server.base}/api/games`)).json()).find((g) => g.name === 'buckshot').botRatings;
+  assert.equal(r.medium, 1500);
+  assert.deepEqual([labels.easy, labels.medium, labels.hard, labels.expert], [`Easy ~${r.easy}`, 'Medium ~1500', `Hard ~${r.hard}`, `Expert ~${r.expert}`]);
+  assert.equal(labels.random, `Random ~${r.random}`);
+  assert.equal(labels.heuristic, 'Rules of thumb ~1500');
+  for (const [value, option] of options) {
+    const label = option.replace(/ ~\d+$/, '');
     await kind.selectOption(value);
     const about = await page.locator('[data-testid=bot-about]').textContent();
     assert.ok(about.startsWith(`${label}: `) && about.length > label.length + 20, `${value} is explained: ${about}`);
     // Its strength in the committed ladder (docs/bot-ladder.md, through GET /api/games).
     if (['easy', 'medium', 'hard', 'expert'].includes(value)) assert.match(about, /Rated [+-]?\d+ \(95%: .+\) above Random over \d+ games\.$/, `${value} is rated: ${about}`);
   }
-  for (const [value, badge] of [['hard', 'bot · Hard'], ['random', 'bot · Random']]) {
+  const badges = ['bot · Hard', 'bot · Random'];
+  for (const [value, badge] of [['hard', badges[0]], ['random', badges[1]]]) {
     await kind.selectOption(value);
     await page.locator('[data-testid=add-bot]:enabled').click();
     await page.locator('[data-testid=bot-level]').filter({ hasText: badge }).first().waitFor();
   }
-  assert.deepEqual(await page.locator('[data-testid=bot-level]').allTextContents(), ['bot · Hard', 'bot · Random']);
+  assert.deepEqual(await page.locator('[data-testid=bot-level]').allTextContents(), badges);
+  // And its rating beside it (docs/rating.md), as the list named it.
+  const shown = await page.locator('[data-testid=player-rating]').allTextContents();
+  assert.ok(shown.includes(`~${r.hard}`) && shown.includes(`~${r.random}`), `the bots' ratings: ${shown}`);
   await shot(page, 'round-two-bots-lobby');
   await page.locator('[data-testid=start]:enabled').click();
   await page.locator('[data-testid=actions]').waitFor();
-  assert.deepEqual((await page.locator('[data-testid=bot-level]').allTextContents()).sort(), ['bot · Hard', 'bot · Random'], 'in the game too');
+  assert.deepEqual((await page.locator('[data-testid=bot-level]').allTextContents()).sort(), [...badges].sort(), 'in the game too');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 
@@ -184,7 +193,8 @@ test('bots: each level and game bot is named and explained, and a bot\'s seat sh
   const tkRoom = await createRoom(env.server.base, { game: 'three-kingdoms', seed: 4 });
   await joinRoom(tk, env.server.base, tkRoom, 'kay');
   await tk.locator('[data-testid=bot-kind]').selectOption('seed');
-  assert.equal(await tk.locator('[data-testid=bot-kind] option[value=seed]').textContent(), 'Student version');
+  const tkr = (await (await fetch(`${env.server.base}/api/games`)).json()).find((g) => g.name === 'three-kingdoms').botRatings;
+  assert.equal(await tk.locator('[data-testid=bot-kind] option[value=seed]').textContent(), `Student version ~${tkr.seed}`);
   assert.match(await tk.locator('[data-testid=bot-about]').textContent(), /^Student version: plays as the student simulation/);
   assert.deepEqual(tk.errors, []);
   await tk.context().close();

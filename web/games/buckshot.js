@@ -3,7 +3,7 @@
 // docs/protocol.md. Which buttons are live comes from `legal` in GameDataSync (the server's
 // list of this seat's legal actions); targets are chosen among the living players by name.
 
-import { h, replaceChildren, botBadge } from '/dom.js';
+import { h, replaceChildren, botBadge, ratingBadge } from '/dom.js';
 
 const ITEMS = {
   skip: { name: 'Skip', help: "Skip a player's next turn", packet: 'UseSkipItem' },
@@ -131,6 +131,7 @@ export function mount(ctx) {
       if (p.username === d.host) badges.push(h('span', { class: 'badge badge-host', title: 'Host', text: '★ host' }));
       if (p.username === d.you) badges.push(h('span', { class: 'badge badge-you', text: 'you' }));
       if (p.isBot) badges.push(h('span', { class: 'badge badge-bot', dataset: { testid: 'bot-level' }, text: botBadge(p) }));
+      if (ratingBadge(p)) badges.push(ratingBadge(p));
       if (p.isSpectator) badges.push(h('span', { class: 'badge badge-spec', text: 'spectator' }));
       if (!p.connected) badges.push(h('span', { class: 'badge badge-off', text: 'offline' }));
       if (p.isSkipped) badges.push(h('span', { class: 'badge badge-skip', text: 'skipped next' }));

@@ -8,7 +8,7 @@
 // and `waitingOn` (whose answer the game waits for, with the time left). Log lines come from
 // the `text` of each GameEvent. Nothing a player typed is ever inserted as HTML.
 
-import { h, replaceChildren, botBadge } from '/dom.js';
+import { h, replaceChildren, botBadge, ratingBadge } from '/dom.js';
 
 const COLOURS = ['purple', 'red', 'blue', 'yellow', 'green'];
 const COLOUR_NAME = { purple: 'Purple', red: 'Red', blue: 'Blue', yellow: 'Yellow', green: 'Green' };
@@ -172,6 +172,7 @@ export function mount(ctx) {
         h('span', { class: 'pc-name', text: p.username }),
         p.username === d.host ? h('span', { class: 'badge badge-host', text: '★ host' }) : null,
         p.isBot ? h('span', { class: 'badge badge-bot', dataset: { testid: 'bot-level' }, text: botBadge(p) }) : null,
+        ratingBadge(p),
         p.isSpectator ? h('span', { class: 'badge badge-spec', text: 'spectator' }) : null)));
     replaceChildren(ctx.root, h('div', { class: 'ivanhoe iv-lobby card' },
       h('h2', { text: 'Ivanhoe — a tournament of knights, 2 to 5 players' }),
@@ -262,6 +263,7 @@ export function mount(ctx) {
       const badges = [];
       if (isMe(s)) badges.push(h('span', { class: 'badge badge-you', text: 'you' }));
       if (info?.isBot) badges.push(h('span', { class: 'badge badge-bot', dataset: { testid: 'bot-level' }, text: botBadge(info) }));
+      if (ratingBadge(info)) badges.push(ratingBadge(info));
       if (name === d.host) badges.push(h('span', { class: 'badge badge-host', text: '★ host' }));
       if (info && !info.connected) badges.push(h('span', { class: 'badge badge-off', text: 'offline' }));
       if (waiting.has(name) && !turn) badges.push(h('span', { class: 'badge badge-wait', text: 'answering…' }));

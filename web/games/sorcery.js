@@ -12,7 +12,7 @@
 //
 // Everything is built with DOM APIs (`h`): names and card texts are always text, never markup.
 
-import { h, replaceChildren, botBadge } from '/dom.js';
+import { h, replaceChildren, botBadge, ratingBadge } from '/dom.js';
 
 const BOARD_SIZE = 5;
 
@@ -422,7 +422,7 @@ export function mount(ctx) {
     const seated = (d.players ?? []).filter((p) => !p.isSpectator);
     const list = h('ul', { class: 'so-lobby-list' }, seated.map((p) => h('li', {},
       h('strong', { text: p.username }), p.username === d.host ? ' ★ host' : '',
-      p.isBot ? h('span', { class: 'badge badge-bot', dataset: { testid: 'bot-level' }, text: botBadge(p) }) : null, p.username === d.you ? ' (you)' : '')));
+      p.isBot ? h('span', { class: 'badge badge-bot', dataset: { testid: 'bot-level' }, text: botBadge(p) }) : null, ratingBadge(p), p.username === d.you ? ' (you)' : '')));
     const note = seated.length < 2
       ? (d.host === d.you ? 'Sorcery is for two: share the link, or add a bot in the host controls.' : 'Waiting for a second player.')
       : d.host === d.you ? 'Ready when you are: start the game.' : `Waiting for ${d.host ?? 'the host'} to start the game.`;

@@ -11,7 +11,7 @@
 // generals to choose from) and `waitingOn` (who must answer, with the time left). Log lines
 // are each GameEvent's `text`. Nothing a player typed is ever inserted as HTML.
 
-import { h, replaceChildren, botBadge } from '/dom.js';
+import { h, replaceChildren, botBadge, ratingBadge } from '/dom.js';
 
 // Card ids index this table (the server's unit test checks it against the deck).
 const DECK = 'S1:Duel S1:Lightning S2:YinYangSwords S2:EightTrigrams S2:FrostBlade S3:Dismantle S3:StealingSheep S4:Dismantle S4:StealingSheep S5:GreenDragonBlade S5:Shadowrunner S6:BlueSteelBlade S6:Acedia S7:Attack S7:Barbarians S8:Attack S8:Attack S9:Attack S9:Attack S10:Attack S10:Attack S11:StealingSheep S11:Negate S12:SerpentSpear S12:Dismantle S13:Barbarians S13:FerghanaHorse H1:PeachGarden H1:RainArrows H2:Dodge H2:Dodge H3:Peach H3:BumperHarvest H4:Peach H4:BumperHarvest H5:KirinBow H5:RedHare H6:Peach H6:Acedia H7:Peach H7:SomethingOutOfNothing H8:Peach H8:SomethingOutOfNothing H9:Peach H9:SomethingOutOfNothing H10:Attack H10:Attack H11:Attack H11:SomethingOutOfNothing H12:Peach H12:Dismantle H12:Lightning H13:Dodge H13:FlyingLightning C1:Duel C1:ZhugeCrossbow C2:Attack C2:EightTrigrams C2:RenwangShield C3:Attack C3:Dismantle C4:Attack C4:Dismantle C5:Attack C5:HexMark C6:Attack C6:Acedia C7:Attack C7:Barbarians C8:Attack C8:Attack C9:Attack C9:Attack C10:Attack C10:Attack C11:Attack C11:Attack C12:BorrowedSword C12:Negate C13:BorrowedSword C13:Negate D1:Duel D1:ZhugeCrossbow D2:Dodge D2:Dodge D3:Dodge D3:StealingSheep D4:Dodge D4:StealingSheep D5:Dodge D5:RockCleavingAxe D6:Attack D6:Dodge D7:Attack D7:Dodge D8:Attack D8:Dodge D9:Attack D9:Dodge D10:Attack D10:Dodge D11:Dodge D11:Dodge D12:Peach D12:SkyPiercingHalberd D12:Negate D13:Attack D13:VioletStallion';
@@ -224,6 +224,7 @@ export function mount(ctx) {
         h('span', { class: 'pc-name', text: p.username }),
         p.username === d.host ? h('span', { class: 'badge badge-host', text: '★ host' }) : null,
         p.isBot ? h('span', { class: 'badge badge-bot', dataset: { testid: 'bot-level' }, text: botBadge(p) }) : null,
+        ratingBadge(p),
         p.isSpectator ? h('span', { class: 'badge badge-spec', text: 'spectator' }) : null)));
     const parts = [
       h('h2', { text: 'Three Kingdoms — Lord, Loyalists, Rebels and Spy, 4 to 10 players' }),
@@ -280,6 +281,7 @@ export function mount(ctx) {
     const badges = [];
     if (isMe(s)) badges.push(h('span', { class: 'badge badge-you', text: 'you' }));
     if (info.isBot) badges.push(h('span', { class: 'badge badge-bot', dataset: { testid: 'bot-level' }, text: botBadge(info) }));
+    if (ratingBadge(info)) badges.push(ratingBadge(info));
     if (info.connected === false) badges.push(h('span', { class: 'badge badge-off', text: 'offline' }));
     if (waiting && !turn) badges.push(h('span', { class: 'badge badge-wait', text: 'answering…' }));
     const role = p.role ?? null;

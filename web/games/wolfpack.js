@@ -15,7 +15,7 @@
 // for this viewer ("Your Open Fire at the Ace."), added to the log as their step plays.
 // Nothing a player typed is inserted as HTML.
 
-import { h, replaceChildren, botBadge } from '/dom.js';
+import { h, replaceChildren, botBadge, ratingBadge } from '/dom.js';
 
 // card → [name, text]
 const CARDS = {
@@ -600,6 +600,7 @@ export function mount(ctx) {
       h('ul', { class: 'wp-lobby-list' }, (d.players ?? []).map((p) => h('li', { class: 'pcard', dataset: { player: p.username } },
         h('span', { class: 'pc-name', text: p.username }),
         p.isBot ? h('span', { class: 'badge badge-bot', dataset: { testid: 'bot-level' }, text: botBadge(p) }) : null,
+        ratingBadge(p),
         p.isSpectator ? h('span', { class: 'badge badge-spec', text: 'spectator' }) : null))),
       h('p', { class: 'lobby-note', dataset: { testid: 'ace-tier-note' }, text: `The Ace: ${d.options?.gameOptions?.ace ?? 'rookie'} (chosen when the room was made).` }),
       h('p', { class: 'lobby-note', text: n < 1 ? 'Waiting for pilots.' : d.host === d.you ? 'Ready when you are: start the fight.' : `Waiting for ${d.host ?? 'the host'} to start.` }));

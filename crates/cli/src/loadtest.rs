@@ -83,10 +83,10 @@ async fn window_hook(args: &LoadtestArgs, mark: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-struct ServerProc {
+pub(crate) struct ServerProc {
     child: Child,
-    addr: String,
-    pid: u32,
+    pub(crate) addr: String,
+    pub(crate) pid: u32,
 }
 
 impl Drop for ServerProc {
@@ -97,6 +97,17 @@ impl Drop for ServerProc {
 }
 
 fn start_server(pin: bool, db: &std::ffi::OsStr, program: Option<&std::path::Path>) -> anyhow::Result<ServerProc> {
+    start_server_with(pin, db, program, &[])
+}
+
+/// As [`start_server`], with more arguments for `serve` (quick play's, for `cardtable
+/// population`).
+pub(crate) fn start_server_with(
+    pin: bool,
+    db: &std::ffi::OsStr,
+    program: Option<&std::path::Path>,
+    extra: &[String],
+) -> anyhow::Result<ServerProc> {
     let exe = match program {
         Some(p) => p.to_path_buf(),
         None => std::env::current_exe()?,
@@ -122,6 +133,7 @@ fn start_server(pin: bool, db: &std::ffi::OsStr, program: Option<&std::path::Pat
         cmd.args([cap, "0"]);
     }
     cmd.arg("--db").arg(db);
+    cmd.args(extra);
     cmd.env("RUST_LOG", "warn").stdout(Stdio::piped()).stderr(Stdio::null());
     let mut child = cmd.spawn().with_context(|| format!("starting the server {}", exe.display()))?;
     let mut out = BufReader::new(child.stdout.take().expect("piped"));
@@ -139,7 +151,7 @@ fn start_server(pin: bool, db: &std::ffi::OsStr, program: Option<&std::path::Pat
 }
 
 /// utime + stime of a process, in seconds.
-fn cpu_seconds(pid: u32) -> f64 {
+pub(crate) fn cpu_seconds(pid: u32) -> f64 {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
     // Fields after the command name (which is in parentheses and may contain spaces).
     let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
@@ -284,7 +296,7 @@ async fn setup_match(
     Ok(())
 }
 
-fn percentile(sorted: &[u32], p: f64) -> f64 {
+pub(crate) fn percentile(sorted: &[u32], p: f64) -> f64 {
     if sorted.is_empty() {
         return 0.0;
     }

@@ -6,6 +6,7 @@ mod input;
 mod ladder_cmd;
 mod loadtest;
 mod play;
+mod population;
 mod replay;
 mod report;
 mod serve;
@@ -73,6 +74,9 @@ enum Command {
     User(users::UserArgs),
     /// Load-test a server of its own over loopback: throughput, CPU, latency, memory, sockets.
     Loadtest(loadtest::LoadtestArgs),
+    /// Run simulated people of known strengths through quick play on a real server and
+    /// report how well their ratings found them (Spearman, mean error, waits, bot seats, CPU).
+    Population(population::PopulationArgs),
     /// Play a game in the terminal against bots.
     Play(play::PlayArgs),
     /// Play many bot-vs-bot games and report win rates and speed.
@@ -100,6 +104,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Serve(args) => serve::run(args),
         Command::Loadtest(args) => loadtest::run(args),
+        Command::Population(args) => population::run(args),
         Command::Replay(args) => replay::run(args, &mut std::io::stdout().lock()),
         Command::Matches(args) => replay::matches(args, &mut std::io::stdout().lock()),
         Command::Users(args) => users::users(args, &mut std::io::stdout().lock()),

@@ -83,6 +83,18 @@ pub struct ServeArgs {
     /// abandoned (recorded with its log).
     #[arg(long, value_name = "SECS", default_value_t = 60.0)]
     empty_room_ttl: f64,
+    /// Seconds quick play looks for people before it fills a table's empty seats with the
+    /// bots nearest its rating (0: bots at once).
+    #[arg(long, value_name = "SECONDS", default_value_t = 15.0)]
+    quickplay_wait: f64,
+    /// The bots' delay before each move at quick-play tables, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 700)]
+    quickplay_bot_delay_ms: u64,
+    /// Let people hand their seat to a bot (the `Autopilot` packet): simulated people of known
+    /// strength for `cardtable population`. Never on a real server (a person's rating would be
+    /// a bot's).
+    #[arg(long)]
+    allow_autopilot: bool,
     /// Rooms one address may create in any minute (0: no cap). Past it: HTTP 429.
     #[arg(long, default_value_t = server::limits::Limits::default().rooms_per_minute_per_addr)]
     max_rooms_per_minute_per_addr: usize,
@@ -227,6 +239,9 @@ async fn serve(args: ServeArgs, nofile: Option<u64>) -> anyhow::Result<ExitCode>
         sockets_per_addr: args.max_sockets_per_addr,
         sockets: args.max_sockets,
         empty_room_ttl: seconds(args.empty_room_ttl),
+        quickplay_wait: seconds(args.quickplay_wait),
+        quickplay_bot_delay_ms: args.quickplay_bot_delay_ms.min(server::room::MAX_BOT_DELAY_MS),
+        allow_autopilot: args.allow_autopilot,
         ..Default::default()
     };
     let addr = if args.lan { SocketAddr::from(([0, 0, 0, 0], args.addr.port())) } else { args.addr };

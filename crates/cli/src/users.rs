@@ -86,6 +86,12 @@ pub fn user(args: UserArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     for g in p["games"].as_array().into_iter().flatten() {
         writeln!(out, "  {:<16} played {:>4}  won {:>4}", g["game"].as_str().unwrap_or("?"), g["played"], g["won"])?;
     }
+    // Each game's rating (docs/rating.md), "?" while provisional.
+    for r in p["ratings"].as_array().into_iter().flatten() {
+        let q = if r["provisional"].as_bool() == Some(true) { "?" } else { "" };
+        let game = r["game"].as_str().unwrap_or("?");
+        writeln!(out, "  {game:<16} rating {}{q} ({} rated games)", r["rating"], r["games"])?;
+    }
     let matches = p["matches"].as_array().cloned().unwrap_or_default();
     writeln!(out, "last {} match{}:", matches.len(), if matches.len() == 1 { "" } else { "es" })?;
     for m in &matches {

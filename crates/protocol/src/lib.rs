@@ -47,6 +47,14 @@ pub enum ClientMsg {
     RemoveBot {
         username: String,
     },
+    /// A person hands their seat to a bot of `level` that plays it for them, a move at
+    /// random instead with probability `noise` (only on a server started with
+    /// `--allow-autopilot`: simulated people of known strength, `cardtable population`).
+    Autopilot {
+        level: String,
+        #[serde(default)]
+        noise: f64,
+    },
     /// A game action in the game's own JSON (games without dedicated packets). `serial` is
     /// the `serial` of the `GameDataSync` the action was chosen from: an action for a table
     /// that has moved on since (a double click, an old `legal` entry) is refused with
@@ -71,6 +79,7 @@ impl ClientMsg {
         "Reconnect",
         "AddBot",
         "RemoveBot",
+        "Autopilot",
         "Act",
     ];
 }
@@ -89,6 +98,14 @@ pub struct Player {
     pub is_bot: bool,
     /// Whether a connection is attached (bots: always true).
     pub connected: bool,
+    /// The player's rating in the room's game (issue 43): a person's with an identity (a
+    /// member or a guest), or a bot level's fixed one from the ladder. Absent for anonymous
+    /// players.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<i64>,
+    /// A person's rating is provisional (its deviation is above 110): shown "1523?".
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub provisional: bool,
     #[serde(flatten)]
     pub game: serde_json::Map<String, serde_json::Value>,
 }
@@ -200,6 +217,11 @@ pub mod codes {
     pub const NOT_HOST: &str = "not_host";
     /// Not while a game runs (bots are added and removed in the lobby).
     pub const GAME_RUNNING: &str = "game_running";
+    /// A quick-play table before its first match: the server seats it (no bots added or
+    /// removed, no early start).
+    pub const QUICK_TABLE: &str = "quick_table";
+    /// `Autopilot` on a server not started with `--allow-autopilot`, or for an unknown level.
+    pub const NO_AUTOPILOT: &str = "no_autopilot";
 }
 
 /// Whether `c` is a directional formatting character that opens or closes a span:

@@ -4,7 +4,8 @@
 //! - `GET /` and `GET /r/{id}`: the web client (embedded); `GET /{asset}`: its files;
 //! - `GET /api/health` → `{"status":"ok","rooms":N,"dormantRooms":D}`;
 //! - `GET /api/games` → `[{name, title, description, minPlayers, maxPlayers, defaultPlayers,
-//!   bots, levels, ratings}]`, every game a room can be created for (the registry's `GameInfo`);
+//!   bots, levels, ratings, botRatings}]`, every game a room can be created for (the registry's
+//!   `GameInfo`, and each level's fixed rating on the people's scale: [`ratings`]);
 //! - `GET /api/games/{game}/cards` → the card table of a game whose cards travel as ids (Three
 //!   Kingdoms: `[{id, name, suit, rank, kind}]`), `404` for the others;
 //! - `GET /api/rooms?after=ID&limit=N` → `[{id, game, players, state, spectators}]`: live,
@@ -19,7 +20,9 @@
 //! - `GET /api/matches/{id}?seat=N&steps=all|last`: a finished match rebuilt, the table after
 //!   every move as one seat (or a spectator) saw it ([`replay`]);
 //! - `GET /rules` and `GET /rules/{game}`: the rules pages of `docs/rules`, as HTML ([`rules`]);
-//! - `GET /replay/{id}`: the web client's replay viewer.
+//! - `GET /replay/{id}`: the web client's replay viewer;
+//! - `GET /api/leaderboard/{game}` → the game's top 100 rated people, and `GET
+//!   /leaderboard/{game}`, the page that shows it ([`ratings`]).
 //!
 //! Connections come through [`accept::serve`] (hyper, with header timeouts and connection
 //! caps: [`limits::Limits`]); every answer carries [`SECURITY_HEADERS`].
@@ -43,6 +46,8 @@ pub mod lobby;
 pub mod node;
 pub mod passkey;
 pub mod profile;
+pub mod quickplay;
+pub mod ratings;
 pub mod replay;
 pub mod room;
 pub mod rules;
@@ -93,6 +98,8 @@ pub struct AppState {
     pub limits: Arc<Limits>,
     /// Sign-in throttles ([`auth::Auth`]).
     pub auth: Arc<auth::Auth>,
+    /// Quick play's queue and parties ([`quickplay`]).
+    pub quickplay: Arc<quickplay::QuickPlay>,
 }
 
 /// Serves until `shutdown` resolves.
@@ -108,7 +115,9 @@ pub async fn run(
         .map_err(std::io::Error::other)?;
     let lobby = Arc::new(lobby);
     let auth = Arc::new(auth::Auth::new(&limits));
-    let state = AppState { lobby: lobby.clone(), rate_limit: config.rate_limit.max(conn::RATE), limits, auth };
+    let quickplay = quickplay::QuickPlay::start(&lobby, limits.quickplay_wait);
+    let state =
+        AppState { lobby: lobby.clone(), rate_limit: config.rate_limit.max(conn::RATE), limits, auth, quickplay };
     let limits = state.limits.clone();
     if !node.cluster {
         return accept::serve(listener, app(state), limits, shutdown).await;
@@ -166,7 +175,7 @@ async fn health(State(state): State<AppState>) -> Response {
 pub fn app(state: AppState) -> Router {
     Router::new()
         .route("/api/health", get(health))
-        .route("/api/games", get(|| async { Json(games::offered()) }))
+        .route("/api/games", get(|| async { Json(ratings::games_json()) }))
         .route("/api/games/{game}/cards", get(game_cards))
         .route("/api/rooms", get(list_rooms).post(create_room))
         .route("/api/rooms/{id}", get(room_summary))
@@ -184,12 +193,22 @@ pub fn app(state: AppState) -> Router {
         .route("/api/me", get(auth::me).patch(auth::patch_me).delete(auth::delete_me))
         .route("/api/me/export", get(auth::export))
         .route("/api/users/{name}", get(profile::user))
+        .route("/api/quickplay", post(quickplay::queue))
+        .route("/api/quickplay/{ticket}", get(quickplay::ticket).delete(quickplay::cancel))
+        .route("/api/quickplay/{ticket}/ws", get(quickplay::socket))
+        .route("/api/parties", post(quickplay::new_party))
+        .route("/api/parties/{id}", get(quickplay::get_party))
+        .route("/api/parties/{id}/join", post(quickplay::join_party))
+        .route("/api/parties/{id}/leave", post(quickplay::leave_party))
+        .route("/api/leaderboard/{game}", get(ratings::leaderboard))
         .route("/rules", get(|| async { rules::page("README") }))
         .route("/rules/{game}", get(|Path(game): Path<String>| async move { rules::page(&game) }))
         .route("/", get(|| async { asset("index.html") }))
         .route("/r/{id}", get(|| async { asset("index.html") }))
         .route("/replay/{id}", get(|| async { asset("index.html") }))
         .route("/u/{name}", get(|| async { asset("index.html") }))
+        .route("/party/{id}", get(|| async { asset("index.html") }))
+        .route("/leaderboard/{game}", get(|| async { asset("index.html") }))
         .route("/{*path}", get(|Path(path): Path<String>| async move { asset(&path) }))
         .layer(axum::middleware::map_response(with_security_headers))
         .with_state(state)
@@ -371,6 +390,9 @@ async fn create_room(
         Ok(r) => r,
         Err(r) => return r,
     };
+    if req.options.quickplay.is_some() {
+        return bad_request("`quickplay` is set by quick play (POST /api/quickplay), not by a room's creator".into());
+    }
     match state.lobby.create_from(&req.game, req.options, peer).await {
         Ok(id) => (StatusCode::CREATED, Json(serde_json::json!({ "id": id }))).into_response(),
         Err(CreateError::Bad(e)) => bad_request(e.to_string()),

@@ -112,6 +112,14 @@ pub struct Limits {
     /// dormant (kept in the store only, woken by the next connection); at most
     /// `empty_room_ttl`.
     pub dormant_after: Duration,
+    /// How long quick play looks for people before it fills a table's empty seats with bots
+    /// (`serve --quickplay-wait`; zero: bots at once). See [`crate::quickplay`].
+    pub quickplay_wait: Duration,
+    /// The bots' delay (`botDelayMs`) at quick-play tables.
+    pub quickplay_bot_delay_ms: u64,
+    /// Members may hand their seat to a bot (`Autopilot`: simulated people, `cardtable
+    /// population`). Off on a real server: a person's rating would be a bot's.
+    pub allow_autopilot: bool,
 }
 
 impl Default for Limits {
@@ -136,6 +144,9 @@ impl Default for Limits {
             sockets: 15 * 1024,
             empty_room_ttl: Duration::from_secs(60),
             dormant_after: DORMANT_AFTER,
+            quickplay_wait: Duration::from_secs(15),
+            quickplay_bot_delay_ms: 700,
+            allow_autopilot: false,
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Profiles: `GET /api/users/{name}` (and the page `/u/{name}` that shows it), the same data
 //! `cardtable user NAME` prints. A profile is public: the name, when it joined, games played
-//! and won per game, and the last 50 matches with their opponents (people by their account's
+//! and won per game, its rating in each game it played rated with its history (see
+//! [`crate::ratings`]), and the last 50 matches with their opponents (people by their account's
 //! name today, bots by level), the result and a replay link.
 
 use crate::AppState;
@@ -50,11 +51,13 @@ pub async fn profile_of(store: &Store, account: &Account, matches: u32) -> Resul
     let names: HashMap<i64, Account> = store.accounts_by_ids(&ids).await?.into_iter().map(|a| (a.id, a)).collect();
     let games: Vec<Value> = stats.iter().map(|g| json!({ "game": g.game, "played": g.played, "won": g.won })).collect();
     let list: Vec<Value> = records.iter().map(|m| match_entry(m, account.id, &names)).collect();
+    let ratings = crate::ratings::profile_ratings(store, account.id, crate::room::now_ms()).await?;
     Ok(json!({
         "name": account.name,
         "guest": account.guest,
         "joined": account.created_at,
         "games": games,
+        "ratings": ratings,
         "matches": list,
     }))
 }

@@ -24,9 +24,9 @@ const HEARTBEAT: Duration = Duration::from_millis(100);
 const TTL: Duration = Duration::from_millis(300);
 
 /// One node on its own thread and runtime.
-struct TestNode {
-    id: String,
-    addr: String,
+pub(crate) struct TestNode {
+    pub(crate) id: String,
+    pub(crate) addr: String,
     node: Arc<server::node::Node>,
     rt: tokio::runtime::Handle,
     drain: Option<tokio::sync::oneshot::Sender<()>>,
@@ -36,6 +36,11 @@ struct TestNode {
 
 impl TestNode {
     fn start(url: &str, id: &str) -> TestNode {
+        TestNode::start_with(url, id, |_| {})
+    }
+
+    /// As [`TestNode::start`], its config changed by `tune` (quick play's wait).
+    pub(crate) fn start_with(url: &str, id: &str, tune: fn(&mut server::ServerConfig)) -> TestNode {
         let (tx, rx) = std::sync::mpsc::channel();
         let (url, id_) = (url.to_string(), id.to_string());
         let thread = std::thread::spawn(move || {
@@ -55,6 +60,7 @@ impl TestNode {
                 let mut config = test_config(store);
                 config.rate_limit = 10_000.0;
                 config.node = Some(node);
+                tune(&mut config);
                 tokio::select! {
                     r = server::run(listener, config, async { let _ = drain_rx.await; }) => r.map_err(|e| e.to_string()),
                     _ = kill_rx => Ok(()),
@@ -108,7 +114,7 @@ impl Drop for TestNode {
     }
 }
 
-async fn cluster(name: &str) -> Option<String> {
+pub(crate) async fn cluster(name: &str) -> Option<String> {
     let url = pg_env::pg_url()?;
     Some(pg_env::fresh_schema(&url, name).await)
 }

@@ -16,6 +16,8 @@ mod ivanhoe;
 mod lifecycle;
 mod newcomer;
 mod protocol;
+mod quickplay;
+mod ratings;
 mod restore;
 mod security;
 mod setup_rooms;

@@ -36,11 +36,14 @@
 //! accounts that played it ([`MatchRecord::people`]).
 //!
 //! People (accounts, name holds, sessions, passkeys, challenges, profiles) are in [`accounts`]:
-//! calls off the move path, which do not go through group commit.
+//! calls off the move path, which do not go through group commit. Ratings (each identity's
+//! Glicko-2 rating per game, its history, leaderboards, leaves of rated matches) are in
+//! [`ratings`], off the move path too.
 
 pub mod accounts;
 mod batch;
 pub mod postgres;
+pub mod ratings;
 mod records;
 pub mod sqlite;
 

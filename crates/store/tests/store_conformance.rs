@@ -585,7 +585,7 @@ async fn sqlite_a_database_of_the_last_release_upgrades_in_place() {
     assert_eq!(s.account_matches(a.id, 5).await.unwrap()[0].id, id);
     drop(s);
     let conn = rusqlite_version(&path);
-    assert_eq!(conn, 7);
+    assert_eq!(conn, store::sqlite::SCHEMA_VERSION);
 }
 
 fn rusqlite_version(path: &std::path::Path) -> i64 {

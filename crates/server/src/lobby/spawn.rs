@@ -75,6 +75,7 @@ impl Lobby {
         let ttl = self.usage.limits().empty_room_ttl;
         room.set_empty_ttl(ttl);
         room.set_dormant_after(self.usage.limits().dormant_after.min(ttl));
+        room.set_allow_autopilot(self.usage.limits().allow_autopilot);
     }
 }
 

@@ -76,7 +76,11 @@ impl<A: GameAdapter> Room<A> {
             let reason = format!("{username} has a seat in the game being played; choose another username");
             return self.reject(conn, codes::SEAT_IN_PLAY, reason);
         }
-        let spectator = self.current.is_some() || self.players_in_lobby() >= A::MAX_PLAYERS;
+        // A quick-play table's seats are reserved for the people quick play matched: anyone
+        // else watches.
+        let spectator = self.current.is_some()
+            || self.players_in_lobby() >= A::MAX_PLAYERS
+            || (self.quick_lobby() && !self.quick_reserved(account));
         if spectator && self.members.iter().filter(|m| m.spectator).count() as u64 >= self.options.max_spectators {
             let reason = format!(
                 "this room is full: {} players and {} watchers at most",
@@ -124,6 +128,8 @@ impl<A: GameAdapter> Room<A> {
             };
             return self.reject(conn, e.code(), reason);
         }
+        // Its rating in this game, for its seat (a read; not refusable).
+        self.load_ratings().await;
         self.send(conn, json(&ServerMsg::Joined { username: username.clone(), token }));
         let idx = self.members.len() - 1;
         // The others get the newcomer's `players` entry, not a sync listing everyone: a join
@@ -133,6 +139,7 @@ impl<A: GameAdapter> Room<A> {
             self.broadcast(&ServerMsg::HostSet { username: self.host.clone() });
         }
         self.sync(conn);
+        self.quick_start_if_all_in().await;
     }
 
     pub(super) async fn reconnect(&mut self, conn: ConnId, token: &str) {
@@ -173,6 +180,7 @@ impl<A: GameAdapter> Room<A> {
         self.save().await;
         self.send(conn, json(&ServerMsg::Joined { username, token: token.to_string() }));
         self.sync_all();
+        self.quick_start_if_all_in().await;
     }
 
     pub(super) async fn on_disconnect(&mut self, conn: ConnId) {

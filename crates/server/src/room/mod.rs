@@ -15,7 +15,7 @@
 //!   (every packet sent: syncs, events, errors, the lobby summary), `timers` (bots, turn
 //!   timers, holds), `persist` (snapshots, saving, restoring), `packets` (reading a client's
 //!   packet and routing it), `life` (closing when nobody is connected, abandoning a game its
-//!   people left).
+//!   people left), `rated` (rating a rated match's people, and showing every seat's rating).
 
 mod clock;
 pub mod handle;
@@ -25,6 +25,8 @@ pub mod options;
 mod packets;
 mod persist;
 mod play;
+mod quick;
+mod rated;
 mod state;
 mod sync;
 mod timers;
@@ -106,6 +108,17 @@ pub struct Room<A: GameAdapter> {
     /// its sockets at once) are stored in one snapshot, written when the room has no other
     /// command waiting and before it handles anything else (see [`Room::store_drops`]).
     dropped: Option<Vec<protocol::ServerMsg>>,
+    /// A quick-play table's first match starts by itself at this moment at the latest (see
+    /// [`options::QuickTable`]); `None` for other rooms, or once it started.
+    quick_deadline: Option<Instant>,
+    /// Whether members may hand their seat to a bot (`Autopilot`; `serve --allow-autopilot`).
+    allow_autopilot: bool,
+    /// The members who did so: their bot's level and noise, by username. Not stored (a
+    /// benchmark's simulated people send it again after a restart).
+    autopilot: HashMap<String, (String, f64)>,
+    /// The ratings in this game of the members with an identity (shown on their seats; see
+    /// `rated`), read when they join or the room comes back, updated when a rated match ends.
+    ratings: HashMap<i64, rating::Rating>,
     _adapter: std::marker::PhantomData<A>,
 }
 
@@ -143,7 +156,9 @@ impl<A: GameAdapter> Room<A> {
     pub fn create(id: String, options: RoomOptions, store: store::Store) -> (Self, RoomHandle, Inbox) {
         // A default seed nobody can work out from the clock or the process.
         let base_seed = options.seed.unwrap_or_else(os_random_u64);
-        Self::build(id, options, store, base_seed)
+        let (mut room, handle, inbox) = Self::build(id, options, store, base_seed);
+        room.seat_quick_bots();
+        (room, handle, inbox)
     }
 
     fn build(id: String, options: RoomOptions, store: store::Store, base_seed: u64) -> (Self, RoomHandle, Inbox) {
@@ -151,6 +166,8 @@ impl<A: GameAdapter> Room<A> {
             RoomHandle::new(id.clone(), A::name(), options.private, options.seed.is_some() || options.setup.is_some());
         // The bots' generator: their choices need no replaying (their moves are stored).
         let rng = MatchRng::new(os_random_u64());
+        let quick_deadline =
+            options.quickplay.as_ref().map(|q| Instant::now() + std::time::Duration::from_secs(q.join_seconds));
         let room = Room {
             id,
             options,
@@ -181,6 +198,10 @@ impl<A: GameAdapter> Room<A> {
             retry_at: None,
             unsaved: false,
             dropped: None,
+            quick_deadline,
+            allow_autopilot: false,
+            autopilot: HashMap::new(),
+            ratings: HashMap::new(),
             _adapter: std::marker::PhantomData,
         };
         (room, handle, inbox)
@@ -197,6 +218,7 @@ impl<A: GameAdapter> Room<A> {
         // nobody (`waitingOn: []`) and no move will ever come to end it: end it here, as that
         // move would have. A running match is left as it is (`finish_if_over` checks).
         self.finish_if_over().await;
+        self.load_ratings().await;
         self.note_presence();
         loop {
             if self.has_moved() {
@@ -289,6 +311,11 @@ impl<A: GameAdapter> Room<A> {
             // The flag is set already; the loop ends the task.
             RoomCmd::Moved => {}
         }
+    }
+
+    /// Lets members hand their seat to a bot (`Autopilot`).
+    pub fn set_allow_autopilot(&mut self, allow: bool) {
+        self.allow_autopilot = allow;
     }
 
     /// A write the room makes on its own was refused: its timers wait [`STORE_RETRY`].

@@ -30,6 +30,36 @@ pub struct RoomOptions {
     pub game_options: Value,
     /// Not listed in `GET /api/rooms`: only those given the link find it.
     pub private: bool,
+    /// Rated: each match's end moves the ratings of the identities that played it (issue
+    /// 43; see `room::rated`). Default casual. A room with a chosen seed or a set-up position
+    /// is never rated (its deal can be known in advance).
+    pub rated: bool,
+    /// A table quick play seated (`crate::quickplay`): set by the server, never by
+    /// `POST /api/rooms`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub quickplay: Option<QuickTable>,
+}
+
+/// Who quick play seated at a room: the people whose seats are reserved (only they may sit
+/// down before its first match; anyone else who joins watches), and the bots that fill the
+/// rest. The first match starts by itself once every one of them has joined, or after
+/// `join_seconds` with those who came (bots of the same level take the seats of those who did
+/// not).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct QuickTable {
+    pub people: Vec<QuickSeat>,
+    /// The bots' levels, one a seat.
+    pub bots: Vec<String>,
+    pub join_seconds: u64,
+}
+
+/// A seat quick play reserved for an identity (a person or a guest).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct QuickSeat {
+    pub account: i64,
+    pub name: String,
 }
 
 impl Default for RoomOptions {
@@ -43,6 +73,8 @@ impl Default for RoomOptions {
             max_spectators: 64,
             game_options: Value::Null,
             private: false,
+            quickplay: None,
+            rated: false,
         }
     }
 }
@@ -56,9 +88,10 @@ pub const MAX_SPECTATORS: u64 = 256;
 pub const MAX_GAME_OPTIONS_BYTES: usize = 4 * 1024;
 
 impl RoomOptions {
-    /// The options as clients see them: all but the seed.
+    /// The options as clients see them: all but the seed (and a quick-play table's account
+    /// ids).
     pub fn public(&self) -> RoomOptions {
-        RoomOptions { seed: None, setup: None, ..self.clone() }
+        RoomOptions { seed: None, setup: None, quickplay: None, ..self.clone() }
     }
 
     /// Whether every option is in its range; if not, a reason naming the option.
@@ -72,6 +105,13 @@ impl RoomOptions {
             if value > max {
                 return Err(Error::BadOptions(format!("{name} is at most {max}, not {value}")));
             }
+        }
+        if self.rated && (self.seed.is_some() || self.setup.is_some()) {
+            return Err(Error::BadOptions(
+                "a room with a chosen seed or a set-up position is never rated (its deal can be known in advance): \
+                 leave `rated` out"
+                    .into(),
+            ));
         }
         let size = serde_json::to_string(&self.game_options).map_or(usize::MAX, |s| s.len());
         if size > MAX_GAME_OPTIONS_BYTES {

@@ -12,7 +12,8 @@ use protocol::{ChatMessage, ClientMsg, ServerMsg, codes};
 use serde::Deserialize;
 
 const CHAT_KEPT: usize = store::CHAT_KEPT;
-const BOT_NAMES: [&str; 12] = ["ana", "ben", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon", "kim", "lou"];
+pub(super) const BOT_NAMES: [&str; 12] =
+    ["ana", "ben", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon", "kim", "lou"];
 
 impl<A: GameAdapter> Room<A> {
     pub(super) async fn on_text(&mut self, conn: ConnId, text: &str) {
@@ -47,7 +48,9 @@ impl<A: GameAdapter> Room<A> {
 
     /// Why a host's lobby packet (`AddBot`, `RemoveBot`) is refused, if it is.
     fn lobby_host_only(&self, is_host: bool) -> Option<(&'static str, &'static str)> {
-        if !is_host {
+        if self.quick_lobby() {
+            Some((codes::QUICK_TABLE, "quick play seats this table: its bots are chosen by the server"))
+        } else if !is_host {
             Some((codes::NOT_HOST, "only the host may add or remove bots"))
         } else if self.current.is_some() {
             Some((codes::GAME_RUNNING, "bots are added and removed in the lobby, between games"))
@@ -127,7 +130,14 @@ impl<A: GameAdapter> Room<A> {
                 if self.current.is_some() {
                     return self.fail(conn, codes::GAME_RUNNING, "the game has started already");
                 }
-                self.start(conn).await;
+                if self.quick_lobby() {
+                    return self.fail(
+                        conn,
+                        codes::QUICK_TABLE,
+                        "this quick-play game starts by itself once everyone is in",
+                    );
+                }
+                self.start(Some(conn)).await;
             }
             ClientMsg::SendNewChatMessage { message } => {
                 let Some(i) = me else { return self.fail(conn, codes::NOT_JOINED, "join the room to chat") };
@@ -218,6 +228,17 @@ impl<A: GameAdapter> Room<A> {
                     }
                     _ => self.fail(conn, codes::UNKNOWN_PLAYER, &format!("{username} is not a bot in this room")),
                 }
+            }
+            ClientMsg::Autopilot { level, noise } => {
+                let Some(i) = me else { return self.fail(conn, codes::NOT_JOINED, "join the room first") };
+                if !self.allow_autopilot {
+                    return self.fail(conn, codes::NO_AUTOPILOT, "this server does not let bots play for people");
+                }
+                if A::bot(&level).is_none() || !(0.0..=1.0).contains(&noise) {
+                    let reason = format!("unknown level `{level}`, or noise {noise} outside 0 to 1");
+                    return self.fail(conn, codes::NO_AUTOPILOT, &reason);
+                }
+                self.autopilot.insert(self.members[i].username.clone(), (level, noise));
             }
             // Handled in `on_text`, which passes the packet's text on to the game.
             ClientMsg::Act { .. } => {}

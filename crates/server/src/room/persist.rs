@@ -104,6 +104,10 @@ impl<A: GameAdapter> Room<A> {
         let extra = room.chat.len().saturating_sub(store::CHAT_KEPT);
         room.chat.drain(..extra);
         room.matches_played = snap.matches_played;
+        if room.matches_played > 0 || snap.current.is_some() {
+            // A quick-play table whose first match has started seats as any room from then on.
+            room.quick_deadline = None;
+        }
         room.last_match = snap.last_match;
         room.last_winner = snap.last_winner;
         if let Some(ms) = snap.current {

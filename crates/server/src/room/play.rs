@@ -54,21 +54,23 @@ impl<A: GameAdapter> Room<A> {
         self.seat_of(&m.username).filter(|&seat| A::in_game(table, seat))
     }
 
-    pub(super) async fn start(&mut self, conn: ConnId) {
+    /// Starts a match with the room's players: asked by the host on `conn`, or by the room
+    /// itself (`None`: a quick-play table, whose refusals are logged).
+    pub(super) async fn start(&mut self, conn: Option<ConnId>) {
+        let fail = |room: &Self, code: &str, reason: &str| match conn {
+            Some(conn) => room.fail(conn, code, reason),
+            None => tracing::warn!(room = %room.id, code, "the quick-play game did not start: {reason}"),
+        };
         let seated: Vec<usize> = (0..self.members.len()).filter(|&i| !self.members[i].spectator).collect();
         if seated.len() < A::MIN_PLAYERS {
-            return self.fail(
-                conn,
-                codes::NOT_ENOUGH_PLAYERS,
-                &format!("at least {} players are needed", A::MIN_PLAYERS),
-            );
+            return fail(self, codes::NOT_ENOUGH_PLAYERS, &format!("at least {} players are needed", A::MIN_PLAYERS));
         }
         if seated.len() > A::MAX_PLAYERS {
-            return self.fail(conn, codes::TOO_MANY_PLAYERS, &format!("at most {} players", A::MAX_PLAYERS));
+            return fail(self, codes::TOO_MANY_PLAYERS, &format!("at most {} players", A::MAX_PLAYERS));
         }
         let config = match A::config(seated.len(), &self.options.game_options) {
             Ok(c) => c,
-            Err(e) => return self.fail(conn, "bad_options", &e),
+            Err(e) => return fail(self, "bad_options", &e),
         };
         let seed = if self.matches_played == 0 && self.options.seed.is_some() {
             self.base_seed
@@ -78,7 +80,7 @@ impl<A: GameAdapter> Room<A> {
         let setup = self.options.setup.as_deref();
         let game = match crate::setup_rooms::new_game::<A::G>(A::name(), &config, seed, setup, Some(seated.len())) {
             Ok(g) => g,
-            Err(e) => return self.fail(conn, e.code, &e.message),
+            Err(e) => return fail(self, e.code, &e.message),
         };
         let mut seats: Vec<String> = seated.iter().map(|&i| self.members[i].username.clone()).collect();
         let mut bot_kinds: Vec<Option<String>> = seated.iter().map(|&i| self.members[i].bot.clone()).collect();
@@ -118,7 +120,7 @@ impl<A: GameAdapter> Room<A> {
                 _ => "the game was not started: the server cannot reach its database right now; try again in a moment"
                     .to_string(),
             };
-            return self.fail(conn, e.code(), &reason);
+            return fail(self, e.code(), &reason);
         }
         self.saved_whole();
         self.broadcast(&ServerMsg::GameStarted);
@@ -272,6 +274,12 @@ impl<A: GameAdapter> Room<A> {
                 return false;
             }
         };
+        // A rated room's people are rated with the match (once per match id: the end tried
+        // again after a refusal rates nothing twice).
+        if !self.rate_ended(id, (!abandoned).then_some(winners.as_slice())).await {
+            self.retry_store_later();
+            return false;
+        }
         // The lobby state, kept aside until the store has it.
         let before = (
             self.current.take(),

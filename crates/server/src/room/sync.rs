@@ -128,6 +128,7 @@ impl<A: GameAdapter> Room<A> {
         if let Some(kind) = &m.bot {
             p.put("bot", kind);
         }
+        self.put_rating(m, &mut p);
         match self.seat_of(&m.username).and_then(|s| seats.get(s.index())) {
             Some(game) => p.extend(game),
             None => {

@@ -44,7 +44,8 @@ impl<A: GameAdapter> Room<A> {
         kind: DecisionKind,
         since: Instant,
     ) -> Option<(Instant, Due)> {
-        if cur.bots[seat.index()].is_some() || cur.stand_in.contains(seat) {
+        let piloted = self.autopilot.contains_key(&cur.seats[seat.index()]);
+        if cur.bots[seat.index()].is_some() || cur.stand_in.contains(seat) || piloted {
             let from = since.max(self.last_move_at);
             // In a window the bot starts thinking `window_think` early and answers at the delay
             // whatever it holds (`on_timer`).
@@ -99,7 +100,7 @@ impl<A: GameAdapter> Room<A> {
 
     /// The earliest of: a bot's move, a disconnected player's turn timer, a hold expiring.
     pub(super) fn next_deadline(&mut self) -> Option<Instant> {
-        let mut best: Option<Instant> = None;
+        let mut best: Option<Instant> = self.quick_deadline;
         let hold = Duration::from_secs(self.options.hold_seconds);
         for m in &self.members {
             if let Some(at) = m.dropped_at {
@@ -131,6 +132,9 @@ impl<A: GameAdapter> Room<A> {
 
     pub(super) async fn on_timer(&mut self) {
         let now = Instant::now();
+        if self.quick_deadline.is_some_and(|d| d <= now) {
+            return self.on_quick_deadline().await;
+        }
         let hold = Duration::from_secs(self.options.hold_seconds);
         if let Some(i) = self.members.iter().position(|m| m.dropped_at.is_some_and(|at| later(at, hold) <= now)) {
             // Not back in time: the seat is given up (a move, stored first; refused, it is tried
@@ -181,11 +185,20 @@ impl<A: GameAdapter> Room<A> {
         // nothing else to do for this decision) and keeps its bot afterwards.
         let seated = cur.bots[seat.index()].take();
         let keep = seated.is_some();
-        let mut bot = seated.unwrap_or_else(A::stand_in_bot);
+        // A person who handed their seat to a bot (`Autopilot`) has it play as them.
+        let pilot = if keep { None } else { self.autopilot.get(&cur.seats[seat.index()]).cloned() };
+        let noise = pilot.as_ref().map_or(0.0, |p| p.1);
+        let mut bot =
+            seated.or_else(|| pilot.as_ref().and_then(|(level, _)| A::bot(level))).unwrap_or_else(A::stand_in_bot);
         let game = cur.game.clone();
         let (started, think) = (Instant::now(), self.window_think(decision.kind));
         let thinking = tokio::task::spawn_blocking(move || {
-            let action = bot.choose(&Observation::new(&game, seat, &legal), &mut bot_rng);
+            // The noise of a simulated person: now and then a legal move at random.
+            let action = if noise > 0.0 && f64::from(bot_rng.next_u32()) < noise * f64::from(u32::MAX) {
+                bot_rng.pick(&legal).clone()
+            } else {
+                bot.choose(&Observation::new(&game, seat, &legal), &mut bot_rng)
+            };
             (bot, action)
         });
         let (bot, action) = match thinking.await {
@@ -206,7 +219,7 @@ impl<A: GameAdapter> Room<A> {
         // Each bot move waits its own delay (from `last_move_at`), so people can follow a
         // bot's item-by-item turn; the window clocks of the others keep running.
         // The seat's own bot plays as its player; a stand-in plays for the room.
-        let by = if keep { By::Player } else { By::StandIn };
+        let by = if keep || pilot.is_some() { By::Player } else { By::StandIn };
         if let Err(e) = self.act(seat, action, by).await {
             tracing::error!(room = %self.id, "a bot's move was refused: {e}");
         }

@@ -12,7 +12,7 @@ use deadpool_postgres::Transaction;
 use tokio_postgres::Row;
 
 /// `?` for PostgreSQL's errors, telling an unreachable database from a refused statement.
-trait Pg<T> {
+pub(super) trait Pg<T> {
     fn pg(self) -> Result<T, StoreError>;
 }
 

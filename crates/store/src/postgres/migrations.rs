@@ -119,6 +119,51 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (match_id, seat)
     );
     CREATE INDEX match_people_account ON match_people (account_id, match_id);",
+    // Ratings (issue 43): each identity's Glicko-2 rating per game, and its history, one row
+    // per rated match (whether the person left it counts their leaves).
+    "CREATE TABLE ratings (
+        account_id BIGINT NOT NULL,
+        game TEXT NOT NULL,
+        r DOUBLE PRECISION NOT NULL,
+        rd DOUBLE PRECISION NOT NULL,
+        vol DOUBLE PRECISION NOT NULL,
+        games BIGINT NOT NULL,
+        updated BIGINT NOT NULL,
+        PRIMARY KEY (account_id, game)
+    );
+    CREATE INDEX ratings_board ON ratings (game, r);
+    CREATE TABLE rating_history (
+        account_id BIGINT NOT NULL,
+        game TEXT NOT NULL,
+        match_id BIGINT NOT NULL,
+        r DOUBLE PRECISION NOT NULL,
+        rd DOUBLE PRECISION NOT NULL,
+        left_match BOOLEAN NOT NULL,
+        at BIGINT NOT NULL,
+        PRIMARY KEY (match_id, account_id)
+    );
+    CREATE INDEX rating_history_account ON rating_history (account_id, game, at);",
+    // 9: quick play's queue (issue 43), shared by a cluster's nodes: one row a ticket (a person
+    // or a party), matched by whichever node claims it (`FOR UPDATE SKIP LOCKED`, then a lease
+    // in `claimed_by`/`claimed_at`), then the room it was seated at. Watchers touch `seen_at`;
+    // a ticket nobody watches leaves the queue.
+    "CREATE TABLE quickplay_queue (
+        ticket TEXT PRIMARY KEY,
+        game TEXT NOT NULL,
+        players INT NOT NULL,
+        people TEXT NOT NULL,
+        accounts BIGINT[] NOT NULL,
+        rating DOUBLE PRECISION NOT NULL,
+        enqueued_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+        seen_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+        claimed_by TEXT,
+        claimed_at TIMESTAMPTZ,
+        room TEXT,
+        node TEXT,
+        path TEXT,
+        bots TEXT
+    );
+    CREATE INDEX quickplay_waiting ON quickplay_queue (enqueued_at) WHERE room IS NULL;",
 ];
 
 /// The schema version this binary brings a database to.

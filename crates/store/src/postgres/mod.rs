@@ -13,6 +13,8 @@ mod accounts;
 mod cluster;
 mod commit;
 mod migrations;
+mod quickplay;
+mod ratings;
 
 use crate::batch::{Cmd, Gather};
 use crate::records::{MatchRecord, StoreError, StoredRoom};
@@ -24,6 +26,7 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 
 pub use cluster::{Listed, Located};
+pub use quickplay::QueuedTicket;
 pub use migrations::SCHEMA_VERSION;
 
 /// The node name a lone server uses: it owns every room (it claims those of its earlier

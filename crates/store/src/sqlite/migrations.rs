@@ -129,11 +129,41 @@ pub(crate) fn migrations() -> Migrations<'static> {
         ) WITHOUT ROWID;
         CREATE INDEX match_people_account ON match_people (account_id, match_id);",
         ),
+        // Ratings (issue 43): each identity's Glicko-2 rating per game, and its history, one
+        // row per rated match (whether the person left it counts their leaves).
+        M::up(
+            "CREATE TABLE ratings (
+            account_id INTEGER NOT NULL,
+            game TEXT NOT NULL,
+            r REAL NOT NULL,
+            rd REAL NOT NULL,
+            vol REAL NOT NULL,
+            games INTEGER NOT NULL,
+            updated INTEGER NOT NULL,
+            PRIMARY KEY (account_id, game)
+        ) WITHOUT ROWID;
+        CREATE INDEX ratings_board ON ratings (game, r);
+        CREATE TABLE rating_history (
+            account_id INTEGER NOT NULL,
+            game TEXT NOT NULL,
+            match_id INTEGER NOT NULL,
+            r REAL NOT NULL,
+            rd REAL NOT NULL,
+            left_match INTEGER NOT NULL,
+            at INTEGER NOT NULL,
+            PRIMARY KEY (match_id, account_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX rating_history_account ON rating_history (account_id, game, at);",
+        ),
+        // 9: nothing on SQLite: a lone server's quick-play queue lives in memory (PostgreSQL
+        // keeps a cluster's in `quickplay_queue`); numbered so that one change is one number
+        // on both.
+        M::up("SELECT 1;"),
     ])
 }
 
 /// The schema version this binary brings a database to (the number of migrations).
-pub(crate) const SCHEMA_VERSION: i64 = 7;
+pub const SCHEMA_VERSION: i64 = 9;
 
 pub(crate) fn open(path: &Path) -> Result<Connection, StoreError> {
     open_with(path, false)

@@ -15,10 +15,12 @@ mod accounts;
 mod checkpoint;
 mod gc;
 mod migrations;
+mod ratings;
 mod writer;
 
 use checkpoint::*;
 use gc::*;
+pub use migrations::SCHEMA_VERSION;
 use migrations::*;
 use writer::*;
 

@@ -1,0 +1,62 @@
+// Quick play (issue 43) in the browser: a person alone opens the lobby, clicks "Play now" for
+// Buckshot, sees the waiting view (time waited, when the bots come), and within the server's
+// wait (2 s here) lands in a room whose game has started with them and three bots.
+// A cancel takes them back to the lobby.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, newPage, shot } from './helpers.js';
+
+const WAIT_S = 2;
+const env = { server: null, browser: null };
+before(async () => {
+  env.server = await startServer({ extra: ['--quickplay-wait', String(WAIT_S), '--quickplay-bot-delay-ms', '300'] });
+  env.browser = await launchBrowser();
+});
+after(async () => {
+  await env.browser?.close();
+  await env.server?.stop();
+});
+
+test('alone, Play now seats you with bots within the wait', { timeout: 60_000 }, async () => {
+  const page = await newPage(env.browser, undefined, { identity: true });
+  await page.goto(`${env.server.base}/`);
+  await page.locator('[data-testid=lobby-you]').waitFor();
+  const me = (await page.locator('[data-testid=lobby-you] bdi').textContent()).trim();
+  const clicked = Date.now();
+  await page.locator('[data-testid=play-now-buckshot]').click();
+  await page.locator('[data-testid=qp-waiting]').waitFor();
+  await shot(page, 'quickplay-waiting');
+  assert.match(await page.locator('[data-testid=qp-bots]').textContent(), /Bots take the empty seats in|Seating/);
+  // The room: its game started by itself, the person seated with three bots.
+  await page.waitForURL(/\/r\/[a-z0-9]+$/, { timeout: (WAIT_S + 3) * 1000 });
+  const seatedAfter = (Date.now() - clicked) / 1000;
+  assert.ok(seatedAfter <= WAIT_S + 2, `seated after ${seatedAfter} s`);
+  await page.locator('[data-testid=you]').waitFor({ timeout: 10_000 });
+  assert.match(await page.locator('[data-testid=you]').textContent(), new RegExp(`You are ${me} \\((player|host)\\)`));
+  const seats = await page.evaluate(async () => {
+    const id = location.pathname.split('/').pop();
+    const r = await fetch(`/api/rooms/${id}`);
+    return (await r.json()).players;
+  });
+  assert.equal(seats.length, 4, JSON.stringify(seats));
+  assert.equal(seats.filter((p) => p.startsWith('bot-')).length, 3, JSON.stringify(seats));
+  await shot(page, 'quickplay-seated');
+  assert.deepEqual(page.errors, []);
+});
+
+test('a cancelled wait goes back to the lobby', { timeout: 60_000 }, async () => {
+  // A wait long enough to press Cancel in: a server of its own.
+  const server = await startServer({ extra: ['--quickplay-wait', '60'] });
+  try {
+    const page = await newPage(env.browser, undefined, { identity: true });
+    await page.goto(`${server.base}/`);
+    await page.locator('[data-testid=play-now-sorcery]').click();
+    await page.locator('[data-testid=qp-waiting]').waitFor();
+    await page.locator('[data-testid=qp-cancel]').click();
+    await page.locator('[data-testid=play-now-sorcery]').waitFor();
+    assert.deepEqual(page.errors, []);
+  } finally {
+    await server.stop();
+  }
+});
