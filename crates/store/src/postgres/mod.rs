@@ -13,6 +13,7 @@ mod accounts;
 mod cluster;
 mod commit;
 mod migrations;
+mod moderation;
 
 use crate::batch::{Cmd, Gather};
 use crate::records::{MatchRecord, StoreError, StoredRoom};

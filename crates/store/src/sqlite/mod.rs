@@ -15,7 +15,10 @@ mod accounts;
 mod checkpoint;
 mod gc;
 mod migrations;
+mod moderation;
 mod writer;
+
+pub use migrations::SCHEMA_VERSION;
 
 use checkpoint::*;
 use gc::*;

@@ -276,7 +276,7 @@ async fn version_6_databases_gain_accounts() {
     drop(s);
     let conn = Connection::open(&path).unwrap();
     let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0)).unwrap();
-    assert_eq!(version, 7);
+    assert_eq!(version, SCHEMA_VERSION);
 }
 
 /// A closure job runs after the writes handed over before it: an account call made after a
