@@ -17,15 +17,18 @@
 import { h, replaceChildren } from '/dom.js';
 
 /** The signed-in account (`{id, name, guest, createdAt, renamed, admin, passkeys}`), or null
- * while loading and when no identity could be had (`failed`). */
-export const identity = { me: null, failed: false };
+ * while loading and when no identity could be had (`failed`). `banned`: the account is banned
+ * (`{reason, until}`, `until` null for good; issue 44), the page says so and plays nothing. */
+export const identity = { me: null, failed: false, banned: null };
 
 /** An answer of the API that was not a success: its stable `code` and a sentence for people. */
 export class ApiError extends Error {
-  constructor(code, reason, status) {
+  constructor(code, reason, status, data = null) {
     super(reason);
     this.code = code;
     this.status = status;
+    // The whole answer (a ban's `until`).
+    this.data = data;
   }
 }
 
@@ -51,7 +54,7 @@ export async function api(method, path, body) {
   if (!res.ok) {
     // Most errors are {error: code, reason}; a few older ones are {error: sentence}.
     const reason = data?.reason ?? data?.error ?? `The server answered ${res.status}.`;
-    throw new ApiError(data?.reason ? data.error : `http_${res.status}`, sentence(reason), res.status);
+    throw new ApiError(data?.reason ? data.error : `http_${res.status}`, sentence(reason), res.status, data);
   }
   return data;
 }
@@ -73,13 +76,39 @@ export function loadIdentity() {
     try {
       identity.me = (await api('POST', '/api/auth/guest', {})).account;
       if (!identity.me?.name) throw new Error('no name in the identity');
-    } catch {
+    } catch (ex) {
       identity.me = null;
       identity.failed = true;
+      if (ex instanceof ApiError && ex.code === 'banned') {
+        identity.banned = { reason: ex.message, until: ex.data?.until ?? null };
+        showBanned(identity.banned);
+      }
     }
     return identity.me;
   })();
   return loading;
+}
+
+/** "until 7 Dec 2026, 10:00" in the reader's own time, or "for good". */
+export function banEnd(until) {
+  if (until == null) return 'for good';
+  const d = new Date(until);
+  return `until ${d.toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' })}`;
+}
+
+/** The notice a banned person sees at the top of every page (`{reason, until}` from the
+ * server: its sentence names the end in UTC; the line under it in the reader's time). */
+export function bannedNotice(ban) {
+  return h('section', { class: 'card banned-notice', dataset: { testid: 'banned' }, attrs: { role: 'alert' } },
+    h('h2', { text: 'You are banned' }),
+    h('p', { text: ban.reason }),
+    h('p', { class: 'hint', text: ban.until == null ? 'The ban does not end.' : `It ends ${banEnd(ban.until).replace(/^until /, 'on ')}.` }));
+}
+
+function showBanned(ban) {
+  const main = document.getElementById('app');
+  document.querySelector('[data-testid=banned]')?.remove();
+  main?.parentNode?.insertBefore(bannedNotice(ban), main);
 }
 
 /** Whether this browser can use passkeys (WebAuthn; only in a secure context). */
@@ -150,6 +179,7 @@ function drawMenu(slot) {
   const pk = passkeysAvailable();
   const items = [
     link('My profile', 'menu-profile', profileHref(me.name)),
+    me.admin ? link('Admin console', 'menu-admin', '/admin') : null,
     me.guest && !me.renamed ? item('Change name', 'menu-rename', renameDialog) : null,
     me.guest ? item('Sign up', 'menu-signup', signUpDialog, 'menu-strong') : null,
     me.guest ? item('Sign in', 'menu-signin', signInDialog) : null,

@@ -10,10 +10,11 @@
 // Games without a module get a generic table that lists `legal` actions and sends `Act`.
 
 import { h, replaceChildren, clock, tapToRead, botName, botInfo, foldingMenu } from '/dom.js';
-import { identity, loadIdentity, mountAccountMenu } from '/account.js';
+import { identity, loadIdentity, mountAccountMenu, banEnd } from '/account.js';
 import { openProfile } from '/profile.js';
 import { playNowCard, openParty } from '/quickplay.js';
 import { openLeaderboard, leaderboardLinks } from '/leaderboard.js';
+import { reportDialog } from '/report.js';
 
 /** Games whose hand cards a tap reads first (a second tap or Play plays): see `tapToRead`.
  * Wolf Pack is not one: choosing a card there is already undone until it is confirmed. */
@@ -90,7 +91,8 @@ function route() {
   const u = location.pathname.match(/^\/u\/([^/]+)\/?$/);
   const p = location.pathname.match(/^\/party\/([0-9a-f]+)\/?$/);
   const b = location.pathname.match(/^\/leaderboard\/([^/]+)\/?$/);
-  if (m) openRoom(m[1]);
+  if (/^\/admin\/?$/.test(location.pathname)) import('/admin.js').then((a) => a.openAdmin(app, gameTitle));
+  else if (m) openRoom(m[1]);
   else if (p) openParty(app, p[1], GAMES);
   else if (u) openProfile(app, safeDecode(u[1]), gameTitle);
   else if (b) openLeaderboard(app, safeDecode(b[1]), GAMES);
@@ -385,6 +387,9 @@ class Room {
     // "Leave room", while you are in the room (renderJoin fills it).
     this.leaveItem = this.menu.add(null);
     this.leaveItem.hidden = true;
+    // "Report a player", for a signed-in member of the room (renderJoin fills it).
+    this.reportItem = this.menu.add(null);
+    this.reportItem.hidden = true;
 
     this.joinPanel = h('section', { class: 'join-panel card', attrs: { 'aria-label': 'You' } });
     this.hostPanel = h('section', { class: 'host-panel card', hidden: true, attrs: { 'aria-labelledby': 'host-h' } });
@@ -484,6 +489,12 @@ class Room {
     ws.addEventListener('close', (e) => {
       if (this.ws !== ws) return;
       this.ws = null;
+      // Closed by a moderator, or banned: the page said so; nothing to reconnect to.
+      if (this.ended) {
+        setStatus('disconnected', 'closed');
+        this.renderJoin();
+        return;
+      }
       // The server says why it closed a socket: over a limit (1013), the room closed or the
       // server stopped (1001), not reading (1008), a frame too big (1009). "moved" (4001) is
       // no news for the player: the room goes on on another server.
@@ -533,6 +544,21 @@ class Room {
     this.retries = 0;
     this.reconnectNote.hidden = true;
     this.reconnectNote.replaceChildren();
+  }
+
+  /** The room is over for this page (a moderator closed it, or this person is banned): says
+   * so where the reconnecting note goes, and stops reconnecting. */
+  end(testid, title, text, more) {
+    this.ended = true;
+    this.gaveUp = true;
+    clearTimeout(this.reconnectTimer);
+    this.reconnectNote.hidden = false;
+    this.reconnectNote.className = 'reconnect-note reconnect-failed room-ended';
+    this.reconnectNote.setAttribute('role', 'alert');
+    replaceChildren(this.reconnectNote, h('div', { dataset: { testid } },
+      h('strong', { text: `${title}: ` }), h('span', { dataset: { testid: `${testid}-text` }, text }),
+      more ? h('p', { class: 'hint', text: more }) : null,
+      h('a', { class: 'button', href: '/', text: 'Back to the lobby' })));
   }
 
   giveUp(why) {
@@ -687,6 +713,12 @@ class Room {
       case 'NewChatMessageSent':
         this.addChat(msg);
         break;
+      case 'RoomClosed':
+        this.end('room-closed', 'A moderator closed this room', msg.message);
+        break;
+      case 'Banned':
+        this.end('banned', 'You are banned', msg.reason, msg.until == null ? 'The ban does not end.' : `The ban ends ${banEnd(msg.until).replace(/^until /, 'on ')}.`);
+        break;
       default: {
         const line = this.game?.packet(msg);
         if (line) this.log(typeof line === 'string' ? line : line.text, line);
@@ -765,11 +797,27 @@ class Room {
         hostLine);
       replaceChildren(this.leaveItem, leave);
       this.leaveItem.hidden = false;
+      // Reporting needs an account (the report names its reporter) and someone to report.
+      const others = (d?.players ?? []).filter((p) => !p.isBot && p.username !== this.you).map((p) => p.username);
+      if (identity.me && others.length) {
+        const report = h('button', { type: 'button', text: 'Report a player', dataset: { key: 'report', testid: 'report' } });
+        report.addEventListener('click', () => {
+          this.menu.close();
+          reportDialog(this.id, others, (text) => showAlert(text, 'info'));
+        });
+        replaceChildren(this.reportItem, report);
+        this.reportItem.hidden = false;
+      } else {
+        this.reportItem.hidden = true;
+        this.reportItem.replaceChildren();
+      }
       this.joinPanel.classList.add('is-joined');
       return;
     }
     this.leaveItem.hidden = true;
     this.leaveItem.replaceChildren();
+    this.reportItem.hidden = true;
+    this.reportItem.replaceChildren();
     this.joinPanel.classList.remove('is-joined');
     if (!this.joinForm || !this.joinPanel.contains(this.joinForm.form)) this.joinForm = this.buildJoinForm();
     const f = this.joinForm;

@@ -178,7 +178,24 @@ pub enum ServerMsg {
     GameEvent {
         event: serde_json::Value,
     },
+    /// To everyone in the room: a moderator closed it, with `message` for its players. A
+    /// running game ends as abandoned; the socket closes next (1001) and the room is gone.
+    RoomClosed {
+        message: String,
+    },
+    /// To a banned person's socket (opened while banned, or open when the ban came): `until`
+    /// is when the ban ends (ms since the epoch), absent for good. The socket closes next
+    /// ([`CLOSE_BANNED`]).
+    Banned {
+        reason: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        until: Option<u64>,
+    },
 }
+
+/// WebSocket close code after [`ServerMsg::Banned`]: the person is banned (the close reason
+/// says until when).
+pub const CLOSE_BANNED: u16 = 4003;
 
 /// Stable codes of `ActionFailed` (a game's rule errors add their own codes).
 pub mod codes {
@@ -222,6 +239,8 @@ pub mod codes {
     pub const QUICK_TABLE: &str = "quick_table";
     /// `Autopilot` on a server not started with `--allow-autopilot`, or for an unknown level.
     pub const NO_AUTOPILOT: &str = "no_autopilot";
+    /// The person is banned (`Banned`, and the HTTP refusals `{"error":"banned","until":…}`).
+    pub const BANNED: &str = "banned";
 }
 
 /// Whether `c` is a directional formatting character that opens or closes a span:
@@ -342,6 +361,12 @@ mod tests {
         assert_eq!(old, ServerMsg::ActionFailed { reason: "x".into(), code: "c".into(), serial: None });
         let s = serde_json::to_string(&ServerMsg::GameDataSync { game_data: serde_json::json!({}) }).unwrap();
         assert_eq!(s, r#"{"type":"GameDataSync","gameData":{}}"#);
+        let s = serde_json::to_string(&ServerMsg::RoomClosed { message: "bye".into() }).unwrap();
+        assert_eq!(s, r#"{"type":"RoomClosed","message":"bye"}"#);
+        let s = serde_json::to_string(&ServerMsg::Banned { reason: "r".into(), until: Some(5) }).unwrap();
+        assert_eq!(s, r#"{"type":"Banned","reason":"r","until":5}"#);
+        let s = serde_json::to_string(&ServerMsg::Banned { reason: "r".into(), until: None }).unwrap();
+        assert_eq!(s, r#"{"type":"Banned","reason":"r"}"#);
     }
 
     #[test]

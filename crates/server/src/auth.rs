@@ -48,7 +48,19 @@ pub struct Auth {
     signin_addr: Mutex<Throttle>,
     /// `None`: no cap on identities made per address (`Limits::accounts_per_hour_per_addr` 0).
     new_accounts_addr: Option<Mutex<Throttle>>,
+    /// Addresses a banned account was refused from: no new guest identity from one of them
+    /// for [`BANNED_ADDRESS_HOLD_MS`] (one "attempt" a window, taken by the refusal itself).
+    banned_addrs: Mutex<Throttle>,
+    /// Reports filed per account ([`REPORTS_PER_ACCOUNT`]).
+    reports: Mutex<Throttle>,
 }
+
+/// How long an address a banned account was seen at may not make a new guest identity: a day.
+/// (A banned guest who clears its cookie would otherwise be back at once under a new name.)
+pub const BANNED_ADDRESS_HOLD_MS: u64 = 24 * 3600 * 1000;
+
+/// Reports one account may file: 10 an hour.
+pub const REPORTS_PER_ACCOUNT: (u32, u64) = (10, 3600 * 1000);
 
 impl Auth {
     pub fn new(limits: &crate::limits::Limits) -> Auth {
@@ -58,7 +70,25 @@ impl Auth {
             signin_account: t(accounts::SIGNIN_PER_ACCOUNT),
             signin_addr: t(accounts::SIGNIN_PER_ADDRESS),
             new_accounts_addr: (per_hour > 0).then(|| t((per_hour, 3600 * 1000))),
+            banned_addrs: t((1, BANNED_ADDRESS_HOLD_MS)),
+            reports: t(REPORTS_PER_ACCOUNT),
         }
+    }
+
+    /// A banned account was refused from `addr`: new guests from there wait.
+    fn banned_seen(&self, addr: Option<IpAddr>, now: u64) {
+        let Some(addr) = addr else { return };
+        let mut t = self.banned_addrs.lock().expect("throttle lock");
+        t.prune(now);
+        // Over its one a window already: the address is held from the first refusal on.
+        let _ = t.attempt(&addr.to_string(), now);
+    }
+
+    /// Counts a report filed by `account`; `Err(retry_after_ms)` past the limit.
+    pub(crate) fn report(&self, account: i64, now: u64) -> Result<(), u64> {
+        let mut t = self.reports.lock().expect("throttle lock");
+        t.prune(now);
+        t.attempt(&account.to_string(), now)
     }
 
     /// Counts a sign-in attempt (or a password check) against the account `key` and the
@@ -83,6 +113,10 @@ impl Auth {
 
     /// Counts a new account (a guest, or a sign-up without a guest) made from `addr`.
     fn new_account(&self, addr: Option<IpAddr>, now: u64) -> Result<(), u64> {
+        if let Some(addr) = addr {
+            let banned = self.banned_addrs.lock().expect("throttle lock");
+            banned.check(&addr.to_string(), now)?;
+        }
         let (Some(addr), Some(t)) = (addr, &self.new_accounts_addr) else { return Ok(()) };
         let mut t = t.lock().expect("throttle lock");
         t.prune(now);
@@ -90,12 +124,42 @@ impl Auth {
     }
 }
 
-fn throttled(retry_after_ms: u64) -> Response {
+pub(crate) fn throttled(retry_after_ms: u64) -> Response {
     let secs = retry_after_ms.div_ceil(1000).max(1);
     let mut r =
         fail(StatusCode::TOO_MANY_REQUESTS, "too_many_attempts", format!("too many attempts: try again in {secs} s"));
     r.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(secs));
     r
+}
+
+/// `403 banned`: `{"error":"banned","reason":…,"until":ms}` (`until` null: for good).
+pub fn banned(ban: &store::moderation::Ban) -> Response {
+    let body = json!({ "error": protocol::codes::BANNED, "reason": ban_sentence(ban), "until": ban.until });
+    (StatusCode::FORBIDDEN, Json(body)).into_response()
+}
+
+/// "you are banned until 2026-12-07 10:00 UTC: cheating" (or "for good").
+pub fn ban_sentence(ban: &store::moderation::Ban) -> String {
+    let when = match ban.until {
+        Some(until) => format!("until {} UTC", crate::admin::utc(until)),
+        None => "for good".to_string(),
+    };
+    format!("you are banned {when}: {}", ban.reason)
+}
+
+/// The account's ban if one holds now; a refused banned account marks the address it came
+/// from (see [`BANNED_ADDRESS_HOLD_MS`]).
+pub(crate) async fn refuse_banned(state: &AppState, account: &Account, peer: Option<IpAddr>) -> Result<(), Response> {
+    let now = crate::room::now_ms();
+    match state.lobby.store().active_ban(account.id, now).await {
+        Ok(None) => Ok(()),
+        Ok(Some(ban)) => {
+            state.auth.banned_seen(peer, now);
+            tracing::info!(account = account.id, "a banned account was refused");
+            Err(banned(&ban))
+        }
+        Err(e) => Err(store_down(&e)),
+    }
 }
 
 /// The session id the request's cookie carries, if any.
@@ -242,7 +306,7 @@ pub(crate) async fn read_json<T: serde::de::DeserializeOwned>(
 
 /// The front of every request that changes something: its `Origin`, and its JSON body (an
 /// empty body reads as `{}` for the routes that need none).
-async fn changing<T: serde::de::DeserializeOwned>(
+pub(crate) async fn changing<T: serde::de::DeserializeOwned>(
     state: &AppState,
     headers: &HeaderMap,
     body: axum::body::Body,
@@ -286,6 +350,9 @@ pub async fn guest(
     match signed_in(&state, &headers).await {
         Err(r) => return r,
         Ok(Some(s)) => {
+            if let Err(r) = refuse_banned(&state, &s.account, peer).await {
+                return r;
+            }
             return match me_json(&state, &s.account).await {
                 Ok(me) => Json(json!({ "account": me })).into_response(),
                 Err(r) => r,
@@ -380,6 +447,11 @@ pub async fn register(
     {
         return fail(StatusCode::CONFLICT, "already_member", "you are signed in to an account: sign out first");
     }
+    if let Some(s) = &current
+        && let Err(r) = refuse_banned(&state, &s.account, peer).await
+    {
+        return r;
+    }
     let now = crate::room::now_ms();
     let store = state.lobby.store();
     let phc = hash(req.password).await;
@@ -441,6 +513,9 @@ pub async fn login(
         return fail(StatusCode::UNAUTHORIZED, "bad_credentials", "wrong name or password");
     };
     state.auth.signed_in(&key);
+    if let Err(r) = refuse_banned(&state, &account, peer).await {
+        return r;
+    }
     let old = match signed_in(&state, &headers).await {
         Ok(s) => s.map(|s| s.hash),
         Err(r) => return r,

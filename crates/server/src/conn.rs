@@ -287,6 +287,20 @@ pub async fn moved_socket(mut socket: WebSocket) {
     goodbye(&mut socket, CLOSE_MOVED, "moved".into()).await;
 }
 
+/// Tells a banned person's socket so (a `Banned` packet: the reason and the ban's end) and
+/// closes it with [`protocol::CLOSE_BANNED`] ("banned until …" as the close reason).
+pub async fn banned_socket(mut socket: WebSocket, ban: store::moderation::Ban) {
+    let packet = protocol::ServerMsg::Banned { reason: crate::auth::ban_sentence(&ban), until: ban.until };
+    let text = serde_json::to_string(&packet).expect("packets serialize");
+    let _ = tokio::time::timeout(GOODBYE, socket.send(Message::Text(text.into()))).await;
+    // A close reason holds at most 123 bytes: the end of the ban, not the moderator's words.
+    let reason = match ban.until {
+        Some(until) => format!("banned until {} UTC", crate::admin::utc(until)),
+        None => "banned for good".to_string(),
+    };
+    goodbye(&mut socket, protocol::CLOSE_BANNED, reason).await;
+}
+
 /// Closes a socket refused by a limit, with code [`CLOSE_LIMIT`] and the reason.
 pub async fn refuse_socket(mut socket: WebSocket, reason: String) {
     goodbye(&mut socket, CLOSE_LIMIT, reason).await;

@@ -35,6 +35,7 @@
 
 pub mod accept;
 pub mod adapter;
+pub mod admin;
 pub mod assets;
 pub mod auth;
 pub mod conn;
@@ -114,6 +115,10 @@ pub async fn run(
         .await
         .map_err(std::io::Error::other)?;
     let lobby = Arc::new(lobby);
+    // Closes a moderator asked for from the terminal while the server was stopped, or (on
+    // PostgreSQL) from another node or the terminal while it runs: taken now and polled.
+    lobby.take_closes().await;
+    admin::spawn_close_poller(Arc::downgrade(&lobby));
     let auth = Arc::new(auth::Auth::new(&limits));
     let quickplay = quickplay::QuickPlay::start(&lobby, limits.quickplay_wait);
     let state =
@@ -201,6 +206,17 @@ pub fn app(state: AppState) -> Router {
         .route("/api/parties/{id}/join", post(quickplay::join_party))
         .route("/api/parties/{id}/leave", post(quickplay::leave_party))
         .route("/api/leaderboard/{game}", get(ratings::leaderboard))
+        .route("/api/reports", post(admin::file_report))
+        .route("/api/admin/rooms", get(admin::rooms))
+        .route("/api/admin/rooms/{id}/close", post(admin::close_room))
+        .route("/api/admin/people", get(admin::people))
+        .route("/api/admin/people/{id}/sessions", get(admin::sessions))
+        .route("/api/admin/people/{id}/ban", post(admin::ban))
+        .route("/api/admin/people/{id}/unban", post(admin::unban))
+        .route("/api/admin/reports", get(admin::reports))
+        .route("/api/admin/reports/{id}/resolve", post(admin::resolve_report))
+        .route("/api/admin/log", get(admin::log))
+        .route("/admin", get(|| async { asset("index.html") }))
         .route("/rules", get(|| async { rules::page("README") }))
         .route("/rules/{game}", get(|Path(game): Path<String>| async move { rules::page(&game) }))
         .route("/", get(|| async { asset("index.html") }))
@@ -437,6 +453,15 @@ async fn room_socket(
     };
     if moved {
         return ws.on_upgrade(conn::moved_socket);
+    }
+    // A banned person hears so on the socket (a page cannot read a refused upgrade's answer).
+    if let Some(p) = &person {
+        let now = room::now_ms();
+        match state.lobby.store().active_ban(p.account, now).await {
+            Ok(Some(ban)) => return ws.on_upgrade(move |socket| conn::banned_socket(socket, ban)),
+            Ok(None) => {}
+            Err(e) => return unavailable(&e),
+        }
     }
     // Over a limit the socket is opened and closed at once with the reason: a page cannot read
     // the HTTP answer to a refused WebSocket, but it can read a close frame's reason.

@@ -195,6 +195,7 @@ pub struct LoginFinish {
 pub async fn login_finish(
     State(state): State<AppState>,
     FromProxy(proxy): FromProxy,
+    crate::Peer(peer): crate::Peer,
     headers: HeaderMap,
     body: axum::body::Body,
 ) -> Response {
@@ -246,6 +247,9 @@ pub async fn login_finish(
         Ok(s) => s.map(|s| s.hash),
         Err(r) => return r,
     };
+    if let Err(r) = crate::auth::refuse_banned(&state, &account, peer).await {
+        return r;
+    }
     tracing::info!(account = account.id, "signed in with a passkey");
     crate::auth::start_session(&state, &headers, proxy, old.as_deref(), &account, StatusCode::OK).await
 }

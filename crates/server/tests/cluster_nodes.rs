@@ -834,3 +834,48 @@ async fn a_lobby_change_the_database_refuses_is_refused_or_stored_once_it_can() 
     b.expect("HostSet").await;
     assert_eq!(stored_members(&url, &room).await, ["alice", "bob", "bot-ana"]);
 }
+
+/// Moderation on a cluster (issue 44): an admin on one node sees every node's rooms, and closes
+/// a room another node owns: the close goes through the store, the owner's poll takes it, and
+/// the room's players hear the admin's message.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_admin_on_one_node_closes_a_room_another_node_owns() {
+    let Some(url) = cluster("cluster_admin_close").await else { return };
+    let n1 = TestNode::start(&url, "n1");
+    let n2 = TestNode::start(&url, "n2");
+    let room = n2.room(json!({"game": "buckshot", "private": true})).await;
+    let mut c = n2.client(&room).await;
+    c.join("kim").await;
+    // The admin signs up on n1 (accounts are shared) and is granted the role in the database.
+    let session = crate::accounts::member(&n1.addr, "boss", "a long enough password").await;
+    let me = crate::accounts::req(&n1.addr, "GET", "/api/me", Some(&session), None).await;
+    let store = store::Store::connect(&url).await.unwrap();
+    store.set_admin(me.body["id"].as_i64().unwrap(), true).await.unwrap();
+    let rooms = crate::accounts::req(&n1.addr, "GET", "/api/admin/rooms", Some(&session), None).await.body;
+    let listed =
+        rooms.as_array().unwrap().iter().find(|r| r["id"] == room.as_str()).expect("every node's rooms").clone();
+    assert_eq!((listed["node"].as_str(), listed["private"].as_bool()), (Some("n2"), Some(true)), "{listed}");
+    assert_eq!(listed["players"], json!(["kim"]));
+    let r = crate::accounts::req(
+        &n1.addr,
+        "POST",
+        &format!("/api/admin/rooms/{room}/close"),
+        Some(&session),
+        Some(json!({"message": "closed from another node"})),
+    )
+    .await;
+    assert_eq!((r.status, r.body["status"].as_str()), (200, Some("asked")), "{}", r.body);
+    let closed = c.expect("RoomClosed").await;
+    assert_eq!(closed["message"], "closed from another node");
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let (status, _) = http(&n1.addr, "GET", &format!("/api/rooms/{room}"), None).await;
+        if status == 404 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the closed room is gone everywhere ({status})");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let log = store.moderation_log(None, 5).await.unwrap();
+    assert_eq!((log[0].action.as_str(), log[0].target.clone()), ("close_room", format!("room {room}")));
+}

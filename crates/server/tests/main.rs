@@ -8,6 +8,7 @@
 mod common;
 
 mod accounts;
+mod admin;
 mod clocks;
 mod cluster_nodes;
 mod every_game;

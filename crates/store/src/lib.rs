@@ -42,6 +42,7 @@
 
 pub mod accounts;
 mod batch;
+pub mod moderation;
 pub mod postgres;
 pub mod ratings;
 mod records;

@@ -23,6 +23,8 @@ pub(super) struct Dormant {
     private: bool,
     seeded: bool,
     spectators: u32,
+    /// When the room was made (ms).
+    created_at: u64,
     /// The players' names, one per line (a username has no line break: `protocol::check_username`).
     players: Box<str>,
     /// Since when nobody is connected (its empty-room time counts from here).
@@ -38,6 +40,7 @@ impl Dormant {
             private: summary.private,
             seeded: summary.seeded,
             spectators: u32::try_from(summary.spectators).unwrap_or(u32::MAX),
+            created_at: summary.created_at,
             players: summary.players.join("\n").into_boxed_str(),
             since,
             ticket: Some(ticket),
@@ -54,6 +57,7 @@ impl Dormant {
             spectators: self.spectators as usize,
             private: self.private,
             seeded: self.seeded,
+            created_at: self.created_at,
         }
     }
 }

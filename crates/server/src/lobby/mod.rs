@@ -14,6 +14,7 @@
 
 mod cluster;
 mod dormant;
+mod moderation;
 mod spawn;
 
 use crate::Error;
@@ -32,6 +33,7 @@ use tokio::time::Instant;
 
 pub use crate::limits::DORMANT_AFTER;
 pub use cluster::Whereabouts;
+pub use moderation::{ADMIN_ROOMS, Closed};
 
 /// A room as the lobby holds it.
 enum Slot {

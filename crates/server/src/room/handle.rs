@@ -34,6 +34,10 @@ pub struct RoomSummary {
     /// Its creator chose the seed (see `Limits::allow_seeded_rooms`): whoever knows the seed
     /// can work out every hidden card.
     pub seeded: bool,
+    /// When the room was made (ms since the epoch; 0: not known, a room stored before it was
+    /// kept): a moderator's list shows its age. Not in the public list.
+    #[serde(skip)]
+    pub created_at: u64,
 }
 
 /// What a room's task is asked to do (through a [`RoomHandle`]'s methods).
@@ -63,6 +67,18 @@ pub(super) enum RoomCmd {
     /// The room is no longer this server's (taken over, handed over, or let go): its task
     /// ends, writing nothing more (see [`RoomHandle::let_go`]).
     Moved,
+    /// A moderator closes the room with `message` for its players; `done` hears whether it
+    /// closed (false: the store refused, nothing changed).
+    Close {
+        message: String,
+        done: oneshot::Sender<bool>,
+    },
+    /// `account` was banned: its connections hear `Banned` and are dropped.
+    Expel {
+        account: i64,
+        reason: String,
+        until: Option<u64>,
+    },
 }
 
 /// The receiving end of a room's commands, handed to [`super::Room::run`].
@@ -149,6 +165,7 @@ impl RoomHandle {
             spectators: 0,
             private,
             seeded,
+            created_at: 0,
         }));
         let moved = Moved::new();
         (RoomHandle { id, game, tx, summary: summary.clone(), moved: moved.clone() }, Inbox(rx), summary, moved)
@@ -217,6 +234,19 @@ impl RoomHandle {
         // Only a wake-up: a full queue means the room is busy, and it reads the flag after
         // each command.
         let _ = self.tx.try_send(RoomCmd::Moved);
+    }
+
+    /// A moderator closes the room with `message`: answers whether it closed (false: the
+    /// store refused; nothing changed).
+    pub async fn close(&self, message: String) -> Result<bool, RoomGone> {
+        let (done, closed) = oneshot::channel();
+        self.post(RoomCmd::Close { message, done }).await?;
+        closed.await.map_err(|_| RoomGone)
+    }
+
+    /// Drops `account`'s connections, each told `Banned` first (the ban holds until `until`).
+    pub async fn expel(&self, account: i64, reason: String, until: Option<u64>) -> Result<(), RoomGone> {
+        self.post(RoomCmd::Expel { account, reason, until }).await
     }
 
     /// Whether the room moved (taken over, handed over, let go, or a write found it fenced).

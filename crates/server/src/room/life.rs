@@ -107,4 +107,40 @@ impl<A: GameAdapter> Room<A> {
         }
         acted
     }
+
+    /// A moderator closes the room: a running game ends as abandoned (recorded like any
+    /// finished match), the room is deleted from the store, everyone connected hears
+    /// `RoomClosed` with the moderator's message, and the task ends (the sockets close 1001).
+    /// False if the store refused either write: the room goes on as it was.
+    pub(super) async fn close_by_moderator(&mut self, message: &str) -> bool {
+        if !self.end_match(None).await {
+            return false;
+        }
+        if let Err(e) = self.store.delete_room(&self.id).await {
+            self.note_store_error(&e);
+            tracing::error!(room = %self.id, "deleting a room a moderator closed failed: {e}");
+            // The match's end is stored: the others hear of it as after any move.
+            self.sync_all();
+            return false;
+        }
+        tracing::info!(room = %self.id, "room closed by a moderator");
+        self.broadcast(&ServerMsg::RoomClosed { message: message.to_string() });
+        self.closed = true;
+        true
+    }
+
+    /// `account` was banned: each of its connections hears `Banned` and is dropped (as a
+    /// connection that went away: a seat in a running game is held, as for any drop).
+    pub(super) async fn expel(&mut self, account: i64, reason: String, until: Option<u64>) {
+        let conns: Vec<super::ConnId> = (self.conns.iter())
+            .filter(|(_, c)| c.person.as_ref().is_some_and(|p| p.account == account))
+            .map(|(id, _)| *id)
+            .collect();
+        for conn in conns {
+            self.send(conn, super::sync::json(&ServerMsg::Banned { reason: reason.clone(), until }));
+            tracing::info!(room = %self.id, account, "a banned person's connection dropped");
+            // Its sender goes with it: the connection's task sends what is queued and closes.
+            self.on_disconnect(conn).await;
+        }
+    }
 }

@@ -35,6 +35,7 @@ pub use handle::{ConnId, Inbox, Outbound, Person, RoomGone, RoomHandle, RoomSumm
 pub use options::{
     MAX_BOT_DELAY_MS, MAX_GAME_OPTIONS_BYTES, MAX_HOLD_SECONDS, MAX_SPECTATORS, MAX_TURN_SECONDS, RoomOptions,
 };
+pub use persist::{accounts_in_snapshot, listing_from_snapshot};
 
 use crate::adapter::{Fields, GameAdapter};
 use clock::sleep_until_opt;
@@ -92,6 +93,8 @@ pub struct Room<A: GameAdapter> {
     awake_since: Instant,
     /// Going dormant: the task ends and hands the room back to its lobby.
     dormant: bool,
+    /// When the room was made (ms since the epoch; 0: not known, stored before it was kept).
+    created_at: u64,
     /// The room is not this server's any more (shared with its handle: set by the lobby, or
     /// by the room when a write answers `Lost`): the task ends, writing nothing more.
     moved: handle::Moved,
@@ -158,7 +161,14 @@ impl<A: GameAdapter> Room<A> {
         let base_seed = options.seed.unwrap_or_else(os_random_u64);
         let (mut room, handle, inbox) = Self::build(id, options, store, base_seed);
         room.seat_quick_bots();
+        room.set_created_at(now_ms());
         (room, handle, inbox)
+    }
+
+    /// Sets when the room was made (a new room now, a restored one from its snapshot).
+    fn set_created_at(&mut self, at: u64) {
+        self.created_at = at;
+        self.summary.lock().expect("summary lock").created_at = at;
     }
 
     fn build(id: String, options: RoomOptions, store: store::Store, base_seed: u64) -> (Self, RoomHandle, Inbox) {
@@ -194,6 +204,7 @@ impl<A: GameAdapter> Room<A> {
             dormant_after: None,
             awake_since: Instant::now(),
             dormant: false,
+            created_at: 0,
             moved,
             retry_at: None,
             unsaved: false,
@@ -310,6 +321,11 @@ impl<A: GameAdapter> Room<A> {
             }
             // The flag is set already; the loop ends the task.
             RoomCmd::Moved => {}
+            RoomCmd::Close { message, done } => {
+                let closed = self.close_by_moderator(&message).await;
+                let _ = done.send(closed);
+            }
+            RoomCmd::Expel { account, reason, until } => self.expel(account, reason, until).await,
         }
     }
 

@@ -62,6 +62,47 @@ struct Snapshot {
     last_winner: Option<String>,
     #[serde(rename = "match")]
     current: Option<MatchSnap>,
+    /// When the room was made (ms; absent in older snapshots).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    created_at: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// The signed-in members of a stored room and the people of its running match: `(username,
+/// account)` for each that has an account (a report names its target by username).
+pub fn accounts_in_snapshot(snapshot: &str) -> Vec<(String, i64)> {
+    let Ok(snap) = serde_json::from_str::<Snapshot>(snapshot) else { return Vec::new() };
+    let mut out: Vec<(String, i64)> =
+        snap.members.iter().filter_map(|m| Some((m.username.clone(), m.account?))).collect();
+    if let Some(cur) = &snap.current {
+        for (seat, account) in cur.seats.iter().zip(&cur.accounts) {
+            if let Some(a) = account
+                && !out.iter().any(|(_, b)| b == a)
+            {
+                out.push((seat.clone(), *a));
+            }
+        }
+    }
+    out
+}
+
+/// A stored room's players (members not watching), state and age, as a moderator's list
+/// shows a room that no node lists (SQLite read without a server; a row with no listing).
+pub fn listing_from_snapshot(snapshot: &str) -> serde_json::Value {
+    let Ok(snap) = serde_json::from_str::<Snapshot>(snapshot) else {
+        return serde_json::json!({ "players": [], "state": "unknown", "damaged": true });
+    };
+    let players: Vec<&str> = snap.members.iter().filter(|m| !m.spectator).map(|m| m.username.as_str()).collect();
+    serde_json::json!({
+        "players": players,
+        "state": if snap.current.is_some() { "playing" } else { "lobby" },
+        "spectators": snap.members.iter().filter(|m| m.spectator).count(),
+        "private": snap.options.private,
+        "createdAt": snap.created_at,
+    })
 }
 
 impl<A: GameAdapter> Room<A> {
@@ -103,6 +144,7 @@ impl<A: GameAdapter> Room<A> {
         }
         let extra = room.chat.len().saturating_sub(store::CHAT_KEPT);
         room.chat.drain(..extra);
+        room.set_created_at(snap.created_at);
         room.matches_played = snap.matches_played;
         if room.matches_played > 0 || snap.current.is_some() {
             // A quick-play table whose first match has started seats as any room from then on.
@@ -199,6 +241,7 @@ impl<A: GameAdapter> Room<A> {
                 started_at: c.started_at,
                 rules_version: Some(<A::G as Game>::RULES_VERSION),
             }),
+            created_at: self.created_at,
         };
         serde_json::to_string(&snap).expect("snapshots serialize")
     }

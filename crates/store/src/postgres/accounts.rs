@@ -22,9 +22,9 @@ impl<T> Pg<T> for Result<T, tokio_postgres::Error> {
     }
 }
 
-const ACCOUNT_COLS: &str = "id, name, guest, created_at, renamed, deleted, admin";
+pub(super) const ACCOUNT_COLS: &str = "id, name, guest, created_at, renamed, deleted, admin";
 
-fn row_to_account(r: &Row) -> Account {
+pub(super) fn row_to_account(r: &Row) -> Account {
     Account {
         id: r.get(0),
         name: r.get(1),

@@ -164,6 +164,51 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         bots TEXT
     );
     CREATE INDEX quickplay_waiting ON quickplay_queue (enqueued_at) WHERE room IS NULL;",
+    // 10: moderation (issue 44; see `crate::moderation`): bans (one a person; `until` NULL for
+    // good), players' reports with the room's chat and last match then, the append-only
+    // moderation log (a trigger refuses UPDATE, DELETE and TRUNCATE of it), and the closes of
+    // rooms asked for until the room's owning node takes them (its heartbeat). Times in ms.
+    "CREATE TABLE bans (
+        account_id BIGINT PRIMARY KEY,
+        until BIGINT,
+        reason TEXT NOT NULL,
+        by_admin BIGINT,
+        at BIGINT NOT NULL
+    );
+    CREATE TABLE reports (
+        id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        reporter BIGINT NOT NULL,
+        target BIGINT NOT NULL,
+        room_id TEXT NOT NULL,
+        match_id BIGINT,
+        kind TEXT NOT NULL CHECK (kind IN ('chat', 'cheating', 'leaving')),
+        line TEXT,
+        chat TEXT NOT NULL,
+        at BIGINT NOT NULL,
+        resolved BOOLEAN NOT NULL DEFAULT false
+    );
+    CREATE INDEX reports_open ON reports (resolved, id);
+    CREATE TABLE moderation_log (
+        id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        admin BIGINT,
+        action TEXT NOT NULL,
+        target TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        at BIGINT NOT NULL
+    );
+    CREATE FUNCTION moderation_log_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        RAISE EXCEPTION 'the moderation log is append-only';
+    END $$;
+    CREATE TRIGGER moderation_log_no_change BEFORE UPDATE OR DELETE ON moderation_log
+        FOR EACH ROW EXECUTE FUNCTION moderation_log_append_only();
+    CREATE TRIGGER moderation_log_no_truncate BEFORE TRUNCATE ON moderation_log
+        FOR EACH STATEMENT EXECUTE FUNCTION moderation_log_append_only();
+    CREATE TABLE room_closes (
+        room_id TEXT PRIMARY KEY,
+        message TEXT NOT NULL,
+        at BIGINT NOT NULL
+    );",
 ];
 
 /// The schema version this binary brings a database to.

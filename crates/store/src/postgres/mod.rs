@@ -15,6 +15,7 @@ mod commit;
 mod migrations;
 mod quickplay;
 mod ratings;
+mod moderation;
 
 use crate::batch::{Cmd, Gather};
 use crate::records::{MatchRecord, StoreError, StoredRoom};

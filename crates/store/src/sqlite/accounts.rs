@@ -22,7 +22,7 @@ fn row_to_account(r: &rusqlite::Row<'_>) -> rusqlite::Result<Account> {
     })
 }
 
-fn account_on(conn: &Connection, id: i64) -> rusqlite::Result<Option<Account>> {
+pub(super) fn account_on(conn: &Connection, id: i64) -> rusqlite::Result<Option<Account>> {
     conn.prepare_cached(&format!("SELECT {ACCOUNT_COLS} FROM accounts WHERE id = ?1"))?
         .query_row([id], row_to_account)
         .optional()

@@ -159,11 +159,55 @@ pub(crate) fn migrations() -> Migrations<'static> {
         // keeps a cluster's in `quickplay_queue`); numbered so that one change is one number
         // on both.
         M::up("SELECT 1;"),
+        // v10: moderation (issue 44; see `crate::moderation`): bans (one a person; `until`
+        // NULL for good), players' reports with the room's chat and last match then, the
+        // append-only moderation log (triggers refuse changing or deleting a row), and the
+        // closes of rooms asked for until the room's owner takes them. Times in ms. As on
+        // PostgreSQL.
+        M::up(
+            "CREATE TABLE bans (
+            account_id INTEGER PRIMARY KEY,
+            until INTEGER,
+            reason TEXT NOT NULL,
+            by_admin INTEGER,
+            at INTEGER NOT NULL
+        );
+        CREATE TABLE reports (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            reporter INTEGER NOT NULL,
+            target INTEGER NOT NULL,
+            room_id TEXT NOT NULL,
+            match_id INTEGER,
+            kind TEXT NOT NULL CHECK (kind IN ('chat', 'cheating', 'leaving')),
+            line TEXT,
+            chat TEXT NOT NULL,
+            at INTEGER NOT NULL,
+            resolved INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE INDEX reports_open ON reports (resolved, id);
+        CREATE TABLE moderation_log (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            admin INTEGER,
+            action TEXT NOT NULL,
+            target TEXT NOT NULL,
+            reason TEXT NOT NULL,
+            at INTEGER NOT NULL
+        );
+        CREATE TRIGGER moderation_log_no_update BEFORE UPDATE ON moderation_log
+            BEGIN SELECT RAISE(ABORT, 'the moderation log is append-only'); END;
+        CREATE TRIGGER moderation_log_no_delete BEFORE DELETE ON moderation_log
+            BEGIN SELECT RAISE(ABORT, 'the moderation log is append-only'); END;
+        CREATE TABLE room_closes (
+            room_id TEXT PRIMARY KEY,
+            message TEXT NOT NULL,
+            at INTEGER NOT NULL
+        ) WITHOUT ROWID;",
+        ),
     ])
 }
 
 /// The schema version this binary brings a database to (the number of migrations).
-pub const SCHEMA_VERSION: i64 = 9;
+pub const SCHEMA_VERSION: i64 = 10;
 
 pub(crate) fn open(path: &Path) -> Result<Connection, StoreError> {
     open_with(path, false)

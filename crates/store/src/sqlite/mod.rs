@@ -16,11 +16,13 @@ mod checkpoint;
 mod gc;
 mod migrations;
 mod ratings;
+mod moderation;
 mod writer;
+
+pub use migrations::SCHEMA_VERSION;
 
 use checkpoint::*;
 use gc::*;
-pub use migrations::SCHEMA_VERSION;
 use migrations::*;
 use writer::*;
 
