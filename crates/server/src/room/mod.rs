@@ -273,13 +273,18 @@ impl<A: GameAdapter> Room<A> {
         }
         match cmd {
             RoomCmd::Connect { conn, tx, person } => {
-                self.conns.insert(conn, Conn { tx, member: None, viewer: Viewer::Spectator, person });
+                self.conns.insert(conn, Conn { tx, member: None, viewer: Viewer::Spectator, person, heard: false });
             }
-            RoomCmd::Text { conn, text } => self.on_text(conn, text.as_str()).await,
+            RoomCmd::Text { conn, text } => {
+                self.hear(conn);
+                self.on_text(conn, text.as_str()).await
+            }
             RoomCmd::Binary { conn } => {
+                self.hear(conn);
                 self.fail(conn, codes::BINARY_FRAME, "binary frames are not supported; send JSON text")
             }
             RoomCmd::RateLimited { conn } => {
+                self.hear(conn);
                 self.fail(conn, codes::RATE_LIMITED, "too many packets: slow down (20 a second, bursts of 40)")
             }
             RoomCmd::Disconnect { conn } => self.on_disconnect(conn).await,
@@ -288,6 +293,14 @@ impl<A: GameAdapter> Room<A> {
             }
             // The flag is set already; the loop ends the task.
             RoomCmd::Moved => {}
+        }
+    }
+
+    /// The room reads a packet of `conn`: from now on it is sent what the room sends (see
+    /// `Conn::heard`).
+    fn hear(&mut self, conn: ConnId) {
+        if let Some(c) = self.conns.get_mut(&conn) {
+            c.heard = true;
         }
     }
 
