@@ -33,10 +33,17 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 state="${CARDTABLE_CLUSTER_DIR:-/tmp/cardtable-cluster}"
 pg_bin=/usr/lib/postgresql/15/bin
 proxy_src=127.0.0.2
-haproxy=$(command -v haproxy || echo /usr/sbin/haproxy)
+# $CARDTABLE_HAPROXY: another haproxy binary (a test points it at one that is missing).
+haproxy=${CARDTABLE_HAPROXY:-$(command -v haproxy || echo /usr/sbin/haproxy)}
 
 die() { echo "cluster.sh: $*" >&2; exit 1; }
 say() { echo "cluster.sh: $*" >&2; }
+
+apt_install() { # package
+    say "installing Debian's $1"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq && apt-get install -y -qq "$1" >/dev/null || die "apt-get install $1 failed"
+}
 
 run_pg() {
     if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
@@ -218,11 +225,15 @@ cmd_up() {
     if [ -f "$state/env" ]; then
         die "a cluster is already in $state (scripts/cluster.sh down, or set CARDTABLE_CLUSTER_DIR)"
     fi
-    [ -x "$haproxy" ] || die "haproxy is missing (apt-get install -y haproxy)"
+    # What a cluster needs, installed from Debian when missing (both alike).
+    if [ ! -x "$haproxy" ]; then
+        apt_install haproxy
+        [ -n "${CARDTABLE_HAPROXY:-}" ] || haproxy=$(command -v haproxy || echo /usr/sbin/haproxy)
+        [ -x "$haproxy" ] || die "haproxy is still missing after apt-get install haproxy"
+    fi
     if [ ! -x "$pg_bin/initdb" ]; then
-        say "installing Debian's postgresql"
-        export DEBIAN_FRONTEND=noninteractive
-        apt-get update -qq && apt-get install -y -qq postgresql >/dev/null
+        apt_install postgresql
+        [ -x "$pg_bin/initdb" ] || die "PostgreSQL 15 is still missing after apt-get install postgresql"
     fi
     BIN=$(binary)
     mkdir -p "$state"

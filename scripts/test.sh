@@ -2,8 +2,8 @@
 # Every test cardtable has: commit subjects (scripts/commit-msg), formatting, lints, doc
 # warnings, the Rust test suites (rules, invariants, server protocol, the store on SQLite and
 # PostgreSQL, kill -9 restart) and the browser tests
-# in headless Chromium. Installs what is missing (Chromium, PostgreSQL 15 and HAProxy from
-# Debian, the npm packages of e2e/). The PostgreSQL tests get a server of their own (scripts/pg.sh: a
+# in headless Chromium. Installs what is missing (Chromium, PostgreSQL 15, HAProxy and
+# python3-websockets from Debian, the npm packages of e2e/). The PostgreSQL tests get a server of their own (scripts/pg.sh: a
 # temporary directory, a free loopback port, stopped and removed at exit, also on failure);
 # set CARDTABLE_TEST_PG to use yours instead, or CARDTABLE_SKIP_PG=1 to skip them.
 set -euo pipefail
@@ -68,6 +68,13 @@ if ! command -v haproxy >/dev/null && [ ! -x /usr/sbin/haproxy ]; then
     step "HAProxy for the cluster tests (apt-get install haproxy)"
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq && apt-get install -y -qq haproxy >/dev/null
+fi
+
+if ! python3 -c 'import websockets' 2>/dev/null && ! /usr/bin/python3 -c 'import websockets' 2>/dev/null; then
+    # examples/bot.py (the protocol's Python bot) and its test (crates/cli/tests/python_bot.rs).
+    step "Python's websockets for the Python bot's test (apt-get install python3-websockets)"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq && apt-get install -y -qq python3-websockets >/dev/null
 fi
 
 step "cargo test"

@@ -1,5 +1,6 @@
-// cardtable's web client: the lobby, the room shell (socket, join, host controls, chat, event
-// log, alerts) and the loading of a game module from /games/<game>.js.
+// cardtable's web client: the lobby, the room shell (join, host controls, chat, event log,
+// alerts) and the loading of a game module from /games/<game>.js. The room's connection
+// (resolving, reconnecting with the token, serials, resending) is web/client.js.
 //
 // A game module exports `mount(ctx)` and returns `{ render(gameData), packet(msg) }`:
 // - `render` draws the table from each `GameDataSync`;
@@ -15,6 +16,7 @@ import { openProfile } from '/profile.js';
 import { playNowCard, openParty } from '/quickplay.js';
 import { openLeaderboard, leaderboardLinks } from '/leaderboard.js';
 import { reportDialog } from '/report.js';
+import { RoomClient, lookupRoom, reconnectDelay, sleepMs, RECONNECT_GIVE_UP_MS, CLOSE_MOVED } from '/client.js';
 
 /** Games whose hand cards a tap reads first (a second tap or Play plays): see `tapToRead`.
  * Wolf Pack is not one: choosing a card there is already undone until it is confirmed. */
@@ -281,31 +283,13 @@ function renderRooms(list, rooms) {
 
 // ---- room -----------------------------------------------------------------------------------
 
-/**
- * Where a room lives now: `GET /api/rooms/{id}` (any server answers). Resolves to
- * `{summary}` (with `path`, the prefix of the room's server: `""` on a single server,
- * `/n/<node>` in a cluster), or `{status}`: 404 no such room, 429 too many lookups, 503 the
- * room is moving to another server (or the server is busy), 0 no answer at all.
- */
-async function lookupRoom(roomId) {
-  try {
-    const res = await fetch(`/api/rooms/${encodeURIComponent(roomId)}`, { cache: 'no-store' });
-    if (res.ok) return { summary: await res.json() };
-    return { status: res.status };
-  } catch {
-    return { status: 0 };
-  }
-}
-
-const sleepMs = (ms) => new Promise((r) => setTimeout(r, ms));
-
 async function openRoom(roomId) {
   document.title = `Room ${roomId} · cardtable`;
   const room = new Room(roomId);
   // A room between two servers (its server died or is draining) answers 503 for a few
   // seconds: ask again rather than call it missing.
   let found = await lookupRoom(roomId);
-  for (let i = 0, since = Date.now(); !found.summary && (found.status === 503 || found.status === 0) && Date.now() - since < RECONNECT_GIVE_UP_MS; i++) {
+  for (let i = 0, since = Date.now(); !found.summary && found.retry && Date.now() - since < RECONNECT_GIVE_UP_MS; i++) {
     if (i === 0) setStatus('looking for the room…', 'connecting');
     await sleepMs(reconnectDelay(i + 1));
     found = await lookupRoom(roomId);
@@ -321,28 +305,18 @@ async function openRoom(roomId) {
       h('a', { class: 'button primary', href: '/', text: 'Back to the lobby' })));
     return;
   }
-  room.path = summary.path ?? '';
+  room.conn.path = summary.path ?? '';
   room.mount(summary.game);
 }
 
-// Reconnecting: a room's socket closes with 4001 "moved" when its server hands it over
-// (drain) or loses it, and drops without a close frame when the server dies. The page then
-// asks where the room is now and reconnects there with its token (same seat), showing a
-// "reconnecting" note; it gives up only after this long without getting back in.
-const RECONNECT_GIVE_UP_MS = 60000;
-/** The wait before reconnect attempt `n` (0: at once), with jitter so the pages of a dead
- * server do not all knock at the same instant. */
-function reconnectDelay(n) {
-  if (n <= 0) return 0;
-  const base = Math.min(250 * 2 ** (n - 1), 2000);
-  return Math.round(base * (0.8 + 0.4 * Math.random()));
-}
-const CLOSE_MOVED = 4001;
+// Reconnecting (web/client.js): a room's socket closes with 4001 "moved" when its server hands
+// it over (drain) or loses it, and drops without a close frame when the server dies. The page
+// then asks where the room is now and reconnects there with its token (same seat), showing a
+// "reconnecting" note; it gives up only after a minute without getting back in.
 
 class Room {
   constructor(id) {
     this.id = id;
-    this.ws = null;
     this.data = null;
     this.you = null;
     this.game = null;
@@ -351,19 +325,18 @@ class Room {
     // The last finished match's id whose end screen is shown (or being fetched), until a
     // new game starts.
     this.endShown = null;
-    this.retries = 0;
-    // The path prefix of the room's server (`""`: the server that served the page).
-    this.path = '';
-    // When the connection was lost (null while connected or before the first connect), and
-    // whether the page gave up reconnecting.
-    this.lostSince = null;
-    this.gaveUp = false;
-    this.reconnecting = false;
-    // The last game action sent that the room has not answered yet (see `act`).
-    this.inFlight = null;
     this.chatSeen = new Set();
-    this.tokenKey = `cardtable.token.${id}`;
-    this.nameKey = `cardtable.name.${id}`;
+    // The connection (web/client.js): its token and name kept in this tab's sessionStorage.
+    this.conn = new RoomClient(id, { get: (k) => getItem('session', k), set: (k, v) => setItem('session', k, v) }, {
+      packet: (msg) => this.onPacket(msg),
+      connecting: ({ again }) => setStatus(again ? 'reconnecting…' : 'connecting…', 'connecting'),
+      opened: ({ reconnecting }) => this.onOpen(reconnecting),
+      closed: (e) => this.onClose(e),
+      back: () => this.reconnected(),
+      gaveUp: (why) => this.giveUp(why),
+      rejoinName: () => identity.me?.name ?? null,
+      join: (name) => this.join(name),
+    });
   }
 
   mount(gameName) {
@@ -460,88 +433,44 @@ class Room {
   // ---- socket ----
 
   connect() {
-    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const ws = new WebSocket(`${proto}//${location.host}${this.path}/api/rooms/${encodeURIComponent(this.id)}/ws`);
-    this.ws = ws;
-    setStatus(this.lostSince ? 'reconnecting…' : 'connecting…', 'connecting');
-    ws.addEventListener('open', () => {
-      setStatus('connected', 'open');
-      const token = getItem('session', this.tokenKey);
-      if (token) {
-        this.reconnecting = true;
-        this.send({ type: 'Reconnect', token });
-      } else {
-        this.send({ type: 'GameDataRequest' });
-        const auto = getItem('session', `cardtable.autojoin.${this.id}`);
-        if (auto) {
-          setItem('session', `cardtable.autojoin.${this.id}`, null);
-          this.join(auto);
-        }
-      }
-    });
-    ws.addEventListener('message', (e) => {
-      // Back in: the room answered on this socket.
-      if (this.lostSince !== null) this.reconnected();
-      let msg;
-      try { msg = JSON.parse(e.data); } catch { return; }
-      try { this.onPacket(msg); } catch (ex) { console.error('packet handling failed', msg, ex); }
-    });
-    ws.addEventListener('close', (e) => {
-      if (this.ws !== ws) return;
-      this.ws = null;
-      // Closed by a moderator, or banned: the page said so; nothing to reconnect to.
-      if (this.ended) {
-        setStatus('disconnected', 'closed');
-        this.renderJoin();
-        return;
-      }
-      // The server says why it closed a socket: over a limit (1013), the room closed or the
-      // server stopped (1001), not reading (1008), a frame too big (1009). "moved" (4001) is
-      // no news for the player: the room goes on on another server.
-      if (e.reason && e.code !== CLOSE_MOVED) showAlert(e.reason, 'error');
-      setStatus('disconnected — reconnecting…', 'closed');
-      this.renderJoin();
-      if (this.lostSince === null) {
-        this.lostSince = Date.now();
-        this.retries = 0;
-      }
-      this.showReconnecting();
-      // A room that moved is at its new server at once (or within a second): try at once.
-      this.scheduleReconnect(e.code === CLOSE_MOVED && this.retries === 0 ? 0 : reconnectDelay(this.retries + 1));
-    });
+    this.conn.connect();
   }
 
-  /** Ask where the room is now, then connect there; on no answer, try again after a wait. */
-  scheduleReconnect(wait) {
-    clearTimeout(this.reconnectTimer);
-    this.reconnectTimer = setTimeout(async () => {
-      if (this.ws || this.gaveUp) return;
-      this.retries += 1;
-      const found = await lookupRoom(this.id);
-      if (this.ws || this.gaveUp) return;
-      if (found.summary) {
-        this.path = found.summary.path ?? '';
-        this.connect();
-        return;
-      }
-      if (Date.now() - this.lostSince > RECONNECT_GIVE_UP_MS) {
-        this.giveUp(found.status === 404 ? 'The room is gone: the server no longer has it.' : 'Could not reach the room\'s server for a minute.');
-        return;
-      }
-      this.scheduleReconnect(reconnectDelay(this.retries));
-    }, wait);
+  onOpen(reconnecting) {
+    setStatus('connected', 'open');
+    if (reconnecting) return;
+    this.send({ type: 'GameDataRequest' });
+    const auto = getItem('session', `cardtable.autojoin.${this.id}`);
+    if (auto) {
+      setItem('session', `cardtable.autojoin.${this.id}`, null);
+      this.join(auto);
+    }
+  }
+
+  onClose(e) {
+    // Closed by a moderator, or banned: the page said so; nothing to reconnect to.
+    if (this.ended) {
+      setStatus('disconnected', 'closed');
+      this.renderJoin();
+      return;
+    }
+    // The server says why it closed a socket: over a limit (1013), the room closed or the
+    // server stopped (1001), not reading (1008), a frame too big (1009). "moved" (4001) is
+    // no news for the player: the room goes on on another server.
+    if (e.reason && e.code !== CLOSE_MOVED) showAlert(e.reason, 'error');
+    setStatus('disconnected — reconnecting…', 'closed');
+    this.renderJoin();
+    this.showReconnecting();
   }
 
   showReconnecting() {
-    if (this.gaveUp) return;
+    if (this.conn.gaveUp) return;
     this.reconnectNote.hidden = false;
     this.reconnectNote.className = 'reconnect-note';
     replaceChildren(this.reconnectNote, h('span', { text: 'Connection lost — reconnecting…' }));
   }
 
   reconnected() {
-    this.lostSince = null;
-    this.retries = 0;
     this.reconnectNote.hidden = true;
     this.reconnectNote.replaceChildren();
   }
@@ -550,8 +479,8 @@ class Room {
    * so where the reconnecting note goes, and stops reconnecting. */
   end(testid, title, text, more) {
     this.ended = true;
-    this.gaveUp = true;
-    clearTimeout(this.reconnectTimer);
+    // No reconnecting: the client's timer sees it and stops.
+    this.conn.gaveUp = true;
     this.reconnectNote.hidden = false;
     this.reconnectNote.className = 'reconnect-note reconnect-failed room-ended';
     this.reconnectNote.setAttribute('role', 'alert');
@@ -562,15 +491,11 @@ class Room {
   }
 
   giveUp(why) {
-    this.gaveUp = true;
     setStatus('disconnected', 'closed');
     const again = h('button', { type: 'button', class: 'primary', text: 'Try again' });
     again.addEventListener('click', () => {
-      this.gaveUp = false;
-      this.lostSince = Date.now();
-      this.retries = 0;
+      this.conn.retry();
       this.showReconnecting();
-      this.scheduleReconnect(0);
     });
     this.reconnectNote.hidden = false;
     this.reconnectNote.className = 'reconnect-note reconnect-failed';
@@ -578,11 +503,10 @@ class Room {
   }
 
   send(packet) {
-    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+    if (!this.conn.send(packet)) {
       showAlert('Not connected to the server yet; try again in a moment.', 'error');
       return false;
     }
-    this.ws.send(JSON.stringify(packet));
     return true;
   }
 
@@ -596,11 +520,11 @@ class Room {
    * it did (see docs/protocol.md, "At most once across a failover").
    */
   act(packet) {
-    if (this.data?.serial == null) return this.send(packet);
-    const p = { ...packet, serial: this.data.serial };
-    const sent = this.send(p);
-    if (sent) this.inFlight = p;
-    return sent;
+    if (!this.conn.act(packet)) {
+      showAlert('Not connected to the server yet; try again in a moment.', 'error');
+      return false;
+    }
+    return true;
   }
 
   join(username) {
@@ -614,36 +538,19 @@ class Room {
 
   onPacket(msg) {
     switch (msg.type) {
-      case 'Joined': {
-        const back = this.reconnecting;
-        this.reconnecting = false;
+      case 'Joined':
+        // The token is kept (and an action in flight sent again) by the connection.
         this.you = msg.username;
-        setItem('session', this.tokenKey, msg.token);
-        setItem('session', this.nameKey, msg.username);
         this.renderJoin();
-        // Back in the seat: the action that had no answer when the socket closed goes again,
-        // as it was (same serial); a joiner by name has no such action.
-        if (back && this.inFlight) this.send(this.inFlight);
-        else this.inFlight = null;
         break;
-      }
       case 'PlayerJoinRejected':
-        if (this.reconnecting && msg.code === 'unknown_token') {
-          // The seat is gone (left the lobby on reload, or the hold time passed; after a
-          // failover, a lobby member whose connection dropped has left the room): join again
-          // under the same name if we can.
-          this.reconnecting = false;
-          this.inFlight = null;
-          setItem('session', this.tokenKey, null);
-          const name = identity.me?.name ?? getItem('session', this.nameKey);
-          this.send({ type: 'GameDataRequest' });
-          if (name) this.join(name);
-        } else {
-          this.reconnecting = false;
-          showAlert(`Could not join: ${msg.reason}`, 'error');
-          this.joinError = msg.reason;
-          this.renderJoin();
-        }
+        // (A refused token is handled by the connection: it joins again by name.)
+        showAlert(`Could not join: ${msg.reason}`, 'error');
+        this.joinError = msg.reason;
+        this.renderJoin();
+        break;
+      case 'Acted':
+        // The room stored our action (the connection stops keeping it): nothing to show.
         break;
       case 'PlayerJoined': {
         const p = msg.player;
@@ -694,11 +601,8 @@ class Room {
         break;
       case 'ActionFailed':
         // The room moved to another server before it stored the action: the socket closes
-        // (4001) and the action goes again from there. Any other answer settles it.
-        if (msg.code === 'room_moved' && this.inFlight) break;
-        // A refusal of an action names its serial: one of an earlier action leaves the action
-        // in flight alone (older servers name none: any refusal settles it).
-        if (msg.serial == null || msg.serial === this.inFlight?.serial) this.inFlight = null;
+        // (4001) and the connection sends the action again from there.
+        if (msg.code === 'room_moved' && this.conn.inFlight) break;
         // A game may name refusals that are races, not mistakes (Wolf Pack: a Continue pressed
         // just as the host's confirm delay ran out); the page already shows the new state.
         if (this.mod?.isRace?.(msg.code)) break;
@@ -728,9 +632,6 @@ class Room {
 
   onSync(data) {
     this.data = data;
-    // A table past the serial of the action in flight: the room has moved on (with it, or
-    // without it if another seat's move closed its decision); nothing to send again.
-    if (this.inFlight && !(data.serial != null && data.serial <= this.inFlight.serial)) this.inFlight = null;
     // A counter of table updates, so tests (and curious users) can tell a fresh table from a stale one.
     document.body.dataset.sync = String((Number(document.body.dataset.sync) || 0) + 1);
     // And the table's serial (during a game), the one its actions carry.
@@ -771,7 +672,7 @@ class Room {
 
   renderJoin() {
     const d = this.data;
-    const connected = this.ws && this.ws.readyState === WebSocket.OPEN;
+    const connected = this.conn.connected;
     this.chatInput.disabled = !this.you || !connected;
     this.chatSend.disabled = !this.you || !connected;
     this.chatInput.placeholder = this.you ? 'Say something…' : 'Join to chat';
@@ -786,8 +687,7 @@ class Room {
       leave.addEventListener('click', () => {
         if (d?.gameStarted && !me?.isSpectator && me?.inGame && !confirm('Leave the game? You will be out.')) return;
         if (this.send({ type: 'LeaveGame' })) {
-          setItem('session', this.tokenKey, null);
-          setItem('session', this.nameKey, null);
+          this.conn.forget();
           this.you = null;
           this.renderJoin();
         }

@@ -36,6 +36,13 @@ async fn checkpoint(c: &Cluster, ctl: &Ctl, plans: &[RoomPlan], what: &str) {
         c.lobby_rejoins()
     );
     assert!(t.clean(), "after {what}: {}\n{}", t.summary(), t.problems.join("\n"));
+    // Issue 46: while a room moves, a client meets `503 moving` (a node's lookup) and the
+    // proxy's own refusals, all JSON; an HTML page fails the run.
+    let (moving, proxy, html) = c.refusals();
+    eprintln!(
+        "cluster: after {what}: clients met {moving} `503 moving` lookups and {proxy} JSON refusals of the proxy"
+    );
+    assert!(html.is_empty(), "after {what}: clients met refusals that are not JSON:\n{}", html.join("\n"));
     assert!(t.tables > 0 && t.acked > 0, "after {what}: nothing was compared: {}", t.summary());
 }
 
@@ -75,6 +82,10 @@ async fn three_nodes_behind_haproxy_survive_every_fault() {
         c.restart(k).await.unwrap();
         checkpoint(&c, &ctl, &plans, &format!("kill -9 #{round} ({id})")).await;
     }
+    // The killed nodes' players were told their rooms were moving (a node's lookup, or the
+    // proxy's JSON for a socket to the dead node), not sent to the dead node by a lookup alone.
+    let (moving, proxy, _) = c.refusals();
+    assert!(moving + proxy > 0, "two kills, and no client met `503 moving` or a JSON refusal");
 
     // SIGSTOP of a room's owner past the TTL: survivors take its rooms, and once resumed it
     // writes nothing for them (their owner and epoch stay the survivors').

@@ -142,7 +142,13 @@ pub enum ServerMsg {
     GameDataSync {
         game_data: serde_json::Value,
     },
-    GameStarted,
+    /// A match starts. `match_number`: its number in the room (0 for the room's first match,
+    /// then 1, 2, …; the tables' `matchNumber`): a client tells a new match from the same one
+    /// restored after a failover (whose `serial` also counts from its first move) by it.
+    GameStarted {
+        #[serde(default)]
+        match_number: u64,
+    },
     TurnStart {
         username: String,
     },
@@ -159,6 +165,15 @@ pub enum ServerMsg {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         serial: Option<u64>,
     },
+    /// To the mover only, once its action is stored (before anyone hears of the move): the
+    /// `serial` its packet carried (absent when it carried none) and `index`, the move's place
+    /// in the match's log (the table after it has `serial` at least `index + 1`). Optional to
+    /// read: the tables say the same, later.
+    Acted {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        serial: Option<u64>,
+        index: u64,
+    },
     ShowAlert {
         text: String,
     },
@@ -172,6 +187,12 @@ pub enum ServerMsg {
     },
     GameEnded {
         winner: Option<String>,
+        /// The recorded match's id (`GET /api/matches/{id}?room=…`); absent from older servers.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        match_id: Option<i64>,
+        /// Its number in the room (as `GameStarted`'s).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        match_number: Option<u64>,
     },
     /// A game event of a game without dedicated packets (its own event JSON, as this client
     /// may see it).
@@ -367,6 +388,24 @@ mod tests {
         assert_eq!(s, r#"{"type":"Banned","reason":"r","until":5}"#);
         let s = serde_json::to_string(&ServerMsg::Banned { reason: "r".into(), until: None }).unwrap();
         assert_eq!(s, r#"{"type":"Banned","reason":"r"}"#);
+        let s = serde_json::to_string(&ServerMsg::GameStarted { match_number: 2 }).unwrap();
+        assert_eq!(s, r#"{"type":"GameStarted","matchNumber":2}"#);
+        let s = serde_json::to_string(&ServerMsg::Acted { serial: Some(12), index: 13 }).unwrap();
+        assert_eq!(s, r#"{"type":"Acted","serial":12,"index":13}"#);
+        let s = serde_json::to_string(&ServerMsg::Acted { serial: None, index: 0 }).unwrap();
+        assert_eq!(s, r#"{"type":"Acted","index":0}"#);
+        let s = serde_json::to_string(&ServerMsg::GameEnded {
+            winner: Some("bob".into()),
+            match_id: Some(41),
+            match_number: Some(2),
+        })
+        .unwrap();
+        assert_eq!(s, r#"{"type":"GameEnded","winner":"bob","matchId":41,"matchNumber":2}"#);
+        // An older server's packets still read.
+        let old: ServerMsg = serde_json::from_str(r#"{"type":"GameStarted"}"#).unwrap();
+        assert_eq!(old, ServerMsg::GameStarted { match_number: 0 });
+        let old: ServerMsg = serde_json::from_str(r#"{"type":"GameEnded","winner":null}"#).unwrap();
+        assert_eq!(old, ServerMsg::GameEnded { winner: None, match_id: None, match_number: None });
     }
 
     #[test]

@@ -16,6 +16,7 @@ pub const ASSETS: &[Asset] = &[
     asset!("index.html", "text/html; charset=utf-8"),
     asset!("style.css", "text/css; charset=utf-8"),
     asset!("app.js", "text/javascript; charset=utf-8"),
+    asset!("client.js", "text/javascript; charset=utf-8"),
     asset!("dom.js", "text/javascript; charset=utf-8"),
     asset!("account.js", "text/javascript; charset=utf-8"),
     asset!("profile.js", "text/javascript; charset=utf-8"),

@@ -18,7 +18,8 @@
 //!   replay's `room`) costs the client's address one of its lookups: past them, `429`;
 //! - `GET /api/rooms/{id}/ws`: the room's WebSocket (see `docs/protocol.md`);
 //! - `GET /api/matches/{id}?seat=N&steps=all|last`: a finished match rebuilt, the table after
-//!   every move as one seat (or a spectator) saw it ([`replay`]);
+//!   every move as one seat (or a spectator) saw it ([`replay`]); `GET /api/matches?room=ID`:
+//!   the room's recorded matches, newest first, paged;
 //! - `GET /rules` and `GET /rules/{game}`: the rules pages of `docs/rules`, as HTML ([`rules`]);
 //! - `GET /replay/{id}`: the web client's replay viewer;
 //! - `GET /api/leaderboard/{game}` → the game's top 100 rated people, and `GET
@@ -185,6 +186,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/rooms", get(list_rooms).post(create_room))
         .route("/api/rooms/{id}", get(room_summary))
         .route("/api/rooms/{id}/ws", get(room_socket))
+        .route("/api/matches", get(replay::room_matches))
         .route("/api/matches/{id}", get(replay::get_match))
         .route("/api/auth/guest", post(auth::guest))
         .route("/api/auth/register", post(auth::register))

@@ -85,6 +85,89 @@ pub async fn get_match(
     }
 }
 
+#[derive(Deserialize)]
+pub struct ListQuery {
+    room: Option<String>,
+    before: Option<i64>,
+    limit: Option<u32>,
+}
+
+/// The most matches `GET /api/matches?room=ID` lists at once, and how many when not asked.
+pub const MATCH_PAGE: u32 = 100;
+pub const MATCH_PAGE_DEFAULT: u32 = 20;
+
+/// `GET /api/matches?room=ID&before=MATCH&limit=N`: the room's recorded matches, newest first
+/// (at most `limit`, 1 to 100, default 20; those recorded before match `before`), each with
+/// its number in the room (the `matchNumber` its tables and `GameStarted` carried) and its
+/// replay link; a `Link: <…>; rel="next"` header when there are more. A room id that names no
+/// room (live, dormant or closed) and no match is `404` and counts as a lookup of an unknown
+/// id, as `GET /api/rooms/{id}` does. No seed, no moves: the replay has them.
+pub async fn room_matches(
+    State(state): State<crate::AppState>,
+    crate::Peer(peer): crate::Peer,
+    Query(q): Query<ListQuery>,
+) -> Response {
+    if let Some(refused) = crate::refuse_lookup(&state, peer) {
+        return refused;
+    }
+    let Some(room) = q.room else {
+        return error(StatusCode::BAD_REQUEST, "name the room whose matches to list (room=ID)".into());
+    };
+    let limit = q.limit.unwrap_or(MATCH_PAGE_DEFAULT);
+    if !(1..=MATCH_PAGE).contains(&limit) {
+        return error(StatusCode::BAD_REQUEST, format!("limit is 1 to {MATCH_PAGE}, not {limit}"));
+    }
+    let store = state.lobby.store();
+    // One more than asked: whether there is a next page.
+    let mut list = match store.room_matches(&room, q.before, limit + 1).await {
+        Ok(l) => l,
+        Err(e) => return error(StatusCode::SERVICE_UNAVAILABLE, format!("reading the matches failed: {e}")),
+    };
+    if list.is_empty() && q.before.is_none() {
+        match store.id_taken(&room).await {
+            Ok(true) => {}
+            Ok(false) => {
+                state.lobby.usage().missed(peer);
+                return error(StatusCode::NOT_FOUND, format!("no room {room}"));
+            }
+            Err(e) => return error(StatusCode::SERVICE_UNAVAILABLE, format!("reading the rooms failed: {e}")),
+        }
+    }
+    let more = list.len() > limit as usize;
+    list.truncate(limit as usize);
+    let body: Vec<Value> = list.iter().map(|(m, number)| match_summary(m, *number)).collect();
+    let mut response = Json(body).into_response();
+    if more
+        && let Some((last, _)) = list.last()
+        && let Ok(link) = axum::http::HeaderValue::from_str(&format!(
+            "</api/matches?room={room}&before={}&limit={limit}>; rel=\"next\"",
+            last.id
+        ))
+    {
+        response.headers_mut().insert(axum::http::header::LINK, link);
+    }
+    response
+}
+
+/// A recorded match as `GET /api/matches?room=` lists it.
+fn match_summary(m: &MatchRecord, number: Option<u64>) -> Value {
+    let result: Value = serde_json::from_str(&m.result).unwrap_or(Value::Null);
+    let players: Value = serde_json::from_str(&m.players).unwrap_or(Value::Null);
+    json!({
+        "id": m.id,
+        "number": number,
+        "room": m.room_id,
+        "game": m.game,
+        "players": players,
+        "winners": result.get("winners").cloned().unwrap_or(Value::Array(Vec::new())),
+        "abandoned": result.get("abandoned").and_then(Value::as_bool).unwrap_or(false),
+        "moves": moves_of(m),
+        "startedAt": m.started_at,
+        "endedAt": m.ended_at,
+        "replay": format!("/replay/{}?room={}", m.id, m.room_id),
+    })
+}
+
 type Failure = (StatusCode, String);
 
 /// A rebuild that failed (`e`), explained by the rules version when it differs: the stored

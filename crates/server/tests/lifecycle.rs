@@ -112,6 +112,8 @@ async fn a_game_whose_players_left_ends_abandoned_and_the_watchers_get_the_lobby
     let s = Server::start_with(config(store.clone(), |_| {})).await;
     let id = s.room(json!({"game": "buckshot"})).await;
     let mut watcher = s.client(&id).await;
+    // A watcher says it is there (as the web client does) before the room sends it anything.
+    watcher.sync().await;
     let mut a = s.client(&id).await;
     a.join("ann").await;
     a.send(json!({"type": "AddBot"})).await;

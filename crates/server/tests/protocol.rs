@@ -337,6 +337,128 @@ async fn reconnect_with_token_keeps_the_seat() {
     s.stop().await;
 }
 
+/// Issue 46: after `Reconnect` a client got tables (`you: null`, no `legal`) before its
+/// `Joined`: the room sent everything to a socket it had not heard from yet. Now a new socket
+/// hears nothing until its first packet, so the answer to `Reconnect` comes first, then the
+/// seat's own table.
+#[tokio::test]
+async fn the_first_packet_after_reconnect_is_its_answer() {
+    let s = Server::start(store::Store::memory().unwrap()).await;
+    let room = s.room(json!({"game": "buckshot", "seed": 5})).await;
+    let mut a = s.client(&room).await;
+    let mut b = s.client(&room).await;
+    let token = a.join("alice").await;
+    b.join("bob").await;
+    a.send(json!({"type": "StartGame"})).await;
+    a.expect("GameStarted").await;
+    // alice's new socket opens before her old one drops, and says nothing yet: her drop (a
+    // table to everyone) and bob's chat line happen while her `Reconnect` is on its way.
+    let mut a2 = s.client(&room).await;
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    drop(a);
+    b.expect("GameDataSync").await;
+    b.send(json!({"type": "SendNewChatMessage", "message": "where did alice go?"})).await;
+    b.expect("NewChatMessageSent").await;
+    a2.send(json!({"type": "Reconnect", "token": token})).await;
+    let first = a2.next(5_000).await.expect("an answer to Reconnect");
+    assert_eq!(first["type"], "Joined", "the first packet after Reconnect: {first}");
+    assert_eq!(first["username"], "alice");
+    let data = a2.expect("GameDataSync").await["gameData"].clone();
+    assert_eq!(data["you"], "alice", "the first table is the seat's own");
+    assert!(data["legal"].is_array());
+    // A watcher's first packet is answered first too: a table of its own asking.
+    let mut w = s.client(&room).await;
+    b.send(json!({"type": "SendNewChatMessage", "message": "hello watcher"})).await;
+    b.expect("NewChatMessageSent").await;
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    w.send(json!({"type": "GameDataRequest"})).await;
+    let first = w.next(5_000).await.expect("a table");
+    assert_eq!(first["type"], "GameDataSync", "{first}");
+    assert_eq!(first["gameData"]["you"], Value::Null);
+    s.stop().await;
+}
+
+/// Issue 46, "Which match is this?" and "Was my move stored?": every table and `GameStarted`
+/// carry the match's number in the room, `GameEnded` the recorded match's id and number, and
+/// `GET /api/matches?room=ID` lists the room's matches newest first, paged. The mover of a
+/// stored move hears `Acted {serial, index}` before anything else of it; nobody else does,
+/// and a refused move gets none.
+#[tokio::test]
+async fn matches_are_numbered_listed_and_moves_acknowledged() {
+    let s = Server::fast(store::Store::memory().unwrap()).await;
+    let (room, mut a, mut b) = s.started_pair(json!({"game": "sorcery", "seed": 3})).await;
+    assert_eq!(a.seen.last().unwrap()["matchNumber"], 0, "GameStarted: {}", a.seen.last().unwrap());
+    let t = a.sync().await;
+    assert_eq!(t["matchNumber"], 0, "the first match's table");
+    // The mover acts from its table: `Acted` first, with the serial it sent and the move's
+    // place in the log.
+    let mover = t["waitingOn"][0]["username"].as_str().unwrap().to_string();
+    let (m, other) = if mover == "alice" { (&mut a, &mut b) } else { (&mut b, &mut a) };
+    let t = m.sync().await;
+    let serial = t["serial"].as_u64().unwrap();
+    let action = t["legal"][0].clone();
+    other.drain(50).await;
+    m.send(json!({"type": "Act", "action": action, "serial": serial})).await;
+    let first = m.next(5_000).await.expect("an answer");
+    assert_eq!(first, json!({"type": "Acted", "serial": serial, "index": serial}), "the first answer to a move");
+    // The same packet again is stale: refused, no `Acted`.
+    m.drain(100).await;
+    m.send(json!({"type": "Act", "action": action, "serial": serial})).await;
+    let again = m.next(5_000).await.unwrap();
+    assert_eq!((again["type"].as_str(), again["code"].as_str()), (Some("ActionFailed"), Some("stale_action")));
+    let heard = m.drain(100).await;
+    assert!(!types(&heard).contains(&"Acted".to_string()), "a refused move acknowledged: {heard:?}");
+    let heard = other.drain(100).await;
+    assert!(!types(&heard).contains(&"Acted".to_string()), "another seat told of the move as its own");
+    // bob leaves: Sorcery concedes, the match ends and is recorded as number 0.
+    b.send(json!({"type": "LeaveGame"})).await;
+    let ended = a.expect("GameEnded").await;
+    assert_eq!(ended["matchNumber"], 0, "{ended}");
+    let first_id = ended["matchId"].as_i64().expect("the recorded match's id");
+    let lobby = a.expect("GameDataSync").await["gameData"].clone();
+    assert_eq!((lobby["matchNumber"].clone(), lobby["lastMatch"].clone()), (Value::Null, json!(first_id)));
+    // A second match: number 1.
+    let mut c = s.client(&room).await;
+    c.join("carol").await;
+    a.send(json!({"type": "StartGame"})).await;
+    assert_eq!(a.expect("GameStarted").await["matchNumber"], 1);
+    assert_eq!(c.sync().await["matchNumber"], 1);
+    c.send(json!({"type": "LeaveGame"})).await;
+    let ended = a.expect("GameEnded").await;
+    assert_eq!(ended["matchNumber"], 1, "{ended}");
+    let second_id = ended["matchId"].as_i64().unwrap();
+    // The room's matches, newest first.
+    let (st, list) = http(&s.addr, "GET", &format!("/api/matches?room={room}"), None).await;
+    assert_eq!(st, 200, "{list}");
+    let ids: Vec<(i64, u64)> =
+        list.as_array().unwrap().iter().map(|m| (m["id"].as_i64().unwrap(), m["number"].as_u64().unwrap())).collect();
+    assert_eq!(ids, [(second_id, 1), (first_id, 0)]);
+    assert_eq!(list[0]["players"], json!(["alice", "carol"]));
+    assert_eq!(list[0]["winners"], json!(["alice"]));
+    assert_eq!(list[0]["replay"], format!("/replay/{second_id}?room={room}"));
+    assert!(list[0].get("seed").is_none() && list[0].get("log").is_none(), "{}", list[0]);
+    // Paged: one at a time, the next page named by a Link header.
+    let (st, head, page) = common::http_full(&s.addr, "GET", &format!("/api/matches?room={room}&limit=1"), None).await;
+    assert_eq!((st, page.as_array().unwrap().len()), (200, 1));
+    let next = format!("/api/matches?room={room}&before={second_id}&limit=1");
+    assert!(head.contains(&format!("link: <{next}>; rel=\"next\"")), "{head}");
+    let (_, head, page) = common::http_full(&s.addr, "GET", &next, None).await;
+    assert_eq!(page[0]["id"], first_id);
+    assert!(!head.contains("link:"), "no page after the last: {head}");
+    // A room that never was: 404; no room named: 400; a limit out of range: 400.
+    let (st, _) = http(&s.addr, "GET", "/api/matches?room=nosuchroom", None).await;
+    assert_eq!(st, 404);
+    let (st, _) = http(&s.addr, "GET", "/api/matches", None).await;
+    assert_eq!(st, 400);
+    let (st, _) = http(&s.addr, "GET", &format!("/api/matches?room={room}&limit=0"), None).await;
+    assert_eq!(st, 400);
+    // A live room with no match yet: an empty list.
+    let fresh = s.room(json!({"game": "sorcery"})).await;
+    let (st, list) = http(&s.addr, "GET", &format!("/api/matches?room={fresh}"), None).await;
+    assert_eq!((st, list), (200, json!([])));
+    s.stop().await;
+}
+
 #[tokio::test]
 async fn chamber_check_result_goes_to_its_user_only() {
     // Find a seed where the first player holds a Chamber Check.

@@ -255,6 +255,18 @@ impl Store {
         both!(self, s => s.account_matches(account, limit).await)
     }
 
+    /// The recorded matches of room `room`, newest first: at most `limit`, those recorded
+    /// before match `before` (its id) if given; each with its number in the room (`None` for
+    /// matches recorded before numbers were kept).
+    pub async fn room_matches(
+        &self,
+        room: &str,
+        before: Option<i64>,
+        limit: u32,
+    ) -> Result<Vec<(MatchRecord, Option<u64>)>, StoreError> {
+        both!(self, s => s.room_matches(room, before, limit).await)
+    }
+
     /// The account's matches played and won, per game (by game name).
     pub async fn account_stats(&self, account: i64) -> Result<Vec<GameStats>, StoreError> {
         both!(self, s => s.account_stats(account).await)

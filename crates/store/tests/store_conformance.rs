@@ -385,6 +385,48 @@ async fn postgres_nodes_heartbeat_claim_and_release() {
     assert_eq!(listed.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(), ["ra"]);
 }
 
+/// A node killed is gone at once for the others' lookups (issue 46: for a TTL after a kill the
+/// lookup named the dead node, and clients met the proxy's refusals there): `locate` judges
+/// the owner alive only while its heartbeat's connection is open, however young its last
+/// heartbeat. Its rooms are still claimed only after the TTL (the claim is unchanged).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_a_node_whose_connections_closed_is_gone_for_lookups_at_once() {
+    use std::time::{Duration, Instant};
+    let Some(url) = pg_env::pg_url() else { return };
+    let url = pg_env::fresh_schema(&url, "conf_gone").await;
+    // Long enough that the heartbeat is young for the whole test.
+    let ttl = Duration::from_secs(30);
+    let a = Store::connect_node(&url, "a").await.unwrap();
+    let b = Store::connect_node(&url, "b").await.unwrap();
+    let pa = a.postgres().unwrap();
+    let pb = b.postgres().unwrap();
+    let inc = pa.register("/n/a").await.unwrap();
+    a.save_room("ra", "buckshot", "{}".into()).await.unwrap();
+    assert!(pa.heartbeat(inc, ttl).await.unwrap().is_some());
+    let found = pb.locate("ra", ttl).await.unwrap().expect("ra is stored");
+    assert_eq!((found.owner.as_deref(), found.live), (Some("a"), true), "a beats: alive");
+    // a's process goes (its store dropped: every connection closed, as a kill closes them).
+    drop(a);
+    let t0 = Instant::now();
+    let gone = loop {
+        let live = pb.locate("ra", ttl).await.unwrap().unwrap().live;
+        if !live || t0.elapsed() > Duration::from_secs(5) {
+            break !live;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    assert!(gone, "a's connections are closed, yet lookups still judge it alive 5 s later");
+    eprintln!("a judged gone {:?} after its connections closed (its heartbeat younger than the TTL)", t0.elapsed());
+    // Judged gone is not claimed: the TTL still decides that.
+    assert!(pb.claim_orphans(ttl, 10, None).await.unwrap().is_empty(), "claimed before the TTL");
+    // Alive again (a new incarnation beating): found alive.
+    let a2 = Store::connect_node(&url, "a").await.unwrap();
+    let pa2 = a2.postgres().unwrap();
+    let inc2 = pa2.register("/n/a").await.unwrap();
+    assert!(pa2.heartbeat(inc2, ttl).await.unwrap().is_some());
+    assert!(pb.locate("ra", ttl).await.unwrap().unwrap().live, "the new incarnation is alive");
+}
+
 /// Epoch fencing: once another node has claimed a room (bumped its epoch, as the cluster's
 /// claim does), every write this node makes for it is refused as `Lost`, and nothing of it is
 /// stored; its other rooms go on. SQLite has one owner: its second server is refused at open

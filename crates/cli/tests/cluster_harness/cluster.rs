@@ -241,6 +241,19 @@ impl Cluster {
         self.players.iter().map(|p| p.state.lock().unwrap().lobby_rejoins).sum()
     }
 
+    /// Refusals players met on their way to a room: lookups answered `503 moving` by a node,
+    /// the proxy's own JSON refusals, and every refusal that was not JSON (an HTML page).
+    pub fn refusals(&self) -> (u32, u32, Vec<String>) {
+        let (mut moving, mut proxy, mut html) = (0, 0, Vec::new());
+        for p in &self.players {
+            let s = p.state.lock().unwrap();
+            moving += s.moving;
+            proxy += s.proxy_json;
+            html.extend(s.html.iter().map(|h| format!("{}: {h}", s.name)));
+        }
+        (moving, proxy, html)
+    }
+
     /// Connections players saw end, and how many of them with 4001 "moved".
     pub fn closes(&self) -> (usize, usize) {
         let mut all = 0;

@@ -14,7 +14,9 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async};
 
 type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
-/// A tiny HTTP/1.1 client for the JSON endpoints: the status and the body, or why not.
+/// A tiny HTTP/1.1 client for the JSON endpoints: the status and the body, or why not. A body
+/// that is not JSON comes back as a string (an HTML page from the proxy, say), an empty one as
+/// null.
 pub async fn http(addr: &str, method: &str, path: &str, body: Option<Value>) -> Result<(u16, Value), String> {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let go = async {
@@ -32,7 +34,11 @@ pub async fn http(addr: &str, method: &str, path: &str, body: Option<Value>) -> 
         let status: u16 = head.get(9..12).and_then(|s| s.parse().ok()).ok_or_else(|| format!("no status: {head}"))?;
         let start = body.find(['{', '[']).unwrap_or(0);
         let end = body.rfind(['}', ']']).map_or(body.len(), |e| e + 1);
-        Ok((status, serde_json::from_str(body.get(start..end).unwrap_or("")).unwrap_or(Value::Null)))
+        let json = serde_json::from_str(body.get(start..end).unwrap_or(""));
+        Ok((
+            status,
+            json.unwrap_or_else(|_| if body.trim().is_empty() { Value::Null } else { Value::String(body.into()) }),
+        ))
     };
     tokio::time::timeout(Duration::from_secs(5), go)
         .await
@@ -178,6 +184,14 @@ pub struct PState {
     pub lobby_rejoins: u32,
     /// The last table, in short (for a failure's message).
     pub last_table: String,
+    /// Lookups answered `503 {"error":"moving"}` by a node (its room's owner gone, not claimed
+    /// yet: issue 46).
+    pub moving: u32,
+    /// The proxy's own refusals met (a lookup or a WebSocket handshake answered 502/503/504 by
+    /// HAProxy), all JSON `{"error":"moving","proxy":…}`.
+    pub proxy_json: u32,
+    /// Refusals whose body was not JSON (the proxy's HTML error page): each is a failure.
+    pub html: Vec<String>,
     /// Evidence only (no check reads it): a refusal of a move (`ActionFailed` with a `serial`,
     /// its code) that names no move in flight on its connection (the last move sent on that
     /// connection: its index in `attempts`). None is expected: a move is answered (its fence)
@@ -247,6 +261,7 @@ pub fn game_fields(gd: &Value, people: &[String]) -> Value {
         "maxPlayers",
         "lastWinner",
         "lastMatch",
+        "matchNumber",
         "options",
         "waitingOn",
         "serial",
@@ -310,7 +325,13 @@ async fn connect(plan: &RoomPlan, st: &Mutex<PState>, ctl: &Ctl) -> Result<(Ws, 
         if ctl.stop.load(Ordering::SeqCst) {
             return Err("stopped".into());
         }
-        match http(&ctl.entry, "GET", &format!("/api/rooms/{room}"), None).await {
+        let answer = http(&ctl.entry, "GET", &format!("/api/rooms/{room}"), None).await;
+        if let Ok((status, v)) = &answer
+            && *status >= 500
+        {
+            refusal(st, *status, v, "lookup");
+        }
+        match answer {
             Ok((200, v)) => break (v["path"].as_str().unwrap_or("").to_string(), v),
             Ok((404, v)) => return Err(format!("room {room} not found: {v}")),
             other if Instant::now() > deadline => return Err(format!("room {room} not resolved in 60 s: {other:?}")),
@@ -319,10 +340,21 @@ async fn connect(plan: &RoomPlan, st: &Mutex<PState>, ctl: &Ctl) -> Result<(Ws, 
     };
     let path = if ctl.direct { String::new() } else { path };
     let url = format!("ws://{}{}/api/rooms/{room}/ws", ctl.entry, path);
-    let (mut ws, _) = tokio::time::timeout(Duration::from_secs(5), connect_async(&url))
+    let (mut ws, _) = match tokio::time::timeout(Duration::from_secs(5), connect_async(&url))
         .await
         .map_err(|_| format!("{url}: timed out"))?
-        .map_err(|e| format!("{url}: {e}"))?;
+    {
+        Ok(w) => w,
+        Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
+            // Refused in HTTP: the proxy (its node down) or a node; the body says which.
+            let body = response.body().as_deref().map(String::from_utf8_lossy).unwrap_or_default().to_string();
+            let v = serde_json::from_str(&body)
+                .unwrap_or_else(|_| if body.trim().is_empty() { Value::Null } else { Value::String(body.clone()) });
+            refusal(st, response.status().as_u16(), &v, "WebSocket");
+            return Err(format!("{url}: refused {}: {body}", response.status()));
+        }
+        Err(e) => return Err(format!("{url}: {e}")),
+    };
     let hello = match &token {
         Some(t) => json!({"type": "Reconnect", "token": t}),
         None => json!({"type": "JoinGame", "username": name}),
@@ -379,6 +411,21 @@ async fn connect(plan: &RoomPlan, st: &Mutex<PState>, ctl: &Ctl) -> Result<(Ws, 
                 return Err(format!("join refused: {v}"));
             }
             _ => {}
+        }
+    }
+}
+
+/// Counts a refusal met on the way to a room (`status` 5xx): a node's `503 moving`, the proxy's
+/// JSON, or anything that is not JSON (noted as a failure).
+fn refusal(st: &Mutex<PState>, status: u16, body: &Value, what: &str) {
+    let mut s = st.lock().unwrap();
+    match body {
+        Value::Object(o) if o.contains_key("proxy") => s.proxy_json += 1,
+        Value::Object(o) if o.get("error").and_then(Value::as_str) == Some("moving") => s.moving += 1,
+        Value::Object(_) => s.notes.push(format!("{what} refused {status}: {body}")),
+        other => {
+            let text: String = other.to_string().chars().take(120).collect();
+            s.html.push(format!("{what} refused {status} with a body that is not JSON: {text}"));
         }
     }
 }

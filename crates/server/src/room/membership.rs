@@ -173,12 +173,17 @@ impl<A: GameAdapter> Room<A> {
         if let Some(c) = self.conns.get_mut(&conn) {
             c.member = Some(username.clone());
         }
-        if self.host.is_none() {
+        let new_host = self.host.is_none();
+        if new_host {
             self.host = Some(username.clone());
-            self.broadcast(&ServerMsg::HostSet { username: self.host.clone() });
         }
         self.save().await;
+        // The answer first: `Joined`, then what the room tells everyone (issue 46: tables came
+        // before it).
         self.send(conn, json(&ServerMsg::Joined { username, token: token.to_string() }));
+        if new_host {
+            self.broadcast(&ServerMsg::HostSet { username: self.host.clone() });
+        }
         self.sync_all();
         self.quick_start_if_all_in().await;
     }

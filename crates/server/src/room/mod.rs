@@ -306,13 +306,18 @@ impl<A: GameAdapter> Room<A> {
         }
         match cmd {
             RoomCmd::Connect { conn, tx, person } => {
-                self.conns.insert(conn, Conn { tx, member: None, viewer: Viewer::Spectator, person });
+                self.conns.insert(conn, Conn { tx, member: None, viewer: Viewer::Spectator, person, heard: false });
             }
-            RoomCmd::Text { conn, text } => self.on_text(conn, text.as_str()).await,
+            RoomCmd::Text { conn, text } => {
+                self.hear(conn);
+                self.on_text(conn, text.as_str()).await
+            }
             RoomCmd::Binary { conn } => {
+                self.hear(conn);
                 self.fail(conn, codes::BINARY_FRAME, "binary frames are not supported; send JSON text")
             }
             RoomCmd::RateLimited { conn } => {
+                self.hear(conn);
                 self.fail(conn, codes::RATE_LIMITED, "too many packets: slow down (20 a second, bursts of 40)")
             }
             RoomCmd::Disconnect { conn } => self.on_disconnect(conn).await,
@@ -332,6 +337,14 @@ impl<A: GameAdapter> Room<A> {
     /// Lets members hand their seat to a bot (`Autopilot`).
     pub fn set_allow_autopilot(&mut self, allow: bool) {
         self.allow_autopilot = allow;
+    }
+
+    /// The room reads a packet of `conn`: from now on it is sent what the room sends (see
+    /// `Conn::heard`).
+    fn hear(&mut self, conn: ConnId) {
+        if let Some(c) = self.conns.get_mut(&conn) {
+            c.heard = true;
+        }
     }
 
     /// A write the room makes on its own was refused: its timers wait [`STORE_RETRY`].

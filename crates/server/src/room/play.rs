@@ -123,7 +123,7 @@ impl<A: GameAdapter> Room<A> {
             return fail(self, e.code(), &reason);
         }
         self.saved_whole();
-        self.broadcast(&ServerMsg::GameStarted);
+        self.broadcast(&ServerMsg::GameStarted { match_number: self.matches_played });
         self.send_events(&start_events);
         self.sync_all();
     }
@@ -158,14 +158,22 @@ impl<A: GameAdapter> Room<A> {
             Ok(a) => a,
             Err(PacketError { code, reason }) => return fail(self, code, &reason),
         };
-        if let Err(e) = self.act(seat, action, By::Player).await {
+        if let Err(e) = self.act(seat, action, By::Player, Some((conn, serial))).await {
             fail(self, e.code, &e.message);
         }
     }
 
     /// Applies an action for `seat`, stores it, and tells everyone.
     /// `by`: who chose it (the seat's player, or the room for the seat), stored with it.
-    pub(super) async fn act(&mut self, seat: Seat, action: <A::G as Game>::Action, by: By) -> Result<(), RuleError> {
+    /// `mover`: the connection that sent it and the `serial` its packet carried, told `Acted`
+    /// once the move is stored, before anything else is sent of it.
+    pub(super) async fn act(
+        &mut self,
+        seat: Seat,
+        action: <A::G as Game>::Action,
+        by: By,
+        mover: Option<(ConnId, Option<u64>)>,
+    ) -> Result<(), RuleError> {
         let cur = self.current.as_mut().ok_or_else(RuleError::game_over)?;
         let before = cur.game.to_act();
         let stand_in = cur.stand_in;
@@ -185,6 +193,9 @@ impl<A: GameAdapter> Room<A> {
             tracing::error!(room = %self.id, "saving a move failed, the move is refused: {e}");
             self.take_back_last_move(stand_in);
             return Err(RuleError::new(e.code(), store_refusal(&e)));
+        }
+        if let Some((conn, serial)) = mover {
+            self.send(conn, super::sync::json(&ServerMsg::Acted { serial, index }));
         }
         self.send_events(&events);
         if !A::TURN_PACKETS_FROM_EVENTS {
@@ -313,7 +324,11 @@ impl<A: GameAdapter> Room<A> {
         }
         tracing::info!(room = %self.id, match_id = id, abandoned, "match finished");
         self.saved_whole();
-        self.broadcast(&ServerMsg::GameEnded { winner: winners.first().cloned() });
+        self.broadcast(&ServerMsg::GameEnded {
+            winner: winners.first().cloned(),
+            match_id: Some(id),
+            match_number: Some(self.matches_played - 1),
+        });
         true
     }
 }

@@ -29,6 +29,10 @@ pub(super) struct Conn {
     pub(super) viewer: Viewer,
     /// Who is signed in on this connection, if anyone.
     pub(super) person: Option<Person>,
+    /// The room has read a packet from it. Until then it is sent nothing: the answer to its
+    /// first packet (`Joined` for a `Reconnect`, a table for a `GameDataRequest`) is the first
+    /// thing it hears, never tables of the moves made while its packet was on its way.
+    pub(super) heard: bool,
 }
 
 pub(super) struct Match<G: Game> {

@@ -52,7 +52,8 @@ impl<A: GameAdapter> Room<A> {
     }
 
     fn send_anyway(&self, conn: ConnId, msg: Outbound) {
-        if let Some(c) = self.conns.get(&conn) {
+        // A connection the room has not heard from yet is sent nothing (see `Conn::heard`).
+        if let Some(c) = self.conns.get(&conn).filter(|c| c.heard) {
             // A client that cannot keep up loses packets rather than stalling the room; it
             // can always resynchronise with GameDataRequest.
             let _ = c.tx.try_send(msg);
@@ -64,7 +65,7 @@ impl<A: GameAdapter> Room<A> {
             return;
         }
         let out = json(msg);
-        for c in self.conns.values() {
+        for c in self.conns.values().filter(|c| c.heard) {
             let _ = c.tx.try_send(out.clone());
         }
     }
@@ -206,6 +207,7 @@ impl<A: GameAdapter> Room<A> {
             .put("seats", &self.current.as_ref().map(|c| &c.seats))
             .put("lastWinner", &self.last_winner)
             .put("lastMatch", &self.last_match)
+            .put("matchNumber", &self.current.as_ref().map(|_| self.matches_played))
             .put("minPlayers", &A::MIN_PLAYERS)
             .put("maxPlayers", &A::MAX_PLAYERS)
             .put("options", &self.options.public())

@@ -157,7 +157,7 @@ impl<A: GameAdapter> Room<A> {
             // A connected person let the decision's clock run out: the game's default answer.
             Due::Clock => {
                 if let Some(a) = cur.game.timeout_action(seat) {
-                    let _ = self.act(seat, a, By::Clock).await;
+                    let _ = self.act(seat, a, By::Clock, None).await;
                 }
                 return;
             }
@@ -220,7 +220,7 @@ impl<A: GameAdapter> Room<A> {
         // bot's item-by-item turn; the window clocks of the others keep running.
         // The seat's own bot plays as its player; a stand-in plays for the room.
         let by = if keep || pilot.is_some() { By::Player } else { By::StandIn };
-        if let Err(e) = self.act(seat, action, by).await {
+        if let Err(e) = self.act(seat, action, by, None).await {
             tracing::error!(room = %self.id, "a bot's move was refused: {e}");
         }
     }

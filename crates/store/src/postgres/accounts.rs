@@ -451,6 +451,29 @@ impl PgStore {
         .await
     }
 
+    pub async fn room_matches(
+        &self,
+        room: &str,
+        before: Option<i64>,
+        limit: u32,
+    ) -> Result<Vec<(MatchRecord, Option<u64>)>, StoreError> {
+        self.bounded(async |client| {
+            let rows = client
+                .query(
+                    "SELECT id, room_id, game, seed, config, players, log, result, started_at, ended_at, match_no
+                     FROM matches WHERE room_id = $1 AND ($2::bigint IS NULL OR id < $2) ORDER BY id DESC LIMIT $3",
+                    &[&room, &before, &i64::from(limit)],
+                )
+                .await
+                .pg()?;
+            let mut ms: Vec<MatchRecord> = rows.iter().map(row_to_match).collect();
+            attach_people(client, &mut ms).await?;
+            let numbers = rows.iter().map(|r| r.get::<_, Option<i64>>(10).map(|n| n as u64));
+            Ok(ms.into_iter().zip(numbers).collect())
+        })
+        .await
+    }
+
     pub async fn account_stats(&self, account: i64) -> Result<Vec<GameStats>, StoreError> {
         self.bounded(async |client| {
             let rows = client

@@ -35,6 +35,18 @@ pub struct Listed {
     pub listing: Option<String>,
 }
 
+/// The SQL for the `application_name` of node `node`'s heartbeat connection at incarnation
+/// `incarnation` (two SQL expressions), in this database and schema: `ct-beat:` and an MD5
+/// (names are cut at 63 bytes; several test schemas share one server). A node's lookups judge
+/// another node gone as soon as no session of that name is open (`pg_stat_activity`): a node
+/// killed (`kill -9`, a crash) closes its connections with its process, and PostgreSQL drops
+/// their sessions at once, long before its heartbeat grows older than the TTL.
+fn beat_name(node: &str, incarnation: &str) -> String {
+    format!(
+        "'ct-beat:' || md5(current_database() || '/' || current_schema() || '/' || {node} || '/' || {incarnation}::text)"
+    )
+}
+
 fn millis(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
@@ -95,12 +107,20 @@ impl PgStore {
         incarnation: i64,
         limit: Duration,
     ) -> Result<Option<HashMap<String, i64>>, StoreError> {
+        // The same round trip names the heartbeat's connection after this incarnation (see
+        // `beat_name`): while it is open, PostgreSQL lists it, and the other nodes' lookups
+        // see this node alive; killed, its connection closes and they see it gone at once.
         let rows = within(&self.shared.beat, limit, async |client| {
             client
                 .query(
-                    "WITH hb AS (UPDATE nodes SET heartbeat = now() WHERE id = $1 AND incarnation = $2 RETURNING id)
-                     SELECT NULL::text, 0::bigint FROM hb
-                     UNION ALL SELECT id, epoch FROM rooms WHERE owner = $1",
+                    format!(
+                        "WITH hb AS (UPDATE nodes SET heartbeat = now() WHERE id = $1 AND incarnation = $2 RETURNING id),
+                         named AS (SELECT set_config('application_name', {BEAT_NAME}, false))
+                         SELECT NULL::text, 0::bigint FROM hb, named
+                         UNION ALL SELECT id, epoch FROM rooms WHERE owner = $1",
+                        BEAT_NAME = beat_name("$1::text", "$2::bigint")
+                    )
+                    .as_str(),
                     &[&self.shared.node, &incarnation],
                 )
                 .await
@@ -181,16 +201,24 @@ impl PgStore {
         Ok(n)
     }
 
-    /// Where room `id` lives now (`None`: no such room), its owner judged alive within `ttl`.
+    /// Where room `id` lives now (`None`: no such room), its owner judged alive: its heartbeat
+    /// younger than `ttl`, and its heartbeat's connection open (see `beat_name`: a node
+    /// killed is gone at once, not a TTL later).
     pub async fn locate(&self, id: &str, ttl: Duration) -> Result<Option<Located>, StoreError> {
         let row = self
             .bounded(async |client| {
                 client
                     .query_opt(
-                        "SELECT r.owner, coalesce(n.advertise, ''),
-                                coalesce(n.heartbeat >= now() - make_interval(secs => $2::float8 / 1000), false),
+                        format!(
+                            "SELECT r.owner, coalesce(n.advertise, ''),
+                                coalesce(n.heartbeat >= now() - make_interval(secs => $2::float8 / 1000), false)
+                                AND EXISTS (SELECT 1 FROM pg_stat_activity a
+                                            WHERE a.datname = current_database() AND a.application_name = {BEAT_NAME}),
                                 r.game, r.listing
-                         FROM rooms r LEFT JOIN nodes n ON n.id = r.owner WHERE r.id = $1",
+                             FROM rooms r LEFT JOIN nodes n ON n.id = r.owner WHERE r.id = $1",
+                            BEAT_NAME = beat_name("n.id", "n.incarnation")
+                        )
+                        .as_str(),
                         &[&id, &millis(ttl)],
                     )
                     .await

@@ -421,6 +421,30 @@ impl SqliteStore {
         .await
     }
 
+    pub async fn room_matches(
+        &self,
+        room: &str,
+        before: Option<i64>,
+        limit: u32,
+    ) -> Result<Vec<(MatchRecord, Option<u64>)>, StoreError> {
+        let room = room.to_string();
+        self.with_conn(move |conn| {
+            let rows: Vec<(MatchRecord, Option<u64>)> = conn
+                .prepare_cached(
+                    "SELECT id, room_id, game, seed, config, players, log, result, started_at, ended_at, match_no
+                     FROM matches WHERE room_id = ?1 AND (?2 IS NULL OR id < ?2) ORDER BY id DESC LIMIT ?3",
+                )?
+                .query_map(params![room, before, limit], |r| {
+                    Ok((row_to_match(r)?, r.get::<_, Option<i64>>(10)?.map(|n| n as u64)))
+                })?
+                .collect::<Result<_, _>>()?;
+            let (mut ms, numbers): (Vec<MatchRecord>, Vec<Option<u64>>) = rows.into_iter().unzip();
+            attach_people(conn, &mut ms)?;
+            Ok(ms.into_iter().zip(numbers).collect())
+        })
+        .await
+    }
+
     pub async fn account_stats(&self, account: i64) -> Result<Vec<GameStats>, StoreError> {
         self.with_conn(move |conn| {
             Ok(conn
