@@ -1,6 +1,7 @@
 //! `cardtable`: the one binary. Subcommands live in their own modules; this file only parses
 //! arguments and dispatches. Games are named through the `registry` crate.
 
+mod admin;
 mod bench_cmd;
 mod input;
 mod ladder_cmd;
@@ -72,6 +73,9 @@ enum Command {
     Users(users::UsersArgs),
     /// Show one account's profile: games played and won, its last matches.
     User(users::UserArgs),
+    /// Moderation from the terminal: grant|revoke the admin role, rooms, close a room,
+    /// ban|unban, reports, the moderation log.
+    Admin(admin::AdminArgs),
     /// Load-test a server of its own over loopback: throughput, CPU, latency, memory, sockets.
     Loadtest(loadtest::LoadtestArgs),
     /// Run simulated people of known strengths through quick play on a real server and
@@ -109,6 +113,7 @@ fn main() -> ExitCode {
         Command::Matches(args) => replay::matches(args, &mut std::io::stdout().lock()),
         Command::Users(args) => users::users(args, &mut std::io::stdout().lock()),
         Command::User(args) => users::user(args, &mut std::io::stdout().lock()),
+        Command::Admin(args) => admin::run(args, &mut std::io::stdout().lock()),
         Command::Play(args) => play::run(args),
         Command::Sim(args) => sim_cmd::run(args),
         Command::Ladder(args) => ladder_cmd::run(args),
