@@ -144,8 +144,10 @@ async fn the_python_bot_plays_every_game_through_haproxy_while_a_node_is_killed(
         let room = h::create_room(&first, game, 46 + i as u64).await.unwrap();
         let args =
             vec![format!("http://{}", c.entry()), "--room".into(), room.clone(), "--name".into(), format!("py{i}")];
-        // Slow enough that no match is over before the kill.
-        runs.push((game.to_string(), [args, vec!["--think-ms".into(), "400".into()]].concat()));
+        // Slow enough that no match is over before the kill (a Buckshot match can be three
+        // moves of the bot's).
+        let think = if *game == "buckshot" { "2000" } else { "400" };
+        runs.push((game.to_string(), [args, vec!["--think-ms".into(), think.into()]].concat()));
         rooms.push(room);
     }
     let kids = start_bots(&python, &runs);
