@@ -24,9 +24,10 @@ export function serverBinary() {
 
 /**
  * Starts the server; resolves to `{base, dir, stop({keep}), output()}`. By default on a free
- * port with a new database; `{addr, dir}` restart it on a given address and database.
+ * port with a new database; `{addr, dir}` restart it on a given address and database; `extra`
+ * adds arguments to `serve` (`['--allow-setup-rooms']`).
  */
-export async function startServer({ addr = '127.0.0.1:0', dir = null } = {}) {
+export async function startServer({ addr = '127.0.0.1:0', dir = null, extra = [] } = {}) {
   const bin = serverBinary();
   if (!existsSync(bin)) throw new Error(`no server binary at ${bin}: run e2e/run.sh or set CARDTABLE_BIN`);
   dir ??= mkdtempSync(path.join(tmpdir(), 'cardtable-e2e-'));
@@ -34,6 +35,7 @@ export async function startServer({ addr = '127.0.0.1:0', dir = null } = {}) {
   // per-address caps (the server's own tests cover those).
   const args = ['serve', '--addr', addr, '--db', path.join(dir, 'e2e.db'), '--allow-seeded-rooms'];
   for (const cap of ['--max-conns-per-addr', '--max-sockets-per-addr', '--max-rooms-per-addr', '--max-rooms-per-minute-per-addr', '--max-lookup-misses-per-minute-per-addr']) args.push(cap, '0');
+  args.push(...extra);
   const child = spawn(bin, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'warn' },
@@ -284,10 +286,10 @@ export function overflowX(page) {
  * returned object's `server` and `browser` are set once `before` has run (a test may replace
  * `server`, say to restart it; the one there at the end is stopped).
  */
-export function serverAndBrowser() {
+export function serverAndBrowser(serverOptions = {}) {
   const env = { server: null, browser: null };
   before(async () => {
-    env.server = await startServer();
+    env.server = await startServer(serverOptions);
     env.browser = await launchBrowser();
   });
   after(async () => {
