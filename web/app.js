@@ -54,7 +54,7 @@ const alerts = document.getElementById('alerts');
 
 const NAME_KEY = 'cardtable.username';
 // The room's own packets; every other packet a game sends is an action.
-const ROOM_PACKETS = new Set(['JoinGame', 'LeaveGame', 'SetHost', 'GameDataRequest', 'StartGame', 'SendNewChatMessage', 'Reconnect', 'AddBot', 'RemoveBot']);
+const ROOM_PACKETS = new Set(['JoinGame', 'LeaveGame', 'SetHost', 'GameDataRequest', 'StartGame', 'SendNewChatMessage', 'Reconnect', 'AddBot', 'RemoveBot', 'SetPrompts']);
 const USERNAME_RE = /^[A-Za-z0-9_-]{1,16}$/;
 
 function store(kind) {

@@ -24,7 +24,8 @@ export function serverBinary() {
 
 /**
  * Starts the server; resolves to `{base, dir, stop({keep}), output()}`. By default on a free
- * port with a new database; `{addr, dir}` restart it on a given address and database.
+ * port with a new database; `{addr, dir}` restart it on a given address and database; `extra`
+ * adds arguments to `serve` (`['--allow-setup-rooms']`).
  */
 export async function startServer({ addr = '127.0.0.1:0', dir = null, extra = [] } = {}) {
   const bin = serverBinary();
@@ -285,10 +286,10 @@ export function overflowX(page) {
  * returned object's `server` and `browser` are set once `before` has run (a test may replace
  * `server`, say to restart it; the one there at the end is stopped).
  */
-export function serverAndBrowser() {
+export function serverAndBrowser(serverOptions = {}) {
   const env = { server: null, browser: null };
   before(async () => {
-    env.server = await startServer();
+    env.server = await startServer(serverOptions);
     env.browser = await launchBrowser();
   });
   after(async () => {

@@ -2,7 +2,8 @@
 // (the general choice on its clock, a prompt, the hand) is on screen without scrolling; the
 // room's header is one line with a Menu button (share link, rules, leave); with ten seats the
 // name of the seat whose turn it is is not cut; after a game the winner card comes first. At
-// 1280x800 the header is one line too and nothing is folded away.
+// 1280x800 the header is one line too and nothing is folded away. Ivanhoe's hand, pinned to
+// the bottom of the screen, leaves each player's display in sight whole above it.
 //
 // Screenshots: e2e/artifacts/phone-*.png (SHOTS_DIR, if set, gets copies of the Three Kingdoms
 // ones: the general choice and a prompt at 390x844).
@@ -77,6 +78,8 @@ for (const [size, opts] of SIZES) {
     const c = await box(page, '[data-testid=general-choice]');
     const first = await box(page, '[data-testid=general-choice] [data-testid=general]');
     assert.ok(first.bottom <= c.vh, `${size}: the first general offered is on screen (${first.top}-${first.bottom} of ${c.vh})`);
+    assert.equal(await page.locator('[data-testid=hand]').count(), 0, `${size}: an empty hand is shown under the general choice`);
+    assert.match(await page.locator('[data-testid=choose-role]').innerText(), /^You are the (Lord|Loyalist|Rebel|Spy)\.$/, 'the choice says your role');
     assert.ok(await overflowX(page) <= 0, 'no sideways scrolling');
     await viewShot(page, `phone-tk-${size}-general-choice`);
     await choice.locator('[data-testid=general]').first().click();
@@ -112,6 +115,40 @@ for (const [size, opts] of SIZES) {
     assert.ok(turnChecked >= 3, 'the seat to move was seen');
     if (!prompt) console.log(`${size}: no prompt came to ana in time (the hand and the seats were checked)`);
     assert.deepEqual(page.errors, []);
+  });
+}
+
+for (const [size, opts] of SIZES) {
+  test(`Ivanhoe, five seats, ${size}: the docked hand leaves every player's display in sight`, async () => {
+    // The bots wait a minute: the table stands still while it is measured.
+    const room = await createRoom(env.server.base, { game: 'ivanhoe', seed: 99, botDelayMs: 60000 });
+    const page = await newPage(env.browser, opts);
+    await joinRoom(page, env.server.base, room, 'ana');
+    for (let i = 0; i < 4; i++) {
+      await page.locator('[data-testid=add-bot]:enabled').click();
+      await page.locator('.pcard').nth(i + 1).waitFor();
+    }
+    await page.locator('[data-testid=start]:enabled').click();
+    await page.locator('[data-testid=dock] [data-testid=hand-card]').first().waitFor({ timeout: 15000 });
+    await page.waitForTimeout(300);
+    // Each display scrolled to just under whatever sticks to the top: whole above the dock
+    // (the hand pinned to the bottom of the screen).
+    const n = await page.locator('.iv-player').count();
+    assert.equal(n, 5);
+    for (let i = 0; i < n; i++) {
+      const r = await page.locator('.iv-player').nth(i).evaluate((el) => {
+        const top = Math.max(0, ...[...document.querySelectorAll('body *')].filter((x) => getComputedStyle(x).position === 'sticky' && x.getBoundingClientRect().top < 5 && x.getBoundingClientRect().height < window.innerHeight / 2).map((x) => x.getBoundingClientRect().bottom));
+        window.scrollBy(0, el.getBoundingClientRect().top - top);
+        const b = el.getBoundingClientRect();
+        const dock = document.querySelector('[data-testid=dock]').getBoundingClientRect();
+        return { top: b.top, bottom: b.bottom, dockTop: dock.top, dockHeight: dock.height, vh: window.innerHeight, name: el.querySelector('.pc-name')?.textContent };
+      });
+      assert.ok(r.bottom <= r.dockTop + 1, `${size}: ${r.name}'s display (${Math.round(r.top)}-${Math.round(r.bottom)}) is under the dock (from ${Math.round(r.dockTop)}, ${Math.round(r.dockHeight)} px of ${r.vh})`);
+    }
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await viewShot(page, `phone-ivanhoe-${size}`);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
   });
 }
 

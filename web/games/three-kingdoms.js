@@ -101,12 +101,26 @@ export function standing(d, player) {
   return [p.role ?? '?', p.general ? spaced(p.general) : null, p.alive ? `${p.hp} / ${p.max_hp} HP` : 'dead'].filter(Boolean).join(' · ');
 }
 
-/** Whether the table asks nothing of you: a window you can only pass, which the server passes
- * for you (the room page then shows no clock of yours). */
+/** Whether the table asks nothing of you: a window the server passes for you (`autoPass`:
+ * you can only pass, you said "No Negate for this card", or it is your own trick), so the
+ * room page shows no clock of yours. */
 export function idle(d) {
   const me = d?.view?.viewer;
   const legal = d?.legal ?? [];
-  return typeof me === 'number' && d.view.waiting?.Ask?.seat === me && legal.length > 0 && legal.every((a) => a.type === 'Pass');
+  if (typeof me !== 'number' || d.view.waiting?.Ask?.seat !== me) return false;
+  return d.autoPass != null || (legal.length > 0 && legal.every((a) => a.type === 'Pass'));
+}
+
+/** The room form's Three Kingdoms options: the pace (`gameOptions.pace`). */
+export function createOptions() {
+  loadCss();
+  const sel = h('select', { id: 'tk-pace', name: 'pace', dataset: { testid: 'tk-pace' }, attrs: { 'aria-describedby': 'tk-pace-hint' } },
+    h('option', { value: 'normal', text: 'Normal' }),
+    h('option', { value: 'fast', text: 'Fast' }));
+  const element = h('div', { class: 'tk-create-options' },
+    h('label', { for: 'tk-pace', text: 'Pace' }), sel,
+    h('p', { id: 'tk-pace-hint', class: 'hint', text: 'Fast: 8 s to answer a card (15 s normally), 20 s to choose (30 s), and quicker windows for bots and for players who pass.' }));
+  return { element, value: () => ({ pace: sel.value }) };
 }
 
 export function mount(ctx) {
@@ -132,9 +146,9 @@ export function mount(ctx) {
     return g ? `${spaced(g)} (${seatName(s)})` : seatName(s);
   };
 
-  function send(action) {
+  function send(action, extra = {}) {
     pending = null;
-    ctx.send({ type: 'Act', action });
+    ctx.send({ type: 'Act', action, ...extra });
   }
 
   function tick() {
@@ -201,7 +215,10 @@ export function mount(ctx) {
     const parts = [header(d, v), ring];
     const choose = generalChoice(d, v, legal);
     if (choose) parts.push(choose);
-    if (me != null) parts.push(handArea(d, v, legal));
+    // While generals are chosen nobody holds a card yet: no empty hand under the choice (on a
+    // phone it took the room the choice needs).
+    const choosing = ['LordChooses', 'OthersChoose'].includes(v.step) && !v.hand.length;
+    if (me != null && !choosing) parts.push(handArea(d, v, legal));
     else parts.push(h('p', { class: 'watching-note', dataset: { testid: 'watching' }, text: d.you ? 'You are watching this game (or out of it). You can play in the next one.' : 'You are watching. Join to chat and play in the next game.' }));
     parts.push(h('section', { class: 'tk-desc card', dataset: { testid: 'description' }, attrs: { 'aria-live': 'polite', 'aria-label': 'Card description' } }, describe()));
     const overlay = pickOverlay(v);
@@ -382,10 +399,13 @@ export function mount(ctx) {
     if (v.request === 'Peach' && v.about) { cause = `${isMe(v.about[1]) ? 'You are' : `${who(v.about[1])} is`} dying`; what = `${cause}: use a Peach?`; } else if (v.request === 'Negate' && v.about) { cause = `${kindName(v.about[0])} on ${who(v.about[1])}`; what = `${cause}: play Negate?`; } else if (lastUse) { cause = `${kindName(lastUse.kind)} from ${who(lastUse.seat)}`; what = `${cause}: play ${need}?`; } else { cause = ''; what = `Play ${need}?`; }
     const clock = h('span', { class: 'tk-clock', dataset: { countdown: '1', testid: 'countdown' } });
     if (askedSeat === me && idle(d)) {
-      // Nothing to answer with: the server passes for you (at a moment that does not tell the
-      // table you hold nothing, with the same clock shown to everyone), so nothing is asked.
-      return h('section', { class: 'tk-prompt', dataset: { testid: 'pass-only' }, attrs: { role: 'status' } },
-        h('p', { class: 'tk-prompt-text' }, `${cause ? `${cause}: ` : ''}you have nothing to play, so you pass.`));
+      // The server passes for you (at a moment that does not tell the table whether you hold
+      // anything, with the same clock shown to everyone), so nothing is asked.
+      const why = d.autoPass === 'forCard' ? 'you said no Negate for this card, so you pass.'
+        : d.autoPass === 'ownCard' ? 'it is your own trick, so you pass.'
+          : 'you have nothing to play, so you pass.';
+      return h('section', { class: 'tk-prompt', dataset: { testid: 'pass-only', why: d.autoPass ?? 'onlyPass' }, attrs: { role: 'status' } },
+        h('p', { class: 'tk-prompt-text' }, `${cause ? `${cause}: ` : ''}${why}`));
     }
     if (askedSeat === me) {
       const answers = legal.filter((a) => a.type !== 'Pass');
@@ -395,6 +415,10 @@ export function mount(ctx) {
       }));
       const pass = legal.find((a) => a.type === 'Pass');
       if (pass) buttons.push(h('button', { type: 'button', dataset: { key: 'answer-pass', testid: 'pass' }, text: 'Pass', on: { click: () => send(pass) } }));
+      // A Negate window: pass on every later window of this card too (all its targets).
+      if (pass && v.request === 'Negate') {
+        buttons.push(h('button', { type: 'button', dataset: { key: 'answer-pass-card', testid: 'pass-card' }, text: 'No Negate for this card', title: 'Pass now and on every other target of this card', on: { click: () => send(pass, { forCard: true }) } }));
+      }
       return h('section', { class: 'tk-prompt is-asked', dataset: { testid: 'response-prompt', request: v.request ?? '' }, attrs: { role: 'alertdialog', 'aria-label': what } },
         h('p', { class: 'tk-prompt-text' }, h('strong', { text: what })),
         h('div', { class: 'tk-prompt-row' }, buttons, clock));
@@ -451,6 +475,8 @@ export function mount(ctx) {
     const info = new Map((d.candidates ?? []).map((c) => [c.general, c]));
     return h('section', { class: 'tk-choose card', dataset: { testid: 'general-choice' }, attrs: { 'aria-label': 'Choose your general' } },
       h('h2', {}, 'Choose your general ', h('span', { class: 'tk-clock', dataset: { countdown: '1' } })),
+      // Your role (shown under the hand in play; there is no hand yet).
+      v.players[mySeat()]?.role ? h('p', { class: 'tk-choose-role', dataset: { testid: 'choose-role' } }, 'You are the ', h('strong', { text: v.players[mySeat()].role }), '.') : null,
       h('div', { class: 'tk-generals' }, options.map((a, i) => {
         const g = info.get(a.general) ?? { name: spaced(a.general), skills: [] };
         const texts = g.skillTexts ?? [];
@@ -521,7 +547,18 @@ export function mount(ctx) {
         skills.length ? h('span', { class: 'hint tk-myskills', title: skills.map((n, k) => `${n}: ${(pub(me).skillTexts ?? [])[k] ?? ''}`).join('\n'), text: `Skills: ${skills.join(', ')}` }) : null),
       hint ? h('p', { class: 'hint', dataset: { testid: 'hand-hint' }, text: hint }) : null,
       h('div', { class: 'tk-hand-cards', attrs: { role: 'group', 'aria-label': 'Cards in your hand' } }, cards.length ? cards : h('span', { class: 'hint', text: 'No cards.' })),
-      buttons.length ? h('div', { class: 'tk-controls', dataset: { testid: 'controls' } }, buttons) : null);
+      buttons.length ? h('div', { class: 'tk-controls', dataset: { testid: 'controls' } }, buttons) : null,
+      ownCardsToggle(d));
+  }
+
+  /** The seat's prompt setting: by default nobody is asked whether to Negate their own trick
+   * (the server passes for them); this asks for it (a Barbarians on a friend). */
+  function ownCardsToggle(d) {
+    if (d.ownCards == null) return null;
+    const box = h('input', { type: 'checkbox', id: 'tk-own-cards', dataset: { key: 'own-cards', testid: 'own-cards' } });
+    box.checked = !!d.ownCards;
+    box.addEventListener('change', () => ctx.send({ type: 'SetPrompts', ownCards: box.checked }));
+    return h('p', { class: 'tk-own-cards hint' }, box, ' ', h('label', { for: 'tk-own-cards', text: 'Ask me whether to Negate my own tricks too' }));
   }
 
   /** What the page waits on you for, in words: every kind of decision has one. */

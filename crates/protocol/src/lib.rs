@@ -60,10 +60,23 @@ pub enum ClientMsg {
     /// that has moved on since (a double click, an old `legal` entry) is refused with
     /// [`codes::STALE_ACTION`]. Without it the action is judged against the table as it is
     /// now (older clients).
+    ///
+    /// `forCard: true` (with the game's Pass) passes this window and every later window of
+    /// the same card for the sender (Three Kingdoms: the Negate windows of one trick, all its
+    /// targets and the Negates played on it); refused with [`codes::NOT_OFFERED`] where the
+    /// game has no such card open.
     Act {
         action: serde_json::Value,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         serial: Option<u64>,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        for_card: bool,
+    },
+    /// A seated player's prompt setting for the match: `ownCards: true` asks them in the
+    /// windows on their own cards too (Three Kingdoms: whether to Negate their own trick,
+    /// e.g. a Barbarians on a friend); by default the room passes there for them.
+    SetPrompts {
+        own_cards: bool,
     },
 }
 
@@ -81,6 +94,7 @@ impl ClientMsg {
         "RemoveBot",
         "Autopilot",
         "Act",
+        "SetPrompts",
     ];
 }
 
@@ -262,6 +276,9 @@ pub mod codes {
     pub const NO_AUTOPILOT: &str = "no_autopilot";
     /// The person is banned (`Banned`, and the HTTP refusals `{"error":"banned","until":…}`).
     pub const BANNED: &str = "banned";
+    /// `Act` with `forCard`: the sender is not in a window of a card it could pass on as a
+    /// whole, or the action is not the pass.
+    pub const NOT_OFFERED: &str = "not_offered";
 }
 
 /// Whether `c` is a directional formatting character that opens or closes a span:
@@ -443,9 +460,13 @@ mod tests {
     #[test]
     fn acts_carry_an_optional_serial() {
         let m: ClientMsg = serde_json::from_str(r#"{"type":"Act","action":{"type":"Pass"},"serial":7}"#).unwrap();
-        assert_eq!(m, ClientMsg::Act { action: serde_json::json!({"type":"Pass"}), serial: Some(7) });
+        assert_eq!(m, ClientMsg::Act { action: serde_json::json!({"type":"Pass"}), serial: Some(7), for_card: false });
         let m: ClientMsg = serde_json::from_str(r#"{"type":"Act","action":1}"#).unwrap();
-        assert_eq!(m, ClientMsg::Act { action: serde_json::json!(1), serial: None });
+        assert_eq!(m, ClientMsg::Act { action: serde_json::json!(1), serial: None, for_card: false });
+        let m: ClientMsg = serde_json::from_str(r#"{"type":"Act","action":{"type":"Pass"},"forCard":true}"#).unwrap();
+        assert_eq!(m, ClientMsg::Act { action: serde_json::json!({"type":"Pass"}), serial: None, for_card: true });
+        let m: ClientMsg = serde_json::from_str(r#"{"type":"SetPrompts","ownCards":true}"#).unwrap();
+        assert_eq!(m, ClientMsg::SetPrompts { own_cards: true });
         assert!(serde_json::from_str::<ClientMsg>(r#"{"type":"Act","action":1,"serial":"x"}"#).is_err());
     }
 

@@ -9,6 +9,31 @@ use engine::{Bot, Decision, DecisionKind, Game, Seat, Viewer};
 use serde::Serialize;
 use serde_json::Value;
 
+/// A card a seat may pass on as a whole (see [`GameAdapter::pass_scope`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PassScope {
+    /// Tells this card's windows from every other card's in the match.
+    pub key: u64,
+    /// The card is the seat's own, and answering now could only cancel it.
+    pub own: bool,
+}
+
+/// How fast a room plays (see [`GameAdapter::pace`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pace {
+    /// The range (ms after a decision opens) of the moment the room passes for a connected
+    /// person who is not asked (drawn at random per decision).
+    pub quiet_pass_ms: (u32, u32),
+    /// At most this long a bot waits in a reaction window (`None`: the room's `botDelayMs`).
+    /// The room never waits less than the slowest seated bot may think there, so a bot
+    /// holding an answer and one without still answer at the same moment.
+    pub window_bot_ms: Option<u64>,
+}
+
+impl Pace {
+    pub const NORMAL: Pace = Pace { quiet_pass_ms: (1_000, 4_000), window_bot_ms: None };
+}
+
 /// A refusal to turn a packet into an action: a stable code and a readable reason.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PacketError {
@@ -117,6 +142,28 @@ pub trait GameAdapter: Send + Sync + 'static {
     fn only_passes(game: &Self::G, seat: Seat) -> bool {
         let _ = (game, seat);
         false
+    }
+
+    /// Whether games of this kind have cards a seat may pass on as a whole ([`Self::pass_scope`]):
+    /// their seated viewers' `gameData` then carries `ownCards` and `autoPass`.
+    const PASS_SCOPES: bool = false;
+
+    /// The card whose window `seat` is asked in now, when it is one the seat may pass on as a
+    /// whole (Three Kingdoms: a trick's Negate windows, every target and every Negate on
+    /// it): `Act` with `forCard` passes the rest of it, and a window on the seat's own card
+    /// ([`PassScope::own`]) is passed for it unless it asked for those (`SetPrompts`). The
+    /// room passes such windows as it passes [`Self::only_passes`] ones: at the same random
+    /// early moment, with the same clock shown, so nobody can tell them apart. Default: none.
+    fn pass_scope(game: &Self::G, seat: Seat) -> Option<PassScope> {
+        let _ = (game, seat);
+        None
+    }
+
+    /// The room's pace from its `gameOptions` (already accepted by [`Self::config`]): when
+    /// the room passes for a person who is not asked, and how long bots wait in windows.
+    fn pace(options: &Value) -> Pace {
+        let _ = options;
+        Pace::NORMAL
     }
 
     /// Turns the `action` of an `Act {action}` packet from `seat` into an action. Every game

@@ -225,6 +225,12 @@ mod tests {
             let html = render(md);
             assert!(!html.contains("<script"), "{name}");
             assert!(html.starts_with("<h1"), "{name}: {}", &html[..80.min(html.len())]);
+            // A header cell with no words is a column (or a table) a screen reader cannot
+            // name (axe-core: `empty-table-header`).
+            for cell in html.split("<th").skip(1) {
+                let body = &cell[cell.find('>').map_or(0, |i| i + 1)..];
+                assert!(!body.starts_with("</th>"), "{name}: an empty table header cell");
+            }
             // No Markdown left over as text: a quote marker or a table row printed as words.
             for (i, line) in html.lines().enumerate() {
                 let text = line.trim_start_matches("<p>").trim_start_matches("<li>");

@@ -24,5 +24,6 @@ mod security;
 mod setup_rooms;
 mod sorcery;
 mod three_kingdoms;
+mod tk_pace;
 mod transport;
 mod wolfpack;

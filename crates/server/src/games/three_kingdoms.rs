@@ -9,18 +9,22 @@
 //! `chooseSeconds`, and for a seated viewer `distance` and `inRange` by seat.
 //!
 //! Clocks (room `gameOptions`): a response window (Dodge, Attack, Peach, Negate, ...) waits
-//! `responseSeconds` (default [`RESPONSE`]) for a connected seat before answering `Pass`;
-//! the general choice and the other choices wait `chooseSeconds` (default [`CHOOSE`]) before
-//! the engine's default answer. A person who can only pass is not waited on
-//! ([`GameAdapter::only_passes`]: passed at a random moment 1-4 s in, with the full clock
-//! shown). A Play phase has no clock for a connected person; a
+//! `responseSeconds` (default [`RESPONSE`], [`FAST_RESPONSE`] at `"pace": "fast"`) for a
+//! connected seat before answering `Pass`; the general choice and the other choices wait
+//! `chooseSeconds` (default [`CHOOSE`], [`FAST_CHOOSE`] fast) before the engine's default
+//! answer. A person who is not asked is not waited on: passed at a random moment 1-4 s in
+//! (0.5-2 s fast), with the full clock shown, when they can only pass
+//! ([`GameAdapter::only_passes`]), in the later windows of a trick they passed on as a whole
+//! (`Act` with `forCard`), and in the windows on their own trick unless they asked for those
+//! (`SetPrompts`; [`GameAdapter::pass_scope`]). At the fast pace bots wait at most
+//! [`FAST_WINDOW_BOT_MS`] in a window. A Play phase has no clock for a connected person; a
 //! disconnected one's turn goes to a stand-in bot after the room's turn timer, as in every
 //! game.
 //!
 //! Every data function here reads only a view (`public_json` the spectator's, `private_json`
 //! the viewer's), so nothing hidden can reach a packet through the adapter.
 
-use crate::adapter::{Fields, GameAdapter, PacketError, Table};
+use crate::adapter::{Fields, GameAdapter, Pace, PacketError, PassScope, Table};
 use engine::{Bot, DecisionKind, Seat, Viewer};
 use protocol::ServerMsg;
 use serde_json::Value;
@@ -36,29 +40,61 @@ pub struct ThreeKingdomsAdapter;
 pub const RESPONSE: Duration = Duration::from_secs(15);
 /// How long a connected seat may think about its general and other choices by default.
 pub const CHOOSE: Duration = Duration::from_secs(30);
+/// The response clock at the fast pace.
+pub const FAST_RESPONSE: Duration = Duration::from_secs(8);
+/// The choice clock at the fast pace.
+pub const FAST_CHOOSE: Duration = Duration::from_secs(20);
+/// At the fast pace: the most a bot waits in a window (the room's `botDelayMs` if shorter;
+/// never less than a seated searching level may think there).
+pub const FAST_WINDOW_BOT_MS: u64 = 300;
+/// At the fast pace: when (ms into the window) the room passes for a person who is not asked.
+pub const FAST_QUIET_PASS_MS: (u32, u32) = (500, 2_000);
 /// The longest clock an option may set.
 const MAX_SECONDS: u64 = 600;
 
-/// The room's game options: `{"responseSeconds": n, "chooseSeconds": n, "twoSpies": bool,
-/// "huaXiong": bool}`, each optional.
+/// How fast the room plays (`"pace"`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Speed {
+    #[default]
+    Normal,
+    /// Shorter clocks and windows: see [`FAST_RESPONSE`] and the constants after it.
+    Fast,
+}
+
+/// The room's game options: `{"responseSeconds": n, "chooseSeconds": n, "pace": "normal" |
+/// "fast", "twoSpies": bool, "huaXiong": bool}`, each optional. A clock given in seconds
+/// wins over the pace's.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Options {
     pub response: Duration,
     pub choose: Duration,
+    pub speed: Speed,
     pub two_spies: bool,
     pub hua_xiong: bool,
 }
 
 impl Options {
     pub fn parse(v: &Value) -> Result<Options, String> {
-        let mut o = Options { response: RESPONSE, choose: CHOOSE, two_spies: false, hua_xiong: false };
+        let mut o =
+            Options { response: RESPONSE, choose: CHOOSE, speed: Speed::Normal, two_spies: false, hua_xiong: false };
         let map = match v {
             Value::Null => return Ok(o),
             Value::Object(m) => m,
             _ => return Err("Three Kingdoms options are an object".into()),
         };
+        if let Some(pace) = map.get("pace") {
+            o.speed = match pace.as_str() {
+                Some("normal") => Speed::Normal,
+                Some("fast") => Speed::Fast,
+                _ => return Err("`pace` is \"normal\" or \"fast\"".into()),
+            };
+            if o.speed == Speed::Fast {
+                (o.response, o.choose) = (FAST_RESPONSE, FAST_CHOOSE);
+            }
+        }
         for (key, value) in map {
             match key.as_str() {
+                "pace" => {}
                 "responseSeconds" | "chooseSeconds" => {
                     let secs = value
                         .as_u64()
@@ -79,12 +115,46 @@ impl Options {
                     }
                 }
                 other => {
-                    return Err(format!("no option `{other}` (responseSeconds, chooseSeconds, twoSpies, huaXiong)"));
+                    return Err(format!(
+                        "no option `{other}` (responseSeconds, chooseSeconds, pace, twoSpies, huaXiong)"
+                    ));
                 }
             }
         }
         Ok(o)
     }
+}
+
+/// The trick whose Negate window `seat` is asked in now: the tool card resolving (every
+/// target, and the windows on the Negates played on it) or the delayed tool being judged.
+/// Its key tells it from every other card used in the match (the turn, the user or the
+/// judged seat, the card and its targets); `own` when the seat used it and a Negate from it
+/// now would cancel it (no Negate, or an even number, played so far).
+pub fn negate_scope(game: &ThreeKingdoms, seat: Seat) -> Option<PassScope> {
+    use std::hash::{Hash, Hasher};
+    use three_kingdoms::state::{Frame, Pending};
+    if game.pending != Some(Pending::Ask { seat }) {
+        return None;
+    }
+    let mut frames = game.stack.iter().rev();
+    let Some(Frame::Negate { cancelled, .. }) = frames.next() else { return None };
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    game.turn.hash(&mut h);
+    for f in frames {
+        match f {
+            Frame::Negate { .. } => continue,
+            Frame::Tool(t) => {
+                (0u8, t.user, t.used, &t.targets).hash(&mut h);
+                return Some(PassScope { key: h.finish(), own: t.user == seat && !cancelled });
+            }
+            Frame::Delayed { seat: judged, card, .. } => {
+                (1u8, *judged, *card).hash(&mut h);
+                return Some(PassScope { key: h.finish(), own: false });
+            }
+            _ => return None,
+        }
+    }
+    None
 }
 
 /// The name `gameData.phase` gives a step (also the `--log --json` prompt lines' `phase`).
@@ -256,6 +326,21 @@ impl GameAdapter for ThreeKingdomsAdapter {
         engine::Game::legal_actions(game, seat) == [Action::Pass]
     }
 
+    const PASS_SCOPES: bool = true;
+
+    /// A Negate window: "no Negate for this card" passes the rest of the trick; the windows
+    /// on a seat's own trick are passed for it unless it asked for them.
+    fn pass_scope(game: &ThreeKingdoms, seat: Seat) -> Option<PassScope> {
+        negate_scope(game, seat)
+    }
+
+    fn pace(options: &Value) -> Pace {
+        match Options::parse(options).map(|o| o.speed) {
+            Ok(Speed::Fast) => Pace { quiet_pass_ms: FAST_QUIET_PASS_MS, window_bot_ms: Some(FAST_WINDOW_BOT_MS) },
+            _ => Pace::NORMAL,
+        }
+    }
+
     fn parse_act(action: Value, _seat: Seat, names: &[String]) -> Result<Action, PacketError> {
         let action: Action = crate::adapter::action_from_json(action, "a Three Kingdoms action")?;
         let mut named: Vec<Seat> = Vec::new();
@@ -331,7 +416,22 @@ mod tests {
         let o = Options::parse(&json!({"responseSeconds": 3, "twoSpies": true})).unwrap();
         assert_eq!((o.response, o.choose, o.two_spies, o.hua_xiong), (Duration::from_secs(3), CHOOSE, true, false));
         assert_eq!(Options::parse(&Value::Null).unwrap().response, RESPONSE);
-        for bad in [json!({"responseSeconds": 0}), json!({"chooseSeconds": "x"}), json!({"fast": 1}), json!(3)] {
+        let fast = Options::parse(&json!({"pace": "fast"})).unwrap();
+        assert_eq!((fast.response, fast.choose, fast.speed), (FAST_RESPONSE, FAST_CHOOSE, Speed::Fast));
+        // A clock given in seconds wins over the pace's, in whichever order the keys come.
+        let o = Options::parse(&json!({"responseSeconds": 3, "pace": "fast"})).unwrap();
+        assert_eq!((o.response, o.choose), (Duration::from_secs(3), FAST_CHOOSE));
+        assert_eq!(Options::parse(&json!({"pace": "normal"})).unwrap(), Options::parse(&Value::Null).unwrap());
+        assert_eq!(ThreeKingdomsAdapter::pace(&json!({"pace": "fast"})).window_bot_ms, Some(FAST_WINDOW_BOT_MS));
+        assert_eq!(ThreeKingdomsAdapter::pace(&Value::Null), Pace::NORMAL);
+        for bad in [
+            json!({"responseSeconds": 0}),
+            json!({"chooseSeconds": "x"}),
+            json!({"fast": 1}),
+            json!(3),
+            json!({"pace": "slow"}),
+            json!({"pace": true}),
+        ] {
             assert!(Options::parse(&bad).is_err(), "{bad}");
         }
         assert!(ThreeKingdomsAdapter::config(3, &Value::Null).is_err());

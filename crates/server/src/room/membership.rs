@@ -99,6 +99,7 @@ impl<A: GameAdapter> Room<A> {
             conn: Some(conn),
             dropped_at: None,
             account,
+            own_cards: false,
         });
         if let Some(c) = self.conns.get_mut(&conn) {
             c.member = Some(username.clone());

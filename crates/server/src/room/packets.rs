@@ -32,8 +32,8 @@ impl<A: GameAdapter> Room<A> {
         };
         if ClientMsg::TYPES.contains(&kind.as_ref()) {
             match serde_json::from_str::<ClientMsg>(text) {
-                Ok(ClientMsg::Act { action, serial }) => {
-                    self.on_action_packet(conn, ActionPacket::Act(action), serial).await
+                Ok(ClientMsg::Act { action, serial, for_card }) => {
+                    self.on_action_packet(conn, ActionPacket::Act(action, for_card), serial).await
                 }
                 Ok(msg) => self.on_room_packet(conn, msg).await,
                 Err(e) => self.fail(conn, codes::BAD_PACKET, &format!("bad {kind} packet: {e}")),
@@ -204,6 +204,7 @@ impl<A: GameAdapter> Room<A> {
                     conn: None,
                     dropped_at: None,
                     account: None,
+                    own_cards: false,
                 });
                 // Stored before anyone hears of it: refused, there is no bot.
                 if let Err(e) = self.try_save().await {
@@ -239,6 +240,23 @@ impl<A: GameAdapter> Room<A> {
                     return self.fail(conn, codes::NO_AUTOPILOT, &reason);
                 }
                 self.autopilot.insert(self.members[i].username.clone(), (level, noise));
+            }
+            ClientMsg::SetPrompts { own_cards } => {
+                let Some(i) = me else { return self.fail(conn, codes::NOT_JOINED, "join the room first") };
+                if self.members[i].bot.is_some() || self.members[i].own_cards == own_cards {
+                    return self.sync(conn);
+                }
+                self.members[i].own_cards = own_cards;
+                // Stored before it counts, as every change of a member: refused, it is as before.
+                if let Err(e) = self.try_save().await {
+                    tracing::error!(room = %self.id, "saving a prompt setting failed, it is refused: {e}");
+                    self.members[i].own_cards = !own_cards;
+                    self.refresh_derived();
+                    return self.fail(conn, e.code(), &change_refusal(&e, "the setting was not changed"));
+                }
+                // The room may pass for them now, or no longer: its clocks are worked out again
+                // at the next turn of its loop; their page hears the setting.
+                self.sync(conn);
             }
             // Handled in `on_text`, which passes the packet's text on to the game.
             ClientMsg::Act { .. } => {}

@@ -24,6 +24,9 @@ struct MemberSnap {
     /// A signed-in member's account (absent for bots, anonymous clients and older snapshots).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     account: Option<i64>,
+    /// Asked on their own cards too (`SetPrompts`); absent when not, and in older snapshots.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    own_cards: bool,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -132,6 +135,7 @@ impl<A: GameAdapter> Room<A> {
                 spectator: m.spectator,
                 conn: None,
                 account: m.account,
+                own_cards: m.own_cards,
             })
             .collect();
         room.host = snap.host;
@@ -205,6 +209,7 @@ impl<A: GameAdapter> Room<A> {
                 serials,
                 started_at: ms.started_at,
                 stand_in: SeatSet::EMPTY,
+                passed_cards: Vec::new(),
             });
         }
         room.publish_summary();
@@ -224,6 +229,7 @@ impl<A: GameAdapter> Room<A> {
                     bot: m.bot.clone(),
                     spectator: m.spectator,
                     account: m.account,
+                    own_cards: m.own_cards,
                 })
                 .collect(),
             host: self.host.clone(),

@@ -13,7 +13,8 @@ use tokio::time::Instant;
 /// An action as it arrived, read once: the `action` of `Act {action}` (every game), or the text
 /// of one of the game's own action packets (Buckshot's).
 pub(super) enum ActionPacket<'a> {
-    Act(serde_json::Value),
+    /// With `forCard` (a pass on the whole card: see `GameAdapter::pass_scope`).
+    Act(serde_json::Value, bool),
     Own(&'a str),
 }
 
@@ -106,6 +107,7 @@ impl<A: GameAdapter> Room<A> {
             room_moves: Vec::new(),
             started_at: now_ms(),
             stand_in: SeatSet::EMPTY,
+            passed_cards: Vec::new(),
         });
         self.waiting_since = None;
         if let Err(e) = self.store.reset_moves_listed(&self.id, self.snapshot(), self.cluster_listing()).await {
@@ -150,14 +152,36 @@ impl<A: GameAdapter> Room<A> {
         {
             return fail(self, codes::STALE_ACTION, &reason);
         }
-        let parsed = match packet {
-            ActionPacket::Act(action) => A::parse_act(action, seat, &cur.seats),
-            ActionPacket::Own(text) => A::parse_action(text, seat, &cur.seats),
+        let (parsed, for_card) = match packet {
+            ActionPacket::Act(action, for_card) => (A::parse_act(action, seat, &cur.seats), for_card),
+            ActionPacket::Own(text) => (A::parse_action(text, seat, &cur.seats), false),
         };
         let action = match parsed {
             Ok(a) => a,
             Err(PacketError { code, reason }) => return fail(self, code, &reason),
         };
+        if for_card {
+            // The pass of a window that belongs to a card: noted first (the card is read from
+            // the table before the pass moves it on), then played as any pass. Refused, the
+            // note goes too.
+            let scope = A::pass_scope(&cur.game, seat);
+            let Some(scope) = scope.filter(|_| cur.game.timeout_action(seat).as_ref() == Some(&action)) else {
+                return fail(self, codes::NOT_OFFERED, "`forCard` goes with a pass in a window of a card");
+            };
+            let cur = self.current.as_mut().expect("checked");
+            let before = cur.passed_cards.get(seat.index()).copied().flatten();
+            cur.passed_cards.resize(cur.seats.len(), None);
+            cur.passed_cards[seat.index()] = Some(scope.key);
+            if let Err(e) = self.act(seat, action, By::Player, Some((conn, serial))).await {
+                if let Some(cur) = self.current.as_mut()
+                    && let Some(slot) = cur.passed_cards.get_mut(seat.index())
+                {
+                    *slot = before;
+                }
+                fail(self, e.code, &e.message);
+            }
+            return;
+        }
         if let Err(e) = self.act(seat, action, By::Player, Some((conn, serial))).await {
             fail(self, e.code, &e.message);
         }

@@ -19,6 +19,9 @@ pub(super) struct Member {
     pub(super) dropped_at: Option<Instant>,
     /// The account of a signed-in person (`None`: a bot, or a client without a session).
     pub(super) account: Option<i64>,
+    /// Asked in the windows on their own cards too (`SetPrompts`); by default the room passes
+    /// there for them (see `GameAdapter::pass_scope`).
+    pub(super) own_cards: bool,
 }
 
 pub(super) struct Conn {
@@ -59,6 +62,9 @@ pub(super) struct Match<G: Game> {
     /// Seats a stand-in bot plays until their person comes back (their turn timer ran out
     /// while they were disconnected, or they left the room).
     pub(super) stand_in: SeatSet,
+    /// By seat: the card (`PassScope::key`) whose windows its person passed on as a whole
+    /// (`Act` with `forCard`); the room passes that card's later windows for them.
+    pub(super) passed_cards: Vec<Option<u64>>,
 }
 
 /// Who made a move of a seat: its player (a person, or the bot seated there), or the room

@@ -231,6 +231,18 @@ impl<A: GameAdapter> Room<A> {
             }
             if let Some(seat) = viewer.as_seat() {
                 t.put("legal", &cur.game.legal_actions(seat));
+                // The seat's prompt setting, and whether the room passes for it in the window
+                // open now (its page then shows a note rather than a prompt). Its own only:
+                // to everyone else the window looks the same either way.
+                if A::PASS_SCOPES {
+                    let own_cards = self.members.iter().any(|m| m.username == cur.seats[seat.index()] && m.own_cards);
+                    t.put("ownCards", &own_cards);
+                    if cur.game.decision().seats.contains(seat)
+                        && let Some(why) = self.auto_pass(cur, seat)
+                    {
+                        t.put("autoPass", why.name());
+                    }
+                }
             }
         }
         t

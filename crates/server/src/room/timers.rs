@@ -15,11 +15,41 @@ use protocol::ServerMsg;
 use std::time::Duration;
 use tokio::time::Instant;
 
-/// The range (ms after a decision opens) of the moment the room passes for a connected person
-/// who can only pass: about when a person who holds an answer and lets it go clicks Pass, so
-/// the two look alike to the table. Drawn at random per decision from the room's own generator
-/// (seeded by the OS, not by the match seed), so the moment cannot be predicted either.
-pub(super) const QUIET_PASS_MS: (u32, u32) = (1_000, 4_000);
+/// Why the room passes for a connected person without waiting on them: the moment is drawn
+/// at random per decision in the pace's range (`Pace::quiet_pass_ms`: about when a person who
+/// holds an answer and lets it go clicks Pass, so that all look alike to the table) from the
+/// room's own generator (seeded by the OS, not by the match seed), so it cannot be predicted
+/// either; the clock every page shows is the full one in every case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum AutoPass {
+    /// Pass is all they can do (`GameAdapter::only_passes`).
+    OnlyPass,
+    /// They passed on this card as a whole (`Act` with `forCard`).
+    ForCard,
+    /// The window is on their own card and they did not ask for those (`SetPrompts`).
+    OwnCard,
+}
+
+impl AutoPass {
+    /// The `autoPass` value of the seat's `gameData`.
+    pub(super) fn name(self) -> &'static str {
+        match self {
+            AutoPass::OnlyPass => "onlyPass",
+            AutoPass::ForCard => "forCard",
+            AutoPass::OwnCard => "ownCard",
+        }
+    }
+}
+
+/// The least a bot of `level` may think in a window (its search's time cap; the levels without
+/// a search answer at once).
+fn think_cap(level: Option<&str>) -> Duration {
+    match level {
+        Some("expert") => Duration::from_millis(600),
+        Some("hard") => Duration::from_millis(250),
+        _ => Duration::ZERO,
+    }
+}
 
 /// Who plays a seat when its deadline comes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,8 +79,8 @@ impl<A: GameAdapter> Room<A> {
             let from = since.max(self.last_move_at);
             // In a window the bot starts thinking `window_think` early and answers at the delay
             // whatever it holds (`on_timer`).
-            let delay = Duration::from_millis(self.options.bot_delay_ms);
-            return Some((later(from, delay - self.window_think(kind)), Due::Bot));
+            let delay = self.bot_delay(cur, kind);
+            return Some((later(from, delay - self.window_think(cur, kind)), Due::Bot));
         }
         let turn = Duration::from_secs(self.options.turn_seconds);
         match self.seated(cur, seat) {
@@ -78,11 +108,31 @@ impl<A: GameAdapter> Room<A> {
         since: Instant,
     ) -> Option<(Instant, Due)> {
         let shown = self.seat_deadline(cur, seat, kind, since)?;
-        let connected = self.seated(cur, seat).is_some_and(|m| m.conn.is_some());
-        if shown.1 != Due::Clock || !connected || !A::only_passes(&cur.game, seat) {
+        if shown.1 != Due::Clock || self.auto_pass(cur, seat).is_none() {
             return Some(shown);
         }
         Some((shown.0.min(later(since, self.quiet_pass)), Due::Clock))
+    }
+
+    /// Whether (and why) the room passes for the connected person at `seat` in the decision
+    /// open now without waiting on them: they can only pass, they passed on this card as a
+    /// whole, or it is their own card and they did not ask for those.
+    pub(super) fn auto_pass(&self, cur: &Match<A::G>, seat: Seat) -> Option<AutoPass> {
+        let member = self.seated(cur, seat).filter(|m| m.conn.is_some() && m.bot.is_none())?;
+        if cur.bots[seat.index()].is_some() || cur.stand_in.contains(seat) {
+            return None;
+        }
+        if A::only_passes(&cur.game, seat) {
+            return Some(AutoPass::OnlyPass);
+        }
+        let scope = A::pass_scope(&cur.game, seat)?;
+        if cur.passed_cards.get(seat.index()).copied().flatten() == Some(scope.key) {
+            Some(AutoPass::ForCard)
+        } else if scope.own && !member.own_cards {
+            Some(AutoPass::OwnCard)
+        } else {
+            None
+        }
     }
 
     /// The member who holds `seat`, if they are still in the room.
@@ -91,11 +141,33 @@ impl<A: GameAdapter> Room<A> {
         self.members.iter().find(|m| &m.username == name)
     }
 
+    /// How long a bot waits before it acts: the room's `botDelayMs`; in a reaction window at
+    /// most the pace's `window_bot_ms`, but never less than the slowest seated bot (or
+    /// stand-in) may think there, so that a bot's answer comes at the same moment whatever
+    /// it holds.
+    fn bot_delay(&self, cur: &Match<A::G>, kind: DecisionKind) -> Duration {
+        let delay = Duration::from_millis(self.options.bot_delay_ms);
+        let cap = A::pace(&self.options.game_options).window_bot_ms;
+        match cap {
+            Some(cap) if kind == DecisionKind::Response => {
+                let slowest = cur
+                    .bot_kinds
+                    .iter()
+                    .map(|k| think_cap(k.as_deref()))
+                    .chain([think_cap(Some(crate::adapter::STAND_IN_LEVEL))])
+                    .max()
+                    .unwrap_or_default();
+                delay.min(Duration::from_millis(cap).max(slowest))
+            }
+            _ => delay,
+        }
+    }
+
     /// How long before its delay is up a bot starts thinking in a reaction window, and so the
     /// least time it takes to answer there: the `expert` level's time cap, within the delay.
-    fn window_think(&self, kind: DecisionKind) -> Duration {
+    fn window_think(&self, cur: &Match<A::G>, kind: DecisionKind) -> Duration {
         let cap = if kind == DecisionKind::Response { Duration::from_millis(600) } else { Duration::ZERO };
-        cap.min(Duration::from_millis(self.options.bot_delay_ms))
+        cap.min(self.bot_delay(cur, kind))
     }
 
     /// The earliest of: a bot's move, a disconnected player's turn timer, a hold expiring.
@@ -116,7 +188,7 @@ impl<A: GameAdapter> Room<A> {
                 _ => {
                     let now = Instant::now();
                     self.waiting_since = Some((decision.serial, now));
-                    let (lo, hi) = QUIET_PASS_MS;
+                    let (lo, hi) = A::pace(&self.options.game_options).quiet_pass_ms;
                     self.quiet_pass = Duration::from_millis(u64::from(self.rng.range_inclusive(lo, hi)));
                     now
                 }
@@ -191,7 +263,8 @@ impl<A: GameAdapter> Room<A> {
         let mut bot =
             seated.or_else(|| pilot.as_ref().and_then(|(level, _)| A::bot(level))).unwrap_or_else(A::stand_in_bot);
         let game = cur.game.clone();
-        let (started, think) = (Instant::now(), self.window_think(decision.kind));
+        let think = self.current.as_ref().map_or(Duration::ZERO, |c| self.window_think(c, decision.kind));
+        let started = Instant::now();
         let thinking = tokio::task::spawn_blocking(move || {
             // The noise of a simulated person: now and then a legal move at random.
             let action = if noise > 0.0 && f64::from(bot_rng.next_u32()) < noise * f64::from(u32::MAX) {
