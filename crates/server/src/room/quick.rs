@@ -33,6 +33,7 @@ impl<A: GameAdapter> Room<A> {
             conn: None,
             dropped_at: None,
             account: None,
+            own_cards: false,
         });
         true
     }
