@@ -40,6 +40,7 @@
 
 pub mod accounts;
 mod batch;
+pub mod metrics;
 pub mod postgres;
 mod records;
 pub mod sqlite;
