@@ -54,7 +54,13 @@ impl Dormant {
             spectators: self.spectators as usize,
             private: self.private,
             seeded: self.seeded,
+            connected: 0,
         }
+    }
+
+    /// Its game.
+    pub(super) fn kind(&self) -> GameKind {
+        self.kind
     }
 }
 

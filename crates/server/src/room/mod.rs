@@ -106,6 +106,12 @@ pub struct Room<A: GameAdapter> {
     /// its sockets at once) are stored in one snapshot, written when the room has no other
     /// command waiting and before it handles anything else (see [`Room::store_drops`]).
     dropped: Option<Vec<protocol::ServerMsg>>,
+    /// The game's move counter and latency histogram (see `crate::metrics`).
+    metrics: crate::metrics::GameMetrics,
+    /// When the packet being handled was read off its socket (a move's latency counts from it).
+    packet_at: Instant,
+    /// Members connected, as last published in the summary (`cardtable_people_connected`).
+    connected: usize,
     _adapter: std::marker::PhantomData<A>,
 }
 
@@ -181,6 +187,9 @@ impl<A: GameAdapter> Room<A> {
             retry_at: None,
             unsaved: false,
             dropped: None,
+            metrics: crate::metrics::GameMetrics::new(A::name()),
+            packet_at: Instant::now(),
+            connected: 0,
             _adapter: std::marker::PhantomData,
         };
         (room, handle, inbox)
@@ -275,7 +284,10 @@ impl<A: GameAdapter> Room<A> {
             RoomCmd::Connect { conn, tx, person } => {
                 self.conns.insert(conn, Conn { tx, member: None, viewer: Viewer::Spectator, person });
             }
-            RoomCmd::Text { conn, text } => self.on_text(conn, text.as_str()).await,
+            RoomCmd::Text { conn, text, at } => {
+                self.packet_at = at;
+                self.on_text(conn, text.as_str()).await
+            }
             RoomCmd::Binary { conn } => {
                 self.fail(conn, codes::BINARY_FRAME, "binary frames are not supported; send JSON text")
             }

@@ -156,8 +156,10 @@ impl<A: GameAdapter> Room<A> {
             Ok(a) => a,
             Err(PacketError { code, reason }) => return fail(self, code, &reason),
         };
-        if let Err(e) = self.act(seat, action, By::Player).await {
-            fail(self, e.code, &e.message);
+        match self.act(seat, action, By::Player).await {
+            // Stored and told: its time from the packet to the last update queued.
+            Ok(()) => self.metrics.move_seconds.record(self.packet_at.elapsed()),
+            Err(e) => fail(self, e.code, &e.message),
         }
     }
 
@@ -184,6 +186,7 @@ impl<A: GameAdapter> Room<A> {
             self.take_back_last_move(stand_in);
             return Err(RuleError::new(e.code(), store_refusal(&e)));
         }
+        self.metrics.moves.increment(1);
         self.send_events(&events);
         if !A::TURN_PACKETS_FROM_EVENTS {
             self.after_turn_change(before);
@@ -304,6 +307,7 @@ impl<A: GameAdapter> Room<A> {
             return false;
         }
         tracing::info!(room = %self.id, match_id = id, abandoned, "match finished");
+        crate::metrics::match_recorded(A::name(), abandoned);
         self.saved_whole();
         self.broadcast(&ServerMsg::GameEnded { winner: winners.first().cloned() });
         true

@@ -183,9 +183,16 @@ impl<A: GameAdapter> Room<A> {
         let keep = seated.is_some();
         let mut bot = seated.unwrap_or_else(A::stand_in_bot);
         let game = cur.game.clone();
+        // The level it plays at (the stand-in's for a stand-in), for its think time.
+        let level = match cur.bot_kinds[seat.index()].as_deref() {
+            Some(kind) if keep => crate::metrics::bot_level(kind, A::bot_names()),
+            _ => crate::adapter::STAND_IN_LEVEL,
+        };
         let (started, think) = (Instant::now(), self.window_think(decision.kind));
         let thinking = tokio::task::spawn_blocking(move || {
+            let thought = std::time::Instant::now();
             let action = bot.choose(&Observation::new(&game, seat, &legal), &mut bot_rng);
+            crate::metrics::bot_thought(A::name(), level, thought.elapsed());
             (bot, action)
         });
         let (bot, action) = match thinking.await {
