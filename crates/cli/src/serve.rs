@@ -362,7 +362,8 @@ async fn serve(args: ServeArgs, nofile: Option<u64>) -> anyhow::Result<ExitCode>
     let _ = writeln!(out, "Open the address in a browser to create or join a room. Ctrl-C stops the server.");
     let _ = out.flush();
     drop(out);
-    let shutdown = async {
+    let json = args.log_format == LogFormat::Json;
+    let shutdown = async move {
         let ctrl_c = tokio::signal::ctrl_c();
         #[cfg(unix)]
         {
@@ -375,7 +376,12 @@ async fn serve(args: ServeArgs, nofile: Option<u64>) -> anyhow::Result<ExitCode>
         }
         #[cfg(not(unix))]
         let _ = ctrl_c.await;
-        let _ = writeln!(std::io::stderr(), "shutting down");
+        // In JSON, a line like every other (a log collector reads one object a line).
+        if json {
+            tracing::info!("shutting down");
+        } else {
+            let _ = writeln!(std::io::stderr(), "shutting down");
+        }
     };
     let config = server::ServerConfig {
         rate_limit: args.rate_limit,

@@ -76,7 +76,16 @@ async fn json_lines_carry_the_room_and_the_node_in_their_span() {
     drop((a, b));
     // Everyone gone for the empty-room time: the game is abandoned and recorded.
     tokio::time::sleep(Duration::from_millis(1500)).await;
-    child.kill().unwrap();
+    // SIGTERM: the server's goodbye is a JSON line too.
+    let term = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    assert!(term.success());
+    let stopped = (0..100).any(|_| {
+        std::thread::sleep(Duration::from_millis(50));
+        child.try_wait().unwrap().is_some()
+    });
+    if !stopped {
+        child.kill().unwrap();
+    }
     child.wait().unwrap();
     let text = log.join().unwrap();
 
@@ -98,4 +107,6 @@ async fn json_lines_carry_the_room_and_the_node_in_their_span() {
     assert_eq!(finished["span"]["room"], room.as_str(), "{finished}");
     assert_eq!(finished["span"]["game"], "buckshot", "{finished}");
     assert_eq!(finished["span"]["node"], "local", "{finished}");
+    assert!(stopped, "the server did not stop on SIGTERM:\n{text}");
+    assert!(lines.iter().any(|l| l["message"] == "shutting down"), "{text}");
 }

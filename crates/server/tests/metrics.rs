@@ -43,10 +43,13 @@ fn unchunk(mut body: &str) -> String {
     }
 }
 
-/// One page, read: its samples by name and labels (histograms as their `_count`).
+/// A sample's labels and value.
+type Series = Vec<(HashMap<String, String>, f64)>;
+
+/// One page, read: its samples by name and labels (histograms as their `+Inf` count).
 struct Page {
     text: String,
-    samples: HashMap<String, Vec<(HashMap<String, String>, f64)>>,
+    samples: HashMap<String, Series>,
 }
 
 impl Page {
@@ -102,7 +105,7 @@ fn read(text: String) -> Page {
         }
     }
     let scrape = Scrape::parse(text.lines().map(|l| Ok(l.to_string()))).expect("the page parses");
-    let mut samples: HashMap<String, Vec<(HashMap<String, String>, f64)>> = HashMap::new();
+    let mut samples: HashMap<String, Series> = HashMap::new();
     for s in scrape.samples {
         let labels: HashMap<String, String> = s.labels.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
         // Bounded label values only: nothing names a room or a person.
