@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # A local cardtable cluster on loopback: PostgreSQL 15 in a temporary directory, N nodes
-# (`cardtable serve --node-id nK --advertise /n/nK`) and HAProxy in front, configured from
-# deploy/haproxy.cfg. Everything listens on 127.0.0.1 only.
+# (`cardtable serve --node-id nK --advertise /n/nK --metrics-addr ...`) and HAProxy in front,
+# configured from deploy/haproxy.cfg; and Prometheus scraping the nodes' metrics (a loopback
+# variant of deploy/prometheus.yml) when `prometheus` is installed. Everything listens on
+# 127.0.0.1 only.
 #
 #   scripts/cluster.sh up [N] [-- SERVE-ARGS...]   start (N=3); prints the address to open
 #   scripts/cluster.sh down                        stop everything, remove its directories
@@ -15,6 +17,7 @@
 #   scripts/cluster.sh log K | log proxy | log pg  print a log's path
 #   scripts/cluster.sh proxy-cfg PORT n1=IP:PORT ...  only print the loopback HAProxy config
 #                                                  (HAProxy connecting from 127.0.0.2)
+#   scripts/cluster.sh prometheus-cfg              print the running cluster's Prometheus config
 #
 # State (pids, ports, logs) lives in $CARDTABLE_CLUSTER_DIR (default /tmp/cardtable-cluster),
 # the database's files in a temporary directory /tmp/cardtable-cluster-pg.*; several clusters
@@ -35,6 +38,8 @@ pg_bin=/usr/lib/postgresql/15/bin
 proxy_src=127.0.0.2
 # $CARDTABLE_HAPROXY: another haproxy binary (a test points it at one that is missing).
 haproxy=${CARDTABLE_HAPROXY:-$(command -v haproxy || echo /usr/sbin/haproxy)}
+# Optional: without it the cluster runs unwatched (nothing said).
+prometheus=$(command -v prometheus || true)
 
 die() { echo "cluster.sh: $*" >&2; exit 1; }
 say() { echo "cluster.sh: $*" >&2; }
@@ -117,11 +122,16 @@ start_node() {
     local k="$1" port
     port=$(cat "$state/n$k.port")
     node_alive "$k" && die "node $k is running already (pid $(node_pid "$k"))"
-    local -a extra=()
+    local -a extra=() metrics=()
     [ -f "$state/serve-args" ] && mapfile -t extra <"$state/serve-args"
+    # The metrics page on a port of its own, as in production (deploy/prometheus.yml): not
+    # through the proxy. Unless the nodes record none.
+    if ! printf '%s\n' "${extra[@]}" | grep -qx -- --no-metrics; then
+        metrics=(--metrics-addr "127.0.0.1:$(cat "$state/n$k.metrics-port")")
+    fi
     # setsid: the node outlives this script and a Ctrl-C in its terminal; its own session.
     setsid "$BIN" serve --db "$PG_URL" --node-id "n$k" --advertise "/n/n$k" \
-        --addr "127.0.0.1:$port" --trusted-proxy "$proxy_src" "${extra[@]}" \
+        --addr "127.0.0.1:$port" --trusted-proxy "$proxy_src" "${metrics[@]}" "${extra[@]}" \
         </dev/null >>"$state/n$k.log" 2>&1 &
     echo $! >"$state/n$k.pid"
     if ! wait_health "http://127.0.0.1:$port" 30; then
@@ -213,6 +223,46 @@ start_proxy() {
 
 proxy_alive() { ours "$(cat "$state/haproxy.pid" 2>/dev/null || true)" "$state/haproxy.cfg"; }
 
+# deploy/prometheus.yml, made local: the same job and `node` labels (the dashboard's), a
+# shorter interval, and this cluster's nodes' metrics ports as targets.
+render_prometheus_cfg() {
+    local k
+    echo "# Written by scripts/cluster.sh after deploy/prometheus.yml: do not edit."
+    echo "global:"
+    echo "  scrape_interval: 5s"
+    echo "  evaluation_interval: 5s"
+    echo "scrape_configs:"
+    echo "  - job_name: cardtable"
+    echo "    metrics_path: /metrics"
+    echo "    static_configs:"
+    for ((k = 1; k <= N; k++)); do
+        echo "      - targets: [\"127.0.0.1:$(cat "$state/n$k.metrics-port")\"]"
+        echo "        labels:"
+        echo "          node: n$k"
+    done
+}
+
+prometheus_alive() { ours "$(cat "$state/prometheus.pid" 2>/dev/null || true)" "$state/prometheus.yml"; }
+
+# Prometheus on loopback, if installed; its data in the state directory (gone at `down`).
+start_prometheus() {
+    [ -n "$prometheus" ] || return 0
+    local port
+    free_port
+    PROM_PORT=$port
+    render_prometheus_cfg >"$state/prometheus.yml"
+    setsid "$prometheus" --config.file="$state/prometheus.yml" --storage.tsdb.path="$state/prometheus-data" \
+        --web.listen-address="127.0.0.1:$port" </dev/null >>"$state/prometheus.log" 2>&1 &
+    echo $! >"$state/prometheus.pid"
+    echo "PROM_PORT=$port" >>"$state/env"
+    local i
+    for ((i = 0; i < 100; i++)); do
+        curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$port/-/ready" && return 0
+        sleep 0.1
+    done
+    say "Prometheus did not answer within 10 s (log: $state/prometheus.log); the cluster runs without it"
+}
+
 pg_ctl() { # start|stop
     run_pg "$pg_bin/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/log" -w -t 30 "$1" -m fast >/dev/null
 }
@@ -269,6 +319,8 @@ CONF
     for ((k = 1; k <= N; k++)); do
         free_port
         echo "$port" >"$state/n$k.port"
+        free_port
+        echo "$port" >"$state/n$k.metrics-port"
     done
     cat >"$state/env" <<ENV
 N=$N
@@ -284,8 +336,11 @@ ENV
     write_proxy_cfg
     start_proxy
     wait_health "http://127.0.0.1:$PROXY_PORT" 10 || die "no healthy node behind HAProxy after 10 s"
+    start_prometheus
     trap - EXIT
-    say "PostgreSQL 15 at $PG_URL; $N nodes; HAProxy at 127.0.0.1:$PROXY_PORT (state in $state)"
+    local watched=""
+    [ -n "${PROM_PORT:-}" ] && prometheus_alive && watched="; Prometheus at http://127.0.0.1:$PROM_PORT/"
+    say "PostgreSQL 15 at $PG_URL; $N nodes; HAProxy at 127.0.0.1:$PROXY_PORT$watched (state in $state)"
     echo "http://127.0.0.1:$PROXY_PORT/"
 }
 
@@ -308,6 +363,11 @@ cmd_down() {
         pid=$(cat "$state/haproxy.pid")
         kill -TERM "$pid" 2>/dev/null || true
         wait_exit "$pid" 5 || kill -KILL "$pid" 2>/dev/null || true
+    fi
+    if prometheus_alive; then
+        pid=$(cat "$state/prometheus.pid")
+        kill -TERM "$pid" 2>/dev/null || true
+        wait_exit "$pid" 10 || kill -KILL "$pid" 2>/dev/null || true
     fi
     if [ -f "$PG_DIR/data/postmaster.pid" ]; then pg_ctl stop 2>/dev/null || true; fi
     case "$PG_DIR" in /tmp/cardtable-cluster-pg.*) rm -rf "$PG_DIR" ;; esac
@@ -332,6 +392,9 @@ cmd_status() {
         fi
         echo "n$k     http://127.0.0.1:$(cat "$state/n$k.port")/  $st  health $(health "http://127.0.0.1:$(cat "$state/n$k.port")")"
     done
+    if [ -n "${PROM_PORT:-}" ]; then
+        echo "prometheus  http://127.0.0.1:$PROM_PORT/  $(prometheus_alive && echo "pid $(cat "$state/prometheus.pid")" || echo down)"
+    fi
 }
 
 cmd_env() {
@@ -345,7 +408,9 @@ cmd_env() {
     for ((k = 1; k <= N; k++)); do
         echo "CLUSTER_NODE_$k='http://127.0.0.1:$(cat "$state/n$k.port")'"
         echo "CLUSTER_PID_$k=$(node_pid "$k")"
+        echo "CLUSTER_METRICS_$k='http://127.0.0.1:$(cat "$state/n$k.metrics-port")/metrics'"
     done
+    [ -z "${PROM_PORT:-}" ] || echo "CLUSTER_PROMETHEUS_URL='http://127.0.0.1:$PROM_PORT'"
 }
 
 cmd=${1:-}
@@ -365,6 +430,10 @@ case "$cmd" in
             [[ "$kv" =~ ^[A-Za-z0-9_-]+=[0-9.]+:[0-9]+$ ]] || die "proxy-cfg: '$kv' is not ID=IP:PORT"
         done
         render_proxy_cfg "$port" "$*"
+        ;;
+    prometheus-cfg)
+        load_state
+        render_prometheus_cfg
         ;;
     kill | stop | cont)
         load_state
@@ -406,7 +475,7 @@ case "$cmd" in
         esac
         ;;
     *)
-        sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'
         [ -z "$cmd" ] || [ "$cmd" = help ] || [ "$cmd" = -h ] || exit 2
         ;;
 esac

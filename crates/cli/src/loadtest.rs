@@ -64,6 +64,17 @@ pub struct LoadtestArgs {
     /// matches to it: what people cost beside anonymous clients (`scripts/accounts-cost.sh`).
     #[arg(long)]
     signed_in: bool,
+    /// Start the server with `--no-metrics` (it records no metrics): what recording them costs,
+    /// beside a run without this flag (`scripts/metrics-cost.sh`).
+    #[arg(long)]
+    no_metrics: bool,
+    /// After play, open rooms (of every game, nobody in them) until the server has this many,
+    /// then time `--scrapes` requests of `GET /metrics` (0: none).
+    #[arg(long, value_name = "ROOMS", default_value_t = 0)]
+    scrape_rooms: usize,
+    /// How many times `GET /metrics` is timed with `--scrape-rooms`.
+    #[arg(long, default_value_t = 20)]
+    scrapes: usize,
 }
 
 /// Runs the `--window-hook` command, if any, and waits for it without stalling the clients
@@ -96,8 +107,14 @@ impl Drop for ServerProc {
     }
 }
 
-fn start_server(pin: bool, db: &std::ffi::OsStr, program: Option<&std::path::Path>) -> anyhow::Result<ServerProc> {
-    start_server_with(pin, db, program, &[])
+fn start_server(
+    pin: bool,
+    db: &std::ffi::OsStr,
+    program: Option<&std::path::Path>,
+    no_metrics: bool,
+) -> anyhow::Result<ServerProc> {
+    let extra: Vec<String> = if no_metrics { vec!["--no-metrics".into()] } else { Vec::new() };
+    start_server_with(pin, db, program, &extra)
 }
 
 /// As [`start_server`], with more arguments for `serve` (quick play's, for `cardtable
@@ -310,7 +327,7 @@ pub fn run(args: LoadtestArgs) -> anyhow::Result<ExitCode> {
     std::fs::create_dir_all(&dir)?;
     let pin = args.pin && Command::new("taskset").arg("-V").output().is_ok();
     let db = args.db.as_ref().map_or_else(|| dir.join("load.db").into_os_string(), Into::into);
-    let server = start_server(pin, &db, args.server.as_deref())?;
+    let server = start_server(pin, &db, args.server.as_deref(), args.no_metrics)?;
     if pin {
         // This process (the driver) goes to the other core.
         let _ = Command::new("taskset").args(["-cp", "1", &std::process::id().to_string()]).output();
@@ -327,9 +344,10 @@ pub fn run(args: LoadtestArgs) -> anyhow::Result<ExitCode> {
         let r = &report;
         writeln!(
             out,
-            "cardtable loadtest: {} matches x 4 clients, {} s, server pinned: {pin}{}",
+            "cardtable loadtest: {} matches x 4 clients, {} s, server pinned: {pin}, metrics: {}{}",
             args.matches,
             args.seconds,
+            if args.no_metrics { "off" } else { "on" },
             args.server.as_ref().map_or(String::new(), |p| format!(", server: {}", p.display()))
         )?;
         writeln!(out, "  moves/s:                     {:.0}", r["movesPerSec"].as_f64().unwrap_or(0.0))?;
@@ -350,6 +368,16 @@ pub fn run(args: LoadtestArgs) -> anyhow::Result<ExitCode> {
                 r["socketsHeld"],
                 r["rssSocketsMb"].as_f64().unwrap_or(0.0),
                 r["healthWithSockets"]
+            )?;
+        }
+        if args.scrape_rooms > 0 {
+            writeln!(
+                out,
+                "  GET /metrics, {} rooms:     p50 {:.2} ms, max {:.2} ms ({} bytes)",
+                r["scrapeRooms"],
+                r["scrapeP50Ms"].as_f64().unwrap_or(0.0),
+                r["scrapeMaxMs"].as_f64().unwrap_or(0.0),
+                r["scrapeBytes"]
             )?;
         }
         if r["errors"].as_u64().unwrap_or(0) > 0 {
@@ -399,7 +427,15 @@ async fn drive(args: &LoadtestArgs, server: &ServerProc) -> anyhow::Result<Value
         "errors": stats.borrow().errors,
         "rssMb": rss,
         "signedIn": args.signed_in,
+        "metrics": !args.no_metrics,
     });
+    if args.scrape_rooms > 0 {
+        let (rooms, times, bytes) = time_scrapes(&server.addr, args.scrape_rooms, args.scrapes).await?;
+        report["scrapeRooms"] = json!(rooms);
+        report["scrapeBytes"] = json!(bytes);
+        report["scrapeP50Ms"] = json!(percentile(&times, 0.5));
+        report["scrapeMaxMs"] = json!(percentile(&times, 1.0));
+    }
     if args.sockets > 0 {
         let (held, rss_sockets, healthy) = hold_sockets(&server.addr, server.pid, args.sockets).await?;
         report["socketsHeld"] = json!(held);
@@ -407,6 +443,43 @@ async fn drive(args: &LoadtestArgs, server: &ServerProc) -> anyhow::Result<Value
         report["healthWithSockets"] = json!(healthy);
     }
     Ok(report)
+}
+
+/// Opens rooms (of every game in turn) until the server has `rooms`, then asks for
+/// `GET /metrics` `n` times: the rooms it had, each request's time (µs, from the request sent
+/// to the page read), and the page's size.
+async fn time_scrapes(addr: &str, rooms: usize, n: usize) -> anyhow::Result<(u64, Vec<u32>, usize)> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let get = async |path: &str| -> anyhow::Result<String> {
+        let mut s = tokio::net::TcpStream::connect(addr).await?;
+        s.write_all(format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").as_bytes()).await?;
+        let mut page = String::new();
+        s.read_to_string(&mut page).await?;
+        if !page.starts_with("HTTP/1.1 200") {
+            bail!("GET {path}: {}", page.lines().next().unwrap_or_default());
+        }
+        Ok(page)
+    };
+    let count = async || -> anyhow::Result<u64> {
+        let page = get("/api/health").await?;
+        let body: Value = serde_json::from_str(page.split_once("\r\n\r\n").map_or("", |(_, b)| b))?;
+        body["rooms"].as_u64().context("health without rooms")
+    };
+    let games = registry::GameKind::ALL;
+    let have = count().await?;
+    for i in (have as usize)..rooms {
+        http_post(addr, "/api/rooms", &json!({"game": games[i % games.len()].name()})).await?;
+    }
+    let rooms = count().await?;
+    let mut times = Vec::with_capacity(n);
+    let mut bytes = 0;
+    for _ in 0..n {
+        let t = Instant::now();
+        bytes = get("/metrics").await?.len();
+        times.push(t.elapsed().as_micros() as u32);
+    }
+    times.sort_unstable();
+    Ok((rooms, times, bytes))
 }
 
 /// Opens `n` WebSockets (spread over rooms of 100 watchers), checks the server still answers,

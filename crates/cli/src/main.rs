@@ -3,6 +3,7 @@
 
 mod admin;
 mod bench_cmd;
+mod config;
 mod input;
 mod ladder_cmd;
 mod loadtest;
@@ -14,7 +15,7 @@ mod serve;
 mod sim_cmd;
 mod users;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use registry::GameKind;
 use std::process::ExitCode;
 
@@ -104,8 +105,24 @@ fn is_closed_pipe(e: &anyhow::Error) -> bool {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // `serve`'s flags may also come from CARDTABLE_* variables and a configuration file.
+    let cmd = config::with_env(Cli::command());
+    let parsed = match config::parse(cmd, std::env::args_os().collect()) {
+        Ok(p) => p,
+        Err(config::ParseError::Clap(e)) => e.exit(),
+        Err(config::ParseError::File(e)) => {
+            eprintln!("cardtable: {e:#}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let cli = Cli::from_arg_matches(&parsed.matches).unwrap_or_else(|e| e.exit());
     let result = match cli.command {
+        // `serve --print-config`: the settings, and nothing started.
+        Command::Serve(args) if args.print_config() => {
+            std::io::Write::write_all(&mut std::io::stdout(), parsed.print.unwrap_or_default().as_bytes())
+                .map(|()| ExitCode::SUCCESS)
+                .map_err(Into::into)
+        }
         Command::Serve(args) => serve::run(args),
         Command::Loadtest(args) => loadtest::run(args),
         Command::Population(args) => population::run(args),

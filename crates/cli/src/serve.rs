@@ -1,12 +1,44 @@
-//! `cardtable serve`: the game server.
+//! `cardtable serve`: the game server. Every flag may also be set by its `CARDTABLE_*`
+//! environment variable or in a configuration file (`--config`): see `config`.
 
 use clap::Args;
 use std::io::Write;
 use std::net::SocketAddr;
 use std::process::ExitCode;
+use tracing::Instrument;
+
+/// How the log is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    /// Lines for a person (coloured at a terminal).
+    Human,
+    /// One JSON object a line (a log collector's), with the room's and the node's ids as
+    /// fields of the span they happen in.
+    Json,
+}
 
 #[derive(Args)]
 pub struct ServeArgs {
+    /// A TOML file of settings, each key a flag's long name (`max-conns = 5000`, `lan = true`,
+    /// `allow-origin = ["https://cards.example"]`). A flag on the command line wins over its
+    /// CARDTABLE_* environment variable, which wins over the file. An unknown key is an error.
+    #[arg(long, value_name = "FILE")]
+    config: Option<std::path::PathBuf>,
+    /// Print the settings in effect (each with where it came from; passwords masked) as a
+    /// configuration file, and exit.
+    #[arg(long)]
+    print_config: bool,
+    /// Serve `GET /metrics` (Prometheus) on this address instead of on --addr: an address
+    /// only the monitoring reaches, such as 127.0.0.1:9464.
+    #[arg(long, value_name = "ADDR", value_parser = parse_addr)]
+    metrics_addr: Option<SocketAddr>,
+    /// Record no metrics and serve no `GET /metrics` (not with --metrics-addr).
+    #[arg(long)]
+    no_metrics: bool,
+    /// How the log on standard error is written: `human` lines, or `json`, one object a line.
+    /// Which lines: RUST_LOG (`warn`; `info,server::room=debug`; default `info`).
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = LogFormat::Human)]
+    log_format: LogFormat,
     /// Address to listen on, `IP:PORT` or `HOST:PORT` (`localhost:7878`: the host name is
     /// looked up); port 0 picks a free port.
     #[arg(long, default_value = "127.0.0.1:7878", value_parser = parse_addr)]
@@ -132,6 +164,13 @@ pub struct ServeArgs {
     node_ttl_ms: u64,
 }
 
+impl ServeArgs {
+    /// `--print-config`: print the settings (`config`), start nothing.
+    pub fn print_config(&self) -> bool {
+        self.print_config
+    }
+}
+
 /// `--node-id`: 1-64 letters, digits, `-` or `_` (it is in logs, rows and proxy paths).
 fn parse_node_id(s: &str) -> Result<String, String> {
     let ok = !s.is_empty() && s.len() <= 64 && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
@@ -162,18 +201,24 @@ fn parse_addr(s: &str) -> Result<SocketAddr, String> {
         .ok_or_else(|| format!("`{host}` has no address; write an address and a port, like 127.0.0.1:7878"))
 }
 
-pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                // The migration library's "Database migrated to version N" at every start is
-                // noise: warnings only from it.
-                .unwrap_or_else(|_| "info,tower=warn,hyper=warn,rusqlite_migration=warn".into()),
-        )
-        .with_writer(std::io::stderr)
+/// The log's filter without RUST_LOG. The migration library's "Database migrated to version N"
+/// at every start is noise: warnings only from it.
+const DEFAULT_LOG: &str = "info,tower=warn,hyper=warn,rusqlite_migration=warn";
+
+fn init_log(format: LogFormat) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| DEFAULT_LOG.into());
+    let log = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    match format {
         // Colour codes only for a person at a terminal: a log file or a pipe gets plain text.
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .init();
+        LogFormat::Human => log.with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr())).init(),
+        // The event's fields beside its message, and the fields of the span it happened in
+        // (`room`: its id, game and node; `node`: the node's id) under `span`.
+        LogFormat::Json => log.json().flatten_event(true).with_current_span(true).with_span_list(false).init(),
+    }
+}
+
+pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
+    init_log(args.log_format);
     // Each connection is a file descriptor: allow as many as the system lets us.
     let nofile = rlimit::increase_nofile_limit(u64::MAX).ok();
     let threads = match args.threads {
@@ -187,7 +232,14 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     } else {
         tokio::runtime::Builder::new_multi_thread().worker_threads(threads).enable_all().build()?
     };
-    rt.block_on(serve(args, nofile))
+    // The node's id on what the server logs outside its rooms (theirs carry it too): always in
+    // JSON, and in a cluster; a lone server's human lines stay as they were.
+    let span = if args.node_id.is_some() || args.log_format == LogFormat::Json {
+        tracing::info_span!("node", node = %args.node_id.as_deref().unwrap_or(server::node::LOCAL))
+    } else {
+        tracing::Span::none()
+    };
+    rt.block_on(serve(args, nofile).instrument(span))
 }
 
 /// A timeout flag in seconds (at least a millisecond, at most a day).
@@ -196,6 +248,14 @@ fn seconds(s: f64) -> std::time::Duration {
 }
 
 async fn serve(args: ServeArgs, nofile: Option<u64>) -> anyhow::Result<ExitCode> {
+    if let Some(path) = &args.config {
+        tracing::info!(file = %path.display(), "settings read from the configuration file");
+    }
+    if args.no_metrics && args.metrics_addr.is_some() {
+        anyhow::bail!("--no-metrics serves no metrics: leave out --metrics-addr, or --no-metrics");
+    }
+    // Before any room is built (rooms take their metrics' handles when they are).
+    let metrics = (!args.no_metrics).then(server::metrics::install);
     // The global cap stays under the descriptor limit (with a reserve for the database, the
     // listener, refusals and a health check), so that the server refuses with a 503 rather
     // than failing to accept.
@@ -285,6 +345,15 @@ async fn serve(args: ServeArgs, nofile: Option<u64>) -> anyhow::Result<ExitCode>
     };
     let listener =
         tokio::net::TcpListener::bind(addr).await.map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
+    let metrics_listener = match args.metrics_addr {
+        Some(a) => Some(
+            tokio::net::TcpListener::bind(a)
+                .await
+                .map_err(|e| anyhow::anyhow!("cannot listen on {a} (--metrics-addr): {e}"))?,
+        ),
+        None => None,
+    };
+    let metrics_local = metrics_listener.as_ref().map(|l| l.local_addr()).transpose()?;
     let local = listener.local_addr()?;
     let shown = if local.ip().is_unspecified() { SocketAddr::from(([127, 0, 0, 1], local.port())) } else { local };
     // Tests and scripts read the first line to find the port. Output errors (a closed pipe)
@@ -302,10 +371,14 @@ async fn serve(args: ServeArgs, nofile: Option<u64>) -> anyhow::Result<ExitCode>
             }
         }
     }
+    if let Some(m) = metrics_local {
+        let _ = writeln!(out, "  metrics (Prometheus): http://{m}/metrics");
+    }
     let _ = writeln!(out, "Open the address in a browser to create or join a room. Ctrl-C stops the server.");
     let _ = out.flush();
     drop(out);
-    let shutdown = async {
+    let json = args.log_format == LogFormat::Json;
+    let shutdown = async move {
         let ctrl_c = tokio::signal::ctrl_c();
         #[cfg(unix)]
         {
@@ -318,9 +391,21 @@ async fn serve(args: ServeArgs, nofile: Option<u64>) -> anyhow::Result<ExitCode>
         }
         #[cfg(not(unix))]
         let _ = ctrl_c.await;
-        let _ = writeln!(std::io::stderr(), "shutting down");
+        // In JSON, a line like every other (a log collector reads one object a line).
+        if json {
+            tracing::info!("shutting down");
+        } else {
+            let _ = writeln!(std::io::stderr(), "shutting down");
+        }
     };
-    let config = server::ServerConfig { rate_limit: args.rate_limit, limits, node, ..server::ServerConfig::new(store) };
+    let config = server::ServerConfig {
+        rate_limit: args.rate_limit,
+        limits,
+        node,
+        metrics,
+        metrics_listener,
+        ..server::ServerConfig::new(store)
+    };
     server::run(listener, config, shutdown).await?;
     Ok(ExitCode::SUCCESS)
 }

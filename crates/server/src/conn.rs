@@ -229,7 +229,7 @@ pub async fn serve_socket(mut socket: WebSocket, lobby: &Lobby, id: &str, limits
             Some(Ok(Message::Text(text))) => {
                 let now = Instant::now();
                 if bucket.take(now) {
-                    room.text(conn, text).await
+                    room.text_at(conn, text, now).await
                 } else if last_warning.is_none_or(|t| now.duration_since(t).as_secs() >= 1) {
                     last_warning = Some(now);
                     room.rate_limited(conn).await

@@ -5,10 +5,12 @@
 use crate::lobby::Lobby;
 use crate::node::{CLAIM_BATCH, Node};
 use std::sync::{Arc, Weak};
+use tracing::Instrument;
 
-/// Ticks the node's heartbeat every period until the lobby is gone or the node stops.
+/// Ticks the node's heartbeat every period until the lobby is gone or the node stops (in the
+/// span of its caller: the node's, see `cardtable serve`).
 pub(crate) fn spawn(node: Arc<Node>, lobby: Weak<Lobby>) {
-    tokio::spawn(async move {
+    let beats = async move {
         let mut tick = tokio::time::interval(node.config.heartbeat);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
@@ -19,7 +21,8 @@ pub(crate) fn spawn(node: Arc<Node>, lobby: Weak<Lobby>) {
             }
             beat(&node, &lobby).await;
         }
-    });
+    };
+    tokio::spawn(beats.instrument(tracing::Span::current()));
 }
 
 /// One heartbeat: refresh, let go of rooms lost, claim orphans.
@@ -59,6 +62,7 @@ pub(crate) async fn beat(node: &Node, lobby: &Lobby) {
             tracing::warn!(room = %id, epoch = before, "room taken over by another node: its actor stops");
             shared.forget(&id);
             lobby.let_go(&id);
+            crate::metrics::room_lost();
         }
     }
     if node.draining() {

@@ -23,7 +23,9 @@
 //! - `GET /rules` and `GET /rules/{game}`: the rules pages of `docs/rules`, as HTML ([`rules`]);
 //! - `GET /replay/{id}`: the web client's replay viewer;
 //! - `GET /api/leaderboard/{game}` → the game's top 100 rated people, and `GET
-//!   /leaderboard/{game}`, the page that shows it ([`ratings`]).
+//!   /leaderboard/{game}`, the page that shows it ([`ratings`]);
+//! - `GET /metrics`: Prometheus metrics ([`metrics`]), when the server records them and
+//!   serves them here (not on a listener of their own: [`ServerConfig::metrics_listener`]).
 //!
 //! Connections come through [`accept::serve`] (hyper, with header timeouts and connection
 //! caps: [`limits::Limits`]); every answer carries [`SECURITY_HEADERS`].
@@ -45,6 +47,7 @@ pub mod games;
 pub mod heartbeat;
 pub mod limits;
 pub mod lobby;
+pub mod metrics;
 pub mod node;
 pub mod passkey;
 pub mod profile;
@@ -85,11 +88,23 @@ pub struct ServerConfig {
     /// This server as one node of a cluster on PostgreSQL ([`node::Node::register`]);
     /// `None`: the lone server of today (node `local`).
     pub node: Option<Arc<node::Node>>,
+    /// Prometheus metrics ([`metrics::install`]); `None`: none recorded, no `/metrics`.
+    pub metrics: Option<metrics::Exporter>,
+    /// A listener of their own for `GET /metrics` (an address not reachable from outside);
+    /// `None`: served on the main listener.
+    pub metrics_listener: Option<TcpListener>,
 }
 
 impl ServerConfig {
     pub fn new(store: store::Store) -> Self {
-        ServerConfig { store, rate_limit: conn::RATE, limits: Limits::default(), node: None }
+        ServerConfig {
+            store,
+            rate_limit: conn::RATE,
+            limits: Limits::default(),
+            node: None,
+            metrics: None,
+            metrics_listener: None,
+        }
     }
 }
 
@@ -102,6 +117,8 @@ pub struct AppState {
     pub auth: Arc<auth::Auth>,
     /// Quick play's queue and parties ([`quickplay`]).
     pub quickplay: Arc<quickplay::QuickPlay>,
+    /// The metrics page, when it is served on this router.
+    pub metrics: Option<metrics::Exporter>,
 }
 
 /// Serves until `shutdown` resolves.
@@ -121,10 +138,85 @@ pub async fn run(
     lobby.take_closes().await;
     admin::spawn_close_poller(Arc::downgrade(&lobby));
     let auth = Arc::new(auth::Auth::new(&limits));
+    let exporter = config.metrics;
+    // Its own listener, or this router's `/metrics`.
+    let metrics_task = match (&exporter, config.metrics_listener) {
+        (Some(m), Some(l)) => Some(tokio::spawn(serve_metrics(l, lobby.clone(), m.clone()))),
+        _ => None,
+    };
+    if let Some(m) = &exporter {
+        spawn_upkeep(m.clone(), Arc::downgrade(&lobby));
+    }
+    let metrics = if metrics_task.is_some() { None } else { exporter };
     let quickplay = quickplay::QuickPlay::start(&lobby, limits.quickplay_wait);
-    let state =
-        AppState { lobby: lobby.clone(), rate_limit: config.rate_limit.max(conn::RATE), limits, auth, quickplay };
+    let state = AppState {
+        lobby: lobby.clone(),
+        rate_limit: config.rate_limit.max(conn::RATE),
+        limits,
+        auth,
+        quickplay,
+        metrics,
+    };
+    let served = serve_node(listener, state, node, shutdown).await;
+    if let Some(task) = metrics_task {
+        task.abort();
+    }
+    served
+}
+
+/// Serves `GET /metrics` alone on `listener` (an address for Prometheus only).
+async fn serve_metrics(listener: TcpListener, lobby: Arc<Lobby>, exporter: metrics::Exporter) {
+    let app = Router::new().route(
+        "/metrics",
+        get(move || {
+            let (lobby, exporter) = (lobby.clone(), exporter.clone());
+            async move { metrics_response(&exporter, &lobby) }
+        }),
+    );
+    if let Err(e) = axum::serve(listener, app).await {
+        tracing::error!("the metrics listener failed: {e}");
+    }
+}
+
+/// Folds the histograms' samples every [`metrics::UPKEEP_EVERY`] while the lobby lives (nobody
+/// may ask for the page for a long while).
+fn spawn_upkeep(exporter: metrics::Exporter, lobby: std::sync::Weak<Lobby>) {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(metrics::UPKEEP_EVERY);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tick.tick().await;
+            if lobby.strong_count() == 0 {
+                return;
+            }
+            exporter.upkeep();
+        }
+    });
+}
+
+fn metrics_response(exporter: &metrics::Exporter, lobby: &Lobby) -> Response {
+    // The text format's media type, version 0.0.4.
+    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], exporter.render(lobby)).into_response()
+}
+
+/// `GET /metrics` on the main router: `404` where metrics are off or served elsewhere.
+async fn metrics_page(State(state): State<AppState>) -> Response {
+    match &state.metrics {
+        Some(m) => metrics_response(m, &state.lobby),
+        None => (StatusCode::NOT_FOUND, "not found").into_response(),
+    }
+}
+
+/// Serves `state`'s router on `listener` until `shutdown` (a lone server), or as a cluster's
+/// node: heartbeats, and a drain at shutdown.
+async fn serve_node(
+    listener: TcpListener,
+    state: AppState,
+    node: Arc<node::Node>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
     let limits = state.limits.clone();
+    let lobby = state.lobby.clone();
     if !node.cluster {
         return accept::serve(listener, app(state), limits, shutdown).await;
     }
@@ -181,6 +273,7 @@ async fn health(State(state): State<AppState>) -> Response {
 pub fn app(state: AppState) -> Router {
     Router::new()
         .route("/api/health", get(health))
+        .route("/metrics", get(metrics_page))
         .route("/api/games", get(|| async { Json(ratings::games_json()) }))
         .route("/api/games/{game}/cards", get(game_cards))
         .route("/api/rooms", get(list_rooms).post(create_room))
@@ -368,6 +461,11 @@ fn unavailable(e: &store::StoreError) -> Response {
 }
 
 pub(crate) fn refused(r: limits::Refused) -> Response {
+    metrics::refused(match r.status {
+        429 => "http_429",
+        503 => "http_503",
+        _ => "http_other",
+    });
     let status = StatusCode::from_u16(r.status).unwrap_or(StatusCode::SERVICE_UNAVAILABLE);
     let mut response = error(status, r.reason);
     response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("10"));
@@ -479,7 +577,10 @@ async fn room_socket(
         .on_upgrade(move |socket| async move {
             let ticket = match ticket {
                 Ok(t) => t,
-                Err(r) => return conn::refuse_socket(socket, r.reason).await,
+                Err(r) => {
+                    metrics::refused("socket_limit");
+                    return conn::refuse_socket(socket, r.reason).await;
+                }
             };
             let limits = conn::ConnLimits { rate: state.rate_limit, queue_bytes: state.limits.queue_bytes };
             conn::serve_socket(socket, &state.lobby, &id, limits, person).await;

@@ -43,6 +43,7 @@
 pub mod accounts;
 mod batch;
 pub mod moderation;
+pub mod metrics;
 pub mod postgres;
 pub mod ratings;
 mod records;

@@ -26,6 +26,7 @@ impl Lobby {
         for stored in &rooms {
             self.let_go(&stored.id);
         }
+        crate::metrics::rooms_claimed(rooms.len());
         self.restore_rooms(rooms, "room claimed: restored from its snapshot and log");
     }
 
@@ -72,7 +73,10 @@ impl Lobby {
         }
         if let Some(shared) = self.store.cluster() {
             match shared.release_all().await {
-                Ok(n) => tracing::info!(node = self.node.id(), rooms = n, "drained: every room handed over"),
+                Ok(n) => {
+                    crate::metrics::rooms_handed_over(n);
+                    tracing::info!(node = self.node.id(), rooms = n, "drained: every room handed over")
+                }
                 Err(e) => tracing::error!(
                     node = self.node.id(),
                     "handing the rooms over failed: {e}; they will be claimed after the TTL"

@@ -58,7 +58,13 @@ impl Dormant {
             private: self.private,
             seeded: self.seeded,
             created_at: self.created_at,
+            connected: 0,
         }
+    }
+
+    /// Its game.
+    pub(super) fn kind(&self) -> GameKind {
+        self.kind
     }
 }
 

@@ -331,6 +331,22 @@ impl Lobby {
         self.rooms.lock().expect("lobby lock").values().filter(|s| matches!(s, Slot::Dormant(_))).count()
     }
 
+    /// The rooms by game and state (dormant ones apart), and the people connected to them:
+    /// `GET /metrics`' gauges, counted under the lobby's lock without copying a summary.
+    pub fn census(&self) -> crate::metrics::Census {
+        let mut census = crate::metrics::Census::new();
+        for slot in self.rooms.lock().expect("lobby lock").values() {
+            match slot {
+                Slot::Live(h) => {
+                    let (game, state, people) = h.census();
+                    census.count(game, state, people);
+                }
+                Slot::Dormant(d) => census.count(d.kind().name(), "dormant", 0),
+            }
+        }
+        census
+    }
+
     /// Live rooms (awake or dormant).
     pub fn len(&self) -> usize {
         self.rooms.lock().expect("lobby lock").len()

@@ -12,11 +12,13 @@ use crate::room::{Inbox, Room, RoomHandle, RoomOptions, RunEnd};
 use registry::GameKind;
 use std::sync::{Arc, Weak};
 use tokio::time::Instant;
+use tracing::Instrument;
 
 /// Starts a room's task. The task holds the room's [`Ticket`] (its place in the limits) and,
 /// when the room closes, takes it out of the lobby: the room's memory goes with its task. A
 /// room going dormant leaves its summary and ticket in the lobby instead. (Only a weak
-/// reference to the lobby: a lobby dropped at shutdown ends its rooms.)
+/// reference to the lobby: a lobby dropped at shutdown ends its rooms.) Everything the task
+/// logs is in `span` ([`Lobby::room_span`]).
 fn spawn<A: GameAdapter>(
     room: Room<A>,
     inbox: Inbox,
@@ -24,8 +26,9 @@ fn spawn<A: GameAdapter>(
     rooms: Weak<Rooms>,
     ticket: Ticket,
     handle: RoomHandle,
+    span: tracing::Span,
 ) {
-    tokio::spawn(async move {
+    let task = async move {
         let (mut room, mut inbox) = (room, inbox);
         loop {
             let end = room.run(inbox).await;
@@ -66,10 +69,17 @@ fn spawn<A: GameAdapter>(
                 }
             }
         }
-    });
+    };
+    tokio::spawn(task.instrument(span));
 }
 
 impl Lobby {
+    /// The span a room's task logs in: its id, its game and this node's id as fields (a
+    /// root: whichever request started the room, its log lines are the room's).
+    pub(super) fn room_span(&self, id: &str, game: &'static str) -> tracing::Span {
+        tracing::info_span!(parent: None, "room", node = %self.node.id(), room = %id, game)
+    }
+
     /// The server-wide times every room of this lobby lives by.
     pub(super) fn prepare<A: GameAdapter>(&self, room: &mut Room<A>) {
         let ttl = self.usage.limits().empty_room_ttl;
@@ -103,7 +113,8 @@ impl AdapterVisitor for RestoreRoom<'_> {
         lobby.prepare(&mut room);
         // In the lobby before its task runs, so the task finds its own slot.
         lobby.rooms.lock().expect("lobby lock").insert(stored.id.clone(), Slot::Live(handle.clone()));
-        spawn(room, rx, stored.id.clone(), Arc::downgrade(&lobby.rooms), ticket, handle);
+        let span = lobby.room_span(&stored.id, A::name());
+        spawn(room, rx, stored.id.clone(), Arc::downgrade(&lobby.rooms), ticket, handle, span);
         Ok(())
     }
 }
@@ -139,7 +150,8 @@ impl<'a> AdapterVisitor for CreateRoom<'a> {
             let _claims = lobby.claims().await;
             room.persist_new().await?;
             lobby.rooms.lock().expect("lobby lock").insert(id.clone(), Slot::Live(handle.clone()));
-            spawn(room, rx, id, Arc::downgrade(&lobby.rooms), ticket, handle);
+            let span = lobby.room_span(&id, A::name());
+            spawn(room, rx, id, Arc::downgrade(&lobby.rooms), ticket, handle, span);
             Ok(())
         })
     }

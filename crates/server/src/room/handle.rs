@@ -38,6 +38,9 @@ pub struct RoomSummary {
     /// kept): a moderator's list shows its age. Not in the public list.
     #[serde(skip)]
     pub created_at: u64,
+    /// Members with a connected socket (for `GET /metrics`).
+    #[serde(skip)]
+    pub connected: usize,
 }
 
 /// What a room's task is asked to do (through a [`RoomHandle`]'s methods).
@@ -50,6 +53,8 @@ pub(super) enum RoomCmd {
     Text {
         conn: ConnId,
         text: Outbound,
+        /// When it was read off the socket.
+        at: tokio::time::Instant,
     },
     Binary {
         conn: ConnId,
@@ -166,6 +171,7 @@ impl RoomHandle {
             private,
             seeded,
             created_at: 0,
+            connected: 0,
         }));
         let moved = Moved::new();
         (RoomHandle { id, game, tx, summary: summary.clone(), moved: moved.clone() }, Inbox(rx), summary, moved)
@@ -201,7 +207,13 @@ impl RoomHandle {
 
     /// A text frame (a packet) from `conn`.
     pub async fn text(&self, conn: ConnId, text: Outbound) -> Result<(), RoomGone> {
-        self.post(RoomCmd::Text { conn, text }).await
+        self.text_at(conn, text, tokio::time::Instant::now()).await
+    }
+
+    /// A text frame (a packet) from `conn`, read off its socket `at` (a move's latency counts
+    /// from there).
+    pub async fn text_at(&self, conn: ConnId, text: Outbound, at: tokio::time::Instant) -> Result<(), RoomGone> {
+        self.post(RoomCmd::Text { conn, text, at }).await
     }
 
     /// `conn` sent a binary frame (refused with `binary_frame`).
@@ -267,6 +279,13 @@ impl RoomHandle {
     /// Resolves once the room's task has ended.
     pub async fn gone(&self) {
         self.tx.closed().await
+    }
+
+    /// The room's game, state and members connected (for `GET /metrics`), without a copy of
+    /// its summary.
+    pub fn census(&self) -> (&'static str, &'static str, usize) {
+        let s = self.summary.lock().expect("summary lock");
+        (s.game, s.state, s.connected)
     }
 
     /// The room's latest summary (for the lobby's list).

@@ -40,6 +40,11 @@ impl<A: GameAdapter> Room<A> {
         } else {
             self.gone_since = None;
         }
+        let connected = self.members.iter().filter(|m| m.bot.is_none() && m.conn.is_some()).count();
+        if connected != self.connected {
+            self.connected = connected;
+            self.summary.lock().expect("summary lock").connected = connected;
+        }
     }
 
     /// Lets the room go dormant after `after` with nobody connected and no match (the lobby

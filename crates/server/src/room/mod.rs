@@ -122,6 +122,12 @@ pub struct Room<A: GameAdapter> {
     /// The ratings in this game of the members with an identity (shown on their seats; see
     /// `rated`), read when they join or the room comes back, updated when a rated match ends.
     ratings: HashMap<i64, rating::Rating>,
+    /// The game's move counter and latency histogram (see `crate::metrics`).
+    metrics: crate::metrics::GameMetrics,
+    /// When the packet being handled was read off its socket (a move's latency counts from it).
+    packet_at: Instant,
+    /// Members connected, as last published in the summary (`cardtable_people_connected`).
+    connected: usize,
     _adapter: std::marker::PhantomData<A>,
 }
 
@@ -213,6 +219,9 @@ impl<A: GameAdapter> Room<A> {
             allow_autopilot: false,
             autopilot: HashMap::new(),
             ratings: HashMap::new(),
+            metrics: crate::metrics::GameMetrics::new(A::name()),
+            packet_at: Instant::now(),
+            connected: 0,
             _adapter: std::marker::PhantomData,
         };
         (room, handle, inbox)
@@ -308,8 +317,9 @@ impl<A: GameAdapter> Room<A> {
             RoomCmd::Connect { conn, tx, person } => {
                 self.conns.insert(conn, Conn { tx, member: None, viewer: Viewer::Spectator, person, heard: false });
             }
-            RoomCmd::Text { conn, text } => {
+            RoomCmd::Text { conn, text, at } => {
                 self.hear(conn);
+                self.packet_at = at;
                 self.on_text(conn, text.as_str()).await
             }
             RoomCmd::Binary { conn } => {

@@ -172,18 +172,23 @@ impl<A: GameAdapter> Room<A> {
             let before = cur.passed_cards.get(seat.index()).copied().flatten();
             cur.passed_cards.resize(cur.seats.len(), None);
             cur.passed_cards[seat.index()] = Some(scope.key);
-            if let Err(e) = self.act(seat, action, By::Player, Some((conn, serial))).await {
-                if let Some(cur) = self.current.as_mut()
-                    && let Some(slot) = cur.passed_cards.get_mut(seat.index())
-                {
-                    *slot = before;
+            match self.act(seat, action, By::Player, Some((conn, serial))).await {
+                Ok(()) => self.metrics.move_seconds.record(self.packet_at.elapsed()),
+                Err(e) => {
+                    if let Some(cur) = self.current.as_mut()
+                        && let Some(slot) = cur.passed_cards.get_mut(seat.index())
+                    {
+                        *slot = before;
+                    }
+                    fail(self, e.code, &e.message);
                 }
-                fail(self, e.code, &e.message);
             }
             return;
         }
-        if let Err(e) = self.act(seat, action, By::Player, Some((conn, serial))).await {
-            fail(self, e.code, &e.message);
+        match self.act(seat, action, By::Player, Some((conn, serial))).await {
+            // Stored and told: its time from the packet to the last update queued.
+            Ok(()) => self.metrics.move_seconds.record(self.packet_at.elapsed()),
+            Err(e) => fail(self, e.code, &e.message),
         }
     }
 
@@ -221,6 +226,7 @@ impl<A: GameAdapter> Room<A> {
         if let Some((conn, serial)) = mover {
             self.send(conn, super::sync::json(&ServerMsg::Acted { serial, index }));
         }
+        self.metrics.moves.increment(1);
         self.send_events(&events);
         if !A::TURN_PACKETS_FROM_EVENTS {
             self.after_turn_change(before);
@@ -347,6 +353,7 @@ impl<A: GameAdapter> Room<A> {
             return false;
         }
         tracing::info!(room = %self.id, match_id = id, abandoned, "match finished");
+        crate::metrics::match_recorded(A::name(), abandoned);
         self.saved_whole();
         self.broadcast(&ServerMsg::GameEnded {
             winner: winners.first().cloned(),

@@ -80,11 +80,13 @@ impl<A: GameAdapter> Room<A> {
         // Reasons can quote a packet (a field's name, a value): a client sending a huge one
         // does not get it echoed back whole.
         let reason = clip(reason, MAX_REASON).into_owned();
+        crate::metrics::refused(code);
         // Also from a room that moved: the refusal of a move that was not stored (`room_moved`).
         self.send_anyway(conn, json(&ServerMsg::ActionFailed { reason, code: code.into(), serial }));
     }
 
     pub(super) fn reject(&self, conn: ConnId, code: &str, reason: String) {
+        crate::metrics::refused(code);
         self.send(conn, json(&ServerMsg::PlayerJoinRejected { reason, code: code.into() }));
     }
 

@@ -263,15 +263,22 @@ impl<A: GameAdapter> Room<A> {
         let mut bot =
             seated.or_else(|| pilot.as_ref().and_then(|(level, _)| A::bot(level))).unwrap_or_else(A::stand_in_bot);
         let game = cur.game.clone();
+        // The level it plays at (the stand-in's for a stand-in), for its think time.
+        let level = match cur.bot_kinds[seat.index()].as_deref() {
+            Some(kind) if keep => crate::metrics::bot_level(kind, A::bot_names()),
+            _ => crate::adapter::STAND_IN_LEVEL,
+        };
         let think = self.current.as_ref().map_or(Duration::ZERO, |c| self.window_think(c, decision.kind));
         let started = Instant::now();
         let thinking = tokio::task::spawn_blocking(move || {
+            let thought = std::time::Instant::now();
             // The noise of a simulated person: now and then a legal move at random.
             let action = if noise > 0.0 && f64::from(bot_rng.next_u32()) < noise * f64::from(u32::MAX) {
                 bot_rng.pick(&legal).clone()
             } else {
                 bot.choose(&Observation::new(&game, seat, &legal), &mut bot_rng)
             };
+            crate::metrics::bot_thought(A::name(), level, thought.elapsed());
             (bot, action)
         });
         let (bot, action) = match thinking.await {

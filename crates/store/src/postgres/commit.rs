@@ -307,6 +307,14 @@ fn step<'a>(c: &'a Client, s: &'a Stmts, node: &'a str, op: &'a Op) -> Step<'a> 
 /// and `join_all` polls them in order). A failed statement aborts the transaction, and its
 /// `COMMIT` then rolls back: any error means nothing of `items` was stored.
 async fn transaction(c: &Client, s: &Stmts, node: &str, items: &[Item]) -> Result<Vec<Outcome>, tokio_postgres::Error> {
+    let started = std::time::Instant::now();
+    let result = pipelined(c, s, node, items).await;
+    crate::metrics::committed(crate::metrics::Backend::Postgres, started.elapsed(), result.is_ok());
+    result
+}
+
+/// [`transaction`]'s statements, sent and answered.
+async fn pipelined(c: &Client, s: &Stmts, node: &str, items: &[Item]) -> Result<Vec<Outcome>, tokio_postgres::Error> {
     let mut steps: Vec<Step<'_>> = Vec::with_capacity(items.len() + 3);
     // A batch of moves alone is one statement, atomic in the implicit transaction its `Sync`
     // ends: no `BEGIN` and `COMMIT` around it (two requests fewer for both sides; the usual

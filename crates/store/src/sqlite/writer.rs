@@ -21,9 +21,11 @@ impl Writer {
     /// Runs `batch` in one transaction and acknowledges each request once it commits.
     pub(crate) fn commit(&mut self, batch: Vec<Cmd>) {
         let mut acks: Acks = Vec::new();
+        let started = std::time::Instant::now();
         // BEGIN and COMMIT as cached statements: `Connection::transaction` parses both again
         // for every batch (a fifth of a one-move commit's instructions).
         if let Err(e) = self.conn.prepare_cached("BEGIN").and_then(|mut st| st.execute([])) {
+            crate::metrics::committed(crate::metrics::Backend::Sqlite, started.elapsed(), false);
             return fail_all(batch, &Arc::new(e));
         }
         for cmd in batch {
@@ -34,6 +36,7 @@ impl Writer {
             // Nothing of a failed batch stays (as a dropped `Transaction` would roll it back).
             let _ = self.conn.execute_batch("ROLLBACK");
         }
+        crate::metrics::committed(crate::metrics::Backend::Sqlite, started.elapsed(), result.is_ok());
         self.wal.dirty.store(true, Ordering::Relaxed);
         self.commits += 1;
         for ack in acks {
