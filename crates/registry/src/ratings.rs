@@ -184,7 +184,10 @@ mod tests {
                 }
             )
         );
-        assert_eq!((steps[1].1.level.as_str(), steps[1].1.over.as_str(), steps[1].1.gap.as_str()), ("ace", "veteran", "+58"));
+        assert_eq!(
+            (steps[1].1.level.as_str(), steps[1].1.over.as_str(), steps[1].1.gap.as_str()),
+            ("ace", "veteran", "+58")
+        );
     }
 
     /// The committed summary says what every step between adjacent levels is worth, for every
@@ -196,7 +199,8 @@ mod tests {
             let chain: Vec<&str> = ["random"].into_iter().chain(search::Level::NAMES.iter().copied()).collect();
             for pair in chain.windows(2) {
                 let step = steps.iter().find(|s| s.level == pair[1] && s.over == pair[0]);
-                let step = step.unwrap_or_else(|| panic!("{k}: no `{} over {}` in the steps summary", pair[1], pair[0]));
+                let step =
+                    step.unwrap_or_else(|| panic!("{k}: no `{} over {}` in the steps summary", pair[1], pair[0]));
                 assert!(step.games > 0 && step.gap.parse::<i32>().is_ok(), "{k}: {step:?}");
             }
         }

@@ -58,12 +58,8 @@ fn the_kirin_bow_acts_before_the_victim_is_dying() {
 #[test]
 fn treachery_takes_nothing_from_unyielding_after_a_duel_cao_cao_won() {
     let [_, _, c, d] = plain();
-    let seats = vec![
-        S::new(G::CaoCao, Role::Lord).hand(&["♠A Duel"]),
-        S::new(G::XiahouDun, Role::Rebel),
-        c.clone(),
-        d.clone(),
-    ];
+    let seats =
+        vec![S::new(G::CaoCao, Role::Lord).hand(&["♠A Duel"]), S::new(G::XiahouDun, Role::Rebel), c.clone(), d.clone()];
     let mut g = Scenario::new(seats).draw_top(&["♠7 Attack"]).build().unwrap();
     let ev = act(&mut g, 0, use1("♠A Duel", Kind::Duel, 1));
     let hurt = |s: u8| ev.iter().any(|e| matches!(e, Event::Damaged { seat, .. } if *seat == Seat(s)));
@@ -91,12 +87,7 @@ fn treachery_takes_nothing_from_unyielding_after_a_duel_cao_cao_won() {
 #[test]
 fn treachery_takes_a_dismantle_played_as_an_attack() {
     let [_, _, c, d] = plain();
-    let mut g = build([
-        S::new(G::GuanYu, Role::Lord).hand(&["♥Q Dismantle"]),
-        S::new(G::CaoCao, Role::Rebel),
-        c,
-        d,
-    ]);
+    let mut g = build([S::new(G::GuanYu, Role::Lord).hand(&["♥Q Dismantle"]), S::new(G::CaoCao, Role::Rebel), c, d]);
     let attack = Action::Use { card: card("♥Q Dismantle"), kind: Kind::Attack, targets: Targets::one(Seat(1)) };
     assert!(g.legal_actions(Seat(0)).contains(&attack), "Warrior Saint: {:?}", g.legal_actions(Seat(0)));
     let ev = act(&mut g, 0, attack);
