@@ -49,6 +49,10 @@ for entry in "${GAMES_LIST[@]}"; do
         --markdown "$TMP/$game.md" --json >"$TMP/$game.json"
 done
 
+# The page's "What each step is worth" summary is kept by hand (each step from its run with the
+# most games, often a subsection's): carried over from the page as it is.
+STEPS=$(awk '/^## What each step is worth/{on=1} /^## / && !/^## What each step is worth/{on=0} on' "$OUT" 2>/dev/null || true)
+
 {
     cat <<'EOF'
 # Bot ladder: how strong each level is
@@ -85,6 +89,9 @@ How a ladder is played and fitted (`crates/sim/src/ladder.rs`, `crates/sim/src/r
   not search it is wall time, in microseconds.
 
 EOF
+    if [ -n "$STEPS" ]; then
+        printf '%s\n\n' "$STEPS"
+    fi
     for entry in "${GAMES_LIST[@]}"; do
         read -r game _ _ <<<"$entry"
         if [ -f "$TMP/$game.md" ]; then

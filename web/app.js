@@ -24,7 +24,7 @@ const TAP_TO_READ = new Set(['ivanhoe', 'sorcery', 'three-kingdoms']);
 
 /**
  * The games a room can be created for, by name: the server's `GET /api/games` (each game's
- * `{name, title, description, minPlayers, maxPlayers, defaultPlayers, bots, levels, ratings}`), loaded once
+ * `{name, title, description, minPlayers, maxPlayers, defaultPlayers, bots, levels, ratings, steps}`), loaded once
  * before the first page is drawn.
  */
 const GAMES = {};
@@ -800,7 +800,8 @@ class Room {
           group('Levels, weakest first', d.levels), group("This game's own bots", d.bots));
         kind.value = this.botKind ?? (d.levels?.includes('medium') ? 'medium' : d.bots[d.bots.length - 1]);
         const about = h('p', { id: 'bot-about', class: 'hint bot-about', dataset: { testid: 'bot-about' }, attrs: { 'aria-live': 'polite' } });
-        const say = () => { about.textContent = botInfo(kind.value, GAMES[this.gameName]?.ratings?.find((r) => r.level === kind.value)); };
+        const game = GAMES[this.gameName];
+        const say = () => { about.textContent = botInfo(kind.value, game?.ratings?.find((r) => r.level === kind.value), game?.steps?.find((s) => s.level === kind.value)); };
         say();
         kind.addEventListener('change', () => { this.botKind = kind.value; say(); });
         const add = h('button', { type: 'button', text: 'Add bot', dataset: { key: 'add-bot', testid: 'add-bot' }, disabled: seated >= (d.maxPlayers ?? 8) });

@@ -84,13 +84,31 @@ export function botName(kind) {
 /**
  * How a bot kind plays, as a sentence: "Medium: plays by the game's rules of thumb…", then its
  * strength when the game's ladder rated it (`rating`: a row of `GET /api/games`' `ratings`,
- * from docs/bot-ladder.md): "Rated +257 (95%: +217 to +297) above Random over 400 games."
+ * from docs/bot-ladder.md): "Rated +257 (95%: +217 to +297) above Random over 400 games.", and
+ * what choosing it over the level below is worth (`step`: a row of `steps`, measured with the
+ * most games): "Over Medium: +24 Elo (95%: +13 to +36, 1000 games), so it wins about 53 games
+ * in 100 against Medium: barely stronger."
  */
-export function botInfo(kind, rating) {
+export function botInfo(kind, rating, step) {
   const k = BOT_KINDS[kind];
   const how = k ? `${k[0]}: ${k[1]}.` : `${kind}: one of this game's bots.`;
   if (!rating || kind === 'random') return how;
-  return `${how} Rated ${rating.rating} (95%: ${rating.interval}) above Random over ${rating.games} games.`;
+  const rated = `${how} Rated ${rating.rating} (95%: ${rating.interval}) above Random over ${rating.games} games.`;
+  return step ? `${rated} ${stepWorth(step)}` : rated;
+}
+
+/**
+ * What a step of the ladder is worth, plainly: its gap, the share of games the stronger level
+ * wins against the weaker one (the Elo expectation), and a word for it (+75 Elo, about 60 in
+ * 100, is the least the ladder aims for between adjacent levels).
+ */
+export function stepWorth(step) {
+  const gap = Number.parseInt(step.gap, 10);
+  const below = botName(step.over);
+  const wins = Math.round(100 / (1 + 10 ** (-gap / 400)));
+  const low = Number.parseInt(step.interval, 10);
+  const word = low <= 0 ? 'not measurably stronger' : gap < 40 ? 'barely stronger' : gap < 75 ? 'a little stronger' : 'clearly stronger';
+  return `Over ${below}: ${step.gap} Elo (95%: ${step.interval}, ${step.games} games), so it wins about ${wins} games in 100 against ${below}: ${word}.`;
 }
 
 /** A seat's bot badge text: "bot · Medium" (just "bot" when the server did not say). */

@@ -168,8 +168,14 @@ test('bots: each level and game bot is named and explained, and a bot\'s seat sh
     await kind.selectOption(value);
     const about = await page.locator('[data-testid=bot-about]').textContent();
     assert.ok(about.startsWith(`${label}: `) && about.length > label.length + 20, `${value} is explained: ${about}`);
-    // Its strength in the committed ladder (docs/bot-ladder.md, through GET /api/games).
-    if (['easy', 'medium', 'hard', 'expert'].includes(value)) assert.match(about, /Rated [+-]?\d+ \(95%: .+\) above Random over \d+ games\.$/, `${value} is rated: ${about}`);
+    // Its strength in the committed ladder (docs/bot-ladder.md, through GET /api/games), and
+    // plainly what it is worth over the level below (issue 46: the step, measured).
+    if (['easy', 'medium', 'hard', 'expert'].includes(value)) {
+      assert.match(about, /Rated [+-]?\d+ \(95%: .+\) above Random over \d+ games\. /, `${value} is rated: ${about}`);
+      const below = { easy: 'Random', medium: 'Easy', hard: 'Medium', expert: 'Hard' }[value];
+      const worth = new RegExp(`Over ${below}: [+-]?\\d+ Elo \\(95%: .+, \\d+ games\\), so it wins about \\d+ games in 100 against ${below}: (not measurably|barely|a little|clearly) stronger\\.$`);
+      assert.match(about, worth, `${value}'s step is said: ${about}`);
+    }
   }
   const badges = ['bot · Hard', 'bot · Random'];
   for (const [value, badge] of [['hard', badges[0]], ['random', badges[1]]]) {

@@ -121,6 +121,18 @@ pub trait Game: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send 
     /// What `viewer` may know of the match. The only thing that leaves the engine.
     fn view(&self, viewer: Viewer) -> Self::View;
 
+    /// Whether `seat`'s legal `action` is a secret move: applying it changes nothing any other
+    /// viewer sees (no other seat's view nor the spectator's, no other seat's legal actions,
+    /// not the decision) and tells them no event. Wolf Pack's pilots changing a choice they
+    /// have not confirmed are; by default no move is. A server shows a secret move to `seat`
+    /// alone, so that the others' tables (even a move counter on them) do not change at all:
+    /// how often someone changes their mind is hidden information too. The invariant suite
+    /// checks the promise on every secret move it plays.
+    fn is_secret(&self, seat: Seat, action: &Self::Action) -> bool {
+        let _ = (seat, action);
+        false
+    }
+
     /// What `viewer` may know of an event (`None`: they do not learn it happened at all).
     fn view_event(&self, event: &Self::Event, viewer: Viewer) -> Option<Self::Event>;
 

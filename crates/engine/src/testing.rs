@@ -15,7 +15,9 @@
 //!   leaves the state untouched and emits no event;
 //! - serde round trip of the state, of every view and of every event as each viewer sees it;
 //! - redaction: `determinize(viewer)` never changes `view(viewer)` nor the viewer's legal
-//!   actions, for every seat and the spectator.
+//!   actions, for every seat and the spectator;
+//! - a secret move ([`Game::is_secret`]) changes no other viewer's view, no other seat's
+//!   legal actions, not the decision, and no other viewer is told any of its events.
 //!
 //! Checked for every `replay_every`-th game: replaying `seed + moves` rebuilds the same state
 //! and the same events.
@@ -53,6 +55,9 @@ pub struct SuiteReport {
     pub steps: u64,
     pub longest: usize,
     pub wins: Vec<u64>,
+    /// Secret moves played in the deep-checked games (each checked to show nothing to anyone
+    /// else).
+    pub secret_moves: u64,
 }
 
 /// Plays `opts.games` random games of `G` from `config` and checks every invariant above.
@@ -133,9 +138,25 @@ pub fn random_play_suite<G: Game>(config: &G::Config, opts: &SuiteOptions) -> Su
                 }
                 copy
             });
+            // What everyone but the mover sees before a secret move: it must stay the same.
+            let others_before = (deep && game.is_secret(seat, &action)).then(|| others_see(&game, seat));
             events.clear();
             if let Err(e) = game.apply_into(seat, action.clone(), &mut events) {
                 panic!("{}: legal action {action:?} by {seat} refused: {e}", ctx());
+            }
+            if let Some(before) = others_before {
+                report.secret_moves += 1;
+                assert!(
+                    before == others_see(&game, seat),
+                    "{}: the secret move {action:?} by {seat} changed what another viewer sees",
+                    ctx()
+                );
+                for e in &events {
+                    for v in Viewer::all(game.num_seats()).filter(|v| !v.is(seat)) {
+                        let told = game.view_event(e, v);
+                        assert!(told.is_none(), "{}: the secret move {action:?} by {seat} told {v:?} {told:?}", ctx());
+                    }
+                }
             }
             if let Some(quiet) = quiet {
                 assert!(quiet == game, "{}: {action:?} by {seat} applied quietly left another state", ctx());
@@ -165,6 +186,17 @@ pub fn random_play_suite<G: Game>(config: &G::Config, opts: &SuiteOptions) -> Su
         }
     }
     report
+}
+
+/// What every viewer but `mover` sees of `game`, each with what they may do: the views of the
+/// other seats and the spectator, the other seats' legal actions, and the decision.
+#[allow(clippy::type_complexity)]
+fn others_see<G: Game>(game: &G, mover: Seat) -> (Vec<(G::View, Vec<G::Action>)>, crate::Decision) {
+    let seen = Viewer::all(game.num_seats())
+        .filter(|v| !v.is(mover))
+        .map(|v| (game.view(v), v.as_seat().map(|s| game.legal_actions(s)).unwrap_or_default()))
+        .collect();
+    (seen, game.decision())
 }
 
 fn deep_checks<G: Game>(game: &G, rng: &mut MatchRng, ctx: &dyn Fn() -> String) {

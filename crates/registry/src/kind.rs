@@ -69,6 +69,7 @@ impl GameKind {
             bots: self.bot_names(),
             levels: search::Level::NAMES,
             ratings: crate::ratings::committed_for(self.title()),
+            steps: crate::ratings::steps_for(self.title()),
         }
     }
 
@@ -80,7 +81,8 @@ impl GameKind {
 
 /// A game as lists show it; serializes as `{"name":"ivanhoe","title":"Ivanhoe",
 /// "description":"…","minPlayers":2,"maxPlayers":5,"defaultPlayers":3,"bots":["random",…],
-/// "levels":["easy","medium","hard","expert"],"ratings":[{"level":"hard","rating":"+446",…},…]}`.
+/// "levels":["easy","medium","hard","expert"],"ratings":[{"level":"hard","rating":"+446",…},…],
+/// "steps":[{"level":"easy","over":"random","gap":"+135","interval":"+96 to +174","games":100},…]}`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct GameInfo {
@@ -96,6 +98,9 @@ pub struct GameInfo {
     /// Each level's and bot's strength in the last committed ladder (`docs/bot-ladder.md`),
     /// strongest first; empty for a game the page does not cover.
     pub ratings: Vec<crate::ratings::Rating>,
+    /// What each step between adjacent levels is worth, as last measured with the most games
+    /// (`docs/bot-ladder.md`'s summary), weakest first; empty for a game the page does not cover.
+    pub steps: Vec<crate::ratings::Step>,
 }
 
 impl fmt::Display for GameKind {

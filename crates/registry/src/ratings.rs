@@ -6,6 +6,10 @@
 //! `| level | rating | 95% CI | games |`; every other table (the steps between levels, and any
 //! table under a `### ` subsection: a few steps measured again on their own scale) and line is
 //! skipped. A game missing from the page, or a page of another shape, just has no ratings.
+//!
+//! What each step between adjacent levels is worth comes from the page's summary table (header
+//! `| game | step | gap | 95% CI | games |`): one row per step, `hard over medium`, each from
+//! the measurement with the most games ([`steps_for`]). The lobby says it with each level.
 
 use serde::Serialize;
 
@@ -23,6 +27,65 @@ pub struct Rating {
     pub interval: String,
     /// Games the level played in the ladder.
     pub games: u32,
+}
+
+/// What one step of a game's ladder is worth, as last measured with the most games: `level`
+/// over `over` (the level below it).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Step {
+    /// The stronger level (`hard`, or an Ace tier such as `ace`).
+    pub level: String,
+    /// The level below it (`medium`).
+    pub over: String,
+    /// Elo points of `level` over `over`, signed as the page prints them (`+24`).
+    pub gap: String,
+    /// The 95% interval (`+13 to +36`).
+    pub interval: String,
+    /// Games the two played against each other in that measurement.
+    pub games: u32,
+}
+
+/// Every step on the committed page's summary table, as (game title, step), in page order.
+pub fn committed_steps() -> Vec<(String, Step)> {
+    parse_steps(LADDER_MD)
+}
+
+/// The steps of the game titled `game` on the committed page, weakest first.
+pub fn steps_for(game: &str) -> Vec<Step> {
+    committed_steps().into_iter().filter(|(title, _)| title == game).map(|(_, s)| s).collect()
+}
+
+/// Reads the summary table of steps (see the module's text).
+pub fn parse_steps(md: &str) -> Vec<(String, Step)> {
+    let mut out = Vec::new();
+    let mut in_table = false;
+    for line in md.lines() {
+        if line.starts_with("| game | step | gap |") {
+            in_table = true;
+            continue;
+        }
+        if !line.starts_with('|') {
+            in_table = false;
+            continue;
+        }
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        if let (true, [_, game, step, gap, interval, games, ..]) = (in_table, &cells[..])
+            && let Some((level, over)) = step.split_once(" over ")
+            && !gap.starts_with("--")
+        {
+            out.push((
+                game.to_string(),
+                Step {
+                    level: level.trim_matches('`').to_string(),
+                    over: over.trim_matches('`').to_string(),
+                    gap: gap.trim_matches('*').to_string(),
+                    interval: interval.to_string(),
+                    games: games.replace(',', "").parse().unwrap_or(0),
+                },
+            ));
+        }
+    }
+    out
 }
 
 /// Every game's ratings on the committed page, as (game title, rows strongest first), in page
@@ -98,6 +161,49 @@ mod tests {
             Rating { level: "hard".into(), rating: "+446".into(), interval: "+401 to +490".into(), games: 400 }
         );
         assert_eq!(rows.len(), 2, "neither the steps table nor a subsection's is read as levels: {rows:?}");
+    }
+
+    #[test]
+    fn reads_the_steps_summary() {
+        let page = "## What each step is worth\n\n| game | step | gap | 95% CI | games | wins in 100 | measured by |\n\
+            | --- | --- | --: | --- | --: | --: | --- |\n| Sorcery | hard over medium | +31 | +15 to +47 | 2,000 | 54 | a run |\n\
+            | Wolf Pack | `ace` over `veteran` | **+58** | +25 to +91 | 1000 | 58 | another |\n\nno table\n\
+            | Sorcery | expert over hard | +1 | 0 to 2 | 3 | 50 | not in the table |\n";
+        let steps = parse_steps(page);
+        assert_eq!(steps.len(), 2, "{steps:?}");
+        assert_eq!(
+            steps[0],
+            (
+                "Sorcery".to_string(),
+                Step {
+                    level: "hard".into(),
+                    over: "medium".into(),
+                    gap: "+31".into(),
+                    interval: "+15 to +47".into(),
+                    games: 2000
+                }
+            )
+        );
+        assert_eq!(
+            (steps[1].1.level.as_str(), steps[1].1.over.as_str(), steps[1].1.gap.as_str()),
+            ("ace", "veteran", "+58")
+        );
+    }
+
+    /// The committed summary says what every step between adjacent levels is worth, for every
+    /// game: the lobby shows it with each level.
+    #[test]
+    fn the_committed_page_says_what_every_step_is_worth() {
+        for &k in GameKind::ALL {
+            let steps = steps_for(k.title());
+            let chain: Vec<&str> = ["random"].into_iter().chain(search::Level::NAMES.iter().copied()).collect();
+            for pair in chain.windows(2) {
+                let step = steps.iter().find(|s| s.level == pair[1] && s.over == pair[0]);
+                let step =
+                    step.unwrap_or_else(|| panic!("{k}: no `{} over {}` in the steps summary", pair[1], pair[0]));
+                assert!(step.games > 0 && step.gap.parse::<i32>().is_ok(), "{k}: {step:?}");
+            }
+        }
     }
 
     /// Every section of the committed page names a game by its title, and every game's every

@@ -229,3 +229,98 @@ async fn the_lead_pilot_not_the_rooms_host_hands_the_turn_over() {
     assert!(refused["reason"].as_str().unwrap().contains("lead pilot"), "{refused}");
     s.stop().await;
 }
+
+/// A table as its viewer compares it over time: everything but the clocks' countdowns.
+fn without_countdowns(d: &Value) -> Value {
+    let mut d = d.clone();
+    for w in d["waitingOn"].as_array_mut().into_iter().flatten() {
+        w["msLeft"] = Value::Null;
+    }
+    d
+}
+
+/// Everything `c` receives besides the answer to a `GameDataRequest`, and that answer (its last
+/// table). The request is followed by a packet of an unknown type, whose `bad_packet` refusal
+/// marks the end: the room answers a connection's packets in order.
+async fn up_to_the_sync(c: &mut Client) -> (Vec<Value>, Value) {
+    c.send(json!({"type": "GameDataRequest"})).await;
+    c.send(json!({"type": "EndOfTest46"})).await;
+    let mut got = Vec::new();
+    loop {
+        let p = c.next(5_000).await.expect("the unknown packet is refused");
+        if p["type"] == "ActionFailed" && p["code"] == "bad_packet" {
+            break;
+        }
+        got.push(p);
+    }
+    // The last table is the answer; anything else (an earlier table, an event) was sent unasked.
+    let answer = got.iter().rposition(|p| p["type"] == "GameDataSync").expect("a table answers the request");
+    let table = got.remove(answer)["gameData"].clone();
+    (got, table)
+}
+
+/// Issue 46: while pilots pick in secret, a pilot changing an unconfirmed choice changes no
+/// field of the table another pilot, the Ace or a spectator is shown — not even its `serial` —
+/// and sends them nothing at all (so they cannot count a pilot's changes of mind). The mover's
+/// own table moves on, and a move it resends, or sends from a table it has moved past, is still
+/// refused as stale.
+#[tokio::test]
+async fn changing_an_unconfirmed_choice_shows_the_others_nothing() {
+    let s = Server::fast(store::Store::memory().unwrap()).await;
+    let room = s.room(json!({"game": "wolfpack", "seed": 9, "gameOptions": {"ace": "veteran"}})).await;
+    let mut a = s.client(&room).await;
+    a.join("alice").await;
+    let mut b = s.client(&room).await;
+    b.join("bob").await;
+    a.send(json!({"type": "StartGame"})).await;
+    a.expect("GameStarted").await;
+    // A spectator, who joins while the fight runs.
+    let mut w = s.client(&room).await;
+    w.join("wendy").await;
+    let d = a.sync().await;
+    assert_eq!(d["view"]["phase"], "Selection", "{}", d["view"]);
+    let (bob_before, watcher_before) = (b.sync().await, w.sync().await);
+    assert_eq!(watcher_before["you"], "wendy");
+    assert!(watcher_before["legal"].is_null(), "wendy watches: {watcher_before}");
+    let picks: Vec<Value> = legal(&d)
+        .into_iter()
+        .filter(|x| x["confirm"] == false && (x["type"] == "Select" || x["type"] == "Discard"))
+        .take(3)
+        .collect();
+    assert!(picks.len() >= 2, "alice has choices to change between: {:?}", legal(&d));
+    // Alice changes her mind, each time from the table she was shown.
+    let mut serials = vec![d["serial"].clone()];
+    for p in &picks {
+        a.send(json!({"type": "Act", "action": p, "serial": serials.last().unwrap()})).await;
+        let mine = a.expect("GameDataSync").await["gameData"].clone();
+        assert_ne!(&mine["serial"], serials.last().unwrap(), "her own table moves on: {mine}");
+        serials.push(mine["serial"].clone());
+    }
+    // The same move sent again, and a move from a table she has moved past: both refused.
+    let last = picks.len() - 1;
+    a.send(json!({"type": "Act", "action": picks[last], "serial": serials[last]})).await;
+    assert_eq!(a.expect("ActionFailed").await["code"], "stale_action");
+    a.send(json!({"type": "Act", "action": picks[0], "serial": serials[0]})).await;
+    assert_eq!(a.expect("ActionFailed").await["code"], "stale_action");
+    let d = a.sync().await;
+    assert_eq!(&d["serial"], serials.last().unwrap(), "nothing more was played");
+    let me = seat_of(&d, "alice");
+    assert!(!d["view"]["pilots"][me]["choice"].is_null(), "alice sees her choice");
+    // Bob and the watcher were sent nothing, and their tables are field for field as before.
+    for (who, c, before) in [("bob", &mut b, &bob_before), ("wendy", &mut w, &watcher_before)] {
+        let (sent, now) = up_to_the_sync(c).await;
+        assert!(sent.is_empty(), "{who} was sent packets while alice changed her mind: {sent:?}");
+        assert_eq!(without_countdowns(&now), without_countdowns(before), "{who}'s table changed");
+    }
+    // Bob's move, from the table he was shown all along, is not stale.
+    let bob_pick = legal(&bob_before).into_iter().find(|x| x["confirm"] == true).expect("bob can lock in");
+    b.send(json!({"type": "Act", "action": bob_pick, "serial": bob_before["serial"]})).await;
+    let (sent, now) = up_to_the_sync(&mut b).await;
+    assert!(sent.iter().all(|p| p["type"] != "ActionFailed"), "{sent:?}");
+    assert_eq!(now["view"]["pilots"][seat_of(&now, "bob")]["confirmed"], true, "{}", now["view"]);
+    // Everyone sees that bob confirmed (a public change), alice's choice still hidden.
+    let (_, watched) = up_to_the_sync(&mut w).await;
+    assert_ne!(watched["serial"], watcher_before["serial"]);
+    assert!(watched["view"]["pilots"][me]["choice"].is_null());
+    s.stop().await;
+}

@@ -157,6 +157,13 @@ impl Game for WolfPack {
         self.redact(event, viewer)
     }
 
+    /// A pilot's choice made without confirming it: it stays private until the reveal, and the
+    /// other seats see not even that it changed (they see who has confirmed, nothing more).
+    fn is_secret(&self, _seat: Seat, action: &Action) -> bool {
+        self.phase == Phase::Selection
+            && matches!(action, Action::Select { confirm: false, .. } | Action::Discard { confirm: false, .. })
+    }
+
     fn determinize(&self, viewer: Viewer, rng: &mut MatchRng) -> Self {
         self.resample(viewer, rng)
     }

@@ -14,6 +14,8 @@ fn random_play_all_pilot_counts() {
         let opts = SuiteOptions { games, base_seed: u64::from(pilots), deep_games: 15, replay_every: 100 };
         let report = random_play_suite::<WolfPack>(&Config::pilots(pilots), &opts);
         assert_eq!(report.games, games);
+        // Unconfirmed choices were played and checked to show nothing to the other seats.
+        assert!(report.secret_moves > 20, "only {} secret moves checked", report.secret_moves);
         let ace = report.wins[usize::from(pilots)];
         let pilots_won = report.wins[0];
         // The pilots win or lose together: every game has exactly one winning side.

@@ -35,9 +35,18 @@ fn another_pilots_choice_never_shows_until_the_reveal() {
         assert_eq!(seen(&a, &ea), seen(&b, &eb), "{v:?} is told a difference");
     }
     assert_ne!(a.view(Viewer::seat(Seat(0))), b.view(Viewer::seat(Seat(0))));
-    // An unconfirmed change is not even announced.
-    let e = g.apply(Seat(0), Action::Select { card: 1, target: Some(Seat(2)), confirm: false }).unwrap();
+    // An unconfirmed change is not even announced: it is a secret move, which a server shows
+    // to its pilot alone (issue 46: not even a move counter may tell the others it happened).
+    let change = Action::Select { card: 1, target: Some(Seat(2)), confirm: false };
+    assert!(g.is_secret(Seat(0), &change));
+    assert!(!g.is_secret(Seat(0), &Action::Select { card: 1, target: Some(Seat(2)), confirm: true }));
+    assert!(!g.is_secret(Seat(0), &Action::Confirm), "who has confirmed is public");
+    let others = |g: &WolfPack| [1, 2, 3].map(|s| (g.view(Viewer::seat(Seat(s))), g.legal_actions(Seat(s))));
+    let (before, spectator) = (others(&g), g.view(Viewer::Spectator));
+    let e = g.apply(Seat(0), change).unwrap();
     assert!(e.iter().all(|e| g.view_event(e, Viewer::seat(Seat(1))).is_none()));
+    assert_eq!(others(&g), before, "another seat's view or legal actions changed");
+    assert_eq!(g.view(Viewer::Spectator), spectator);
 }
 
 #[test]

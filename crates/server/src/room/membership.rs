@@ -294,7 +294,7 @@ impl<A: GameAdapter> Room<A> {
             let stand_in = cur.stand_in;
             cur.game.leave(seat, &mut events);
             cur.moves.push(Move::Leave { seat });
-            cur.note_move();
+            cur.note_move(None);
             let entry = serde_json::to_string(cur.moves.last().expect("pushed")).expect("moves serialize");
             let index = (cur.moves.len() - 1) as u64;
             if let Err(e) = self.store.append_move(&self.id, index, entry).await {

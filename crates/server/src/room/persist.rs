@@ -176,14 +176,21 @@ impl<A: GameAdapter> Room<A> {
             serials.push(game.decision().serial);
             let mut scratch = Vec::new();
             let mut room_moves = Vec::new();
+            let mut secret = Vec::with_capacity(stored.moves.len());
             for (i, entry) in stored.moves.iter().enumerate() {
                 let m: Move<<A::G as Game>::Action> =
                     serde_json::from_str(entry).map_err(|e| failed(format!("move {i}: {e}")))?;
                 match &m {
-                    Move::Act { seat, action } => game
-                        .apply_into(*seat, action.clone(), &mut scratch)
-                        .map_err(|e| failed(format!("move {i} refused on replay: {e}")))?,
-                    Move::Leave { seat } => game.leave(*seat, &mut scratch),
+                    Move::Act { seat, action } => {
+                        // Who saw it, as when it was played: every table's serial comes back.
+                        secret.push(game.is_secret(*seat, action).then_some(*seat));
+                        game.apply_into(*seat, action.clone(), &mut scratch)
+                            .map_err(|e| failed(format!("move {i} refused on replay: {e}")))?
+                    }
+                    Move::Leave { seat } => {
+                        secret.push(None);
+                        game.leave(*seat, &mut scratch)
+                    }
                 }
                 scratch.clear();
                 match By::of_entry(entry) {
@@ -205,6 +212,7 @@ impl<A: GameAdapter> Room<A> {
                 bot_kinds: ms.bots,
                 bots,
                 moves,
+                secret,
                 room_moves,
                 serials,
                 started_at: ms.started_at,
@@ -334,6 +342,7 @@ impl<A: GameAdapter> Room<A> {
         // And the decision serial noted after it (`serials` has one more entry than `moves`):
         // left behind, every later serial would be read one table off by `check_serial`.
         cur.serials.truncate(cur.moves.len() + 1);
+        cur.secret.truncate(cur.moves.len());
         let mut game = crate::setup_rooms::new_game::<A::G>(A::name(), &cur.config, cur.seed, setup.as_deref(), None)
             .expect("the match was made from this config and seed");
         let mut scratch = Vec::new();

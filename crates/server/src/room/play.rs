@@ -104,6 +104,7 @@ impl<A: GameAdapter> Room<A> {
             bot_kinds,
             bots,
             moves: Vec::new(),
+            secret: Vec::new(),
             room_moves: Vec::new(),
             started_at: now_ms(),
             stand_in: SeatSet::EMPTY,
@@ -206,11 +207,17 @@ impl<A: GameAdapter> Room<A> {
         let cur = self.current.as_mut().ok_or_else(RuleError::game_over)?;
         let before = cur.game.to_act();
         let stand_in = cur.stand_in;
-        self.last_move_at = Instant::now();
+        // A secret move (a pilot's unconfirmed choice) is shown to its seat alone: nothing
+        // another connection receives or sees may change with it, not even the moment the
+        // bots answer (they wait their delay from the last move everyone saw).
+        let secret = cur.game.is_secret(seat, &action).then_some(seat);
         let mut events = Vec::new();
         cur.game.apply_into(seat, action.clone(), &mut events)?;
+        if secret.is_none() {
+            self.last_move_at = Instant::now();
+        }
         cur.moves.push(Move::Act { seat, action });
-        cur.note_move();
+        cur.note_move(secret);
         let entry = by.entry(cur.moves.last().expect("pushed"));
         let index = (cur.moves.len() - 1) as u64;
         if by != By::Player {
@@ -227,6 +234,13 @@ impl<A: GameAdapter> Room<A> {
             self.send(conn, super::sync::json(&ServerMsg::Acted { serial, index }));
         }
         self.metrics.moves.increment(1);
+        if let Some(seat) = secret {
+            // The game promises it changes nothing else (the invariant suite checks it): only
+            // the mover's connections hear of it, the others get no packet at all.
+            self.send_events_to_seat(&events, seat);
+            self.sync_seat(seat);
+            return Ok(());
+        }
         self.send_events(&events);
         if !A::TURN_PACKETS_FROM_EVENTS {
             self.after_turn_change(before);

@@ -58,6 +58,11 @@ pub(super) struct Match<G: Game> {
     /// replaying the log, like the game. It tells whether an action sent with an older table's
     /// `serial` still answers the decision open now ([`Match::check_serial`]).
     pub(super) serials: Vec<u32>,
+    /// For each move of `moves`, the one seat that saw it if it was a secret move
+    /// (`Game::is_secret`: Wolf Pack's unconfirmed choices), `None` if everyone did. A table's
+    /// `serial` counts the moves its viewer saw ([`Match::serial`]), so the others' tables do
+    /// not change at all when a seat changes a secret choice. Rebuilt by replaying the log.
+    pub(super) secret: Vec<Option<Seat>>,
     pub(super) started_at: u64,
     /// Seats a stand-in bot plays until their person comes back (their turn timer ran out
     /// while they were disconnected, or they left the room).
@@ -136,25 +141,45 @@ impl<G: Game> Match<G> {
         format!("[{}]", entries.join(","))
     }
 
-    /// Notes the decision open after a move was added to `moves`.
-    pub(super) fn note_move(&mut self) {
+    /// Notes the decision open after a move was added to `moves`, and who saw the move: `secret`
+    /// is the mover's seat for a secret move (`Game::is_secret`, asked before it was applied).
+    pub(super) fn note_move(&mut self, secret: Option<Seat>) {
         debug_assert_eq!(self.serials.len(), self.moves.len(), "one serial a table: moves.len() + 1 after this");
         self.serials.push(self.game.decision().serial);
+        self.secret.push(secret);
     }
 
-    /// Whether an action of `seat` chosen from the table with `serial` moves played may still
-    /// be applied: `Err(reason)` if the table has moved on for it — the decision then open is
-    /// over, or `seat` has acted since (the same move sent twice).
+    /// Whether `viewer` saw the move `i` (everyone sees every move but another seat's secret one).
+    fn saw(&self, i: usize, viewer: Viewer) -> bool {
+        self.secret[i].is_none_or(|s| viewer.is(s))
+    }
+
+    /// The `serial` of the table `viewer` is shown: the number of moves of the match it saw.
+    /// Every move but another seat's secret one moves it, so it is the number of moves in the
+    /// log when there was no secret move.
+    pub(super) fn serial(&self, viewer: Viewer) -> u64 {
+        (0..self.moves.len()).filter(|&i| self.saw(i, viewer)).count() as u64
+    }
+
+    /// Whether an action of `seat` chosen from its table with `serial` may still be applied:
+    /// `Err(reason)` if the table has moved on for it — the decision then open is over, or
+    /// `seat` has acted since (the same move sent twice).
     pub(super) fn check_serial(&self, seat: Seat, serial: u64) -> Result<(), String> {
+        let viewer = Viewer::seat(seat);
         let now = self.moves.len();
-        let Some(then) = usize::try_from(serial).ok().filter(|&s| s <= now) else {
-            return Err(format!("serial {serial} is not a table of this game (it is at {now})"));
-        };
+        let shown = self.serial(viewer);
+        if serial > shown {
+            return Err(format!("serial {serial} is not a table of this game (it is at {shown})"));
+        }
+        // The last number of moves at which this seat's table showed `serial`: before the move
+        // that took it past `serial`, or now. The tables in between differed from it only by
+        // other seats' secret moves, which this seat could not see.
+        let then = (0..now).filter(|&i| self.saw(i, viewer)).nth(serial as usize).unwrap_or(now);
         if self.serials.get(then) != self.serials.get(now) {
-            return Err(format!("the decision of serial {serial} is over (the table is at {now}): look again"));
+            return Err(format!("the decision of serial {serial} is over (the table is at {shown}): look again"));
         }
         if self.moves[then..].iter().any(|m| matches!(m, Move::Act { seat: s, .. } if *s == seat)) {
-            return Err(format!("you have already acted since serial {serial} (the table is at {now})"));
+            return Err(format!("you have already acted since serial {serial} (the table is at {shown})"));
         }
         Ok(())
     }

@@ -6,7 +6,7 @@ use super::Room;
 use super::handle::{ConnId, Outbound};
 use super::state::Member;
 use crate::adapter::{Fields, GameAdapter, Table};
-use engine::{Game, SeatSet, Viewer};
+use engine::{Game, Seat, SeatSet, Viewer};
 use protocol::{Player, ServerMsg};
 use serde::Serialize;
 use tokio::time::Instant;
@@ -189,7 +189,7 @@ impl<A: GameAdapter> Room<A> {
                         .map(|(t, _)| t.saturating_duration_since(now).as_millis() as u64),
                 })
                 .collect();
-            t.put("waitingOn", &waiting).put("serial", &(cur.moves.len() as u64));
+            t.put("waitingOn", &waiting);
         }
         t.extend(&game_top);
         t
@@ -218,11 +218,13 @@ impl<A: GameAdapter> Room<A> {
         t
     }
 
-    /// The fields of `gameData` only `viewer` sees: the game's private ones, the engine's view
-    /// (games that sync it) and a seat's legal actions.
+    /// The fields of `gameData` only `viewer` sees: the table's serial (the moves it saw), the
+    /// game's private ones, the engine's view (games that sync it) and a seat's legal actions.
     pub(super) fn private_table(&self, viewer: Viewer) -> Fields {
         let mut t = Fields::with_capacity(512);
         if let Some(cur) = &self.current {
+            // Per viewer: another seat's secret move does not move it (`Match::serial`).
+            t.put("serial", &cur.serial(viewer));
             // The one view of this viewer: the adapter renders from it, and it is synced as is.
             let view = cur.game.view(viewer);
             if let Some(table) = self.table(Some(&view), viewer) {
@@ -303,6 +305,17 @@ impl<A: GameAdapter> Room<A> {
         }
     }
 
+    /// A `GameDataSync` to the connections of `seat` alone (after its secret move).
+    pub(super) fn sync_seat(&self, seat: Seat) {
+        let viewer = Viewer::seat(seat);
+        let Some((_, conns)) = self.conns_by_viewer().into_iter().find(|(v, _)| *v == viewer) else { return };
+        let public = self.public_table();
+        let private = self.private_table(viewer);
+        for conn in conns {
+            self.send(conn, self.sync_packet(conn, public.as_str(), private.as_str()));
+        }
+    }
+
     /// What a cluster's lobby lists about the room (JSON, kept on its row in PostgreSQL):
     /// its summary as the room is now (published or not yet), with whether it is private
     /// (which the list leaves out).
@@ -377,6 +390,25 @@ impl<A: GameAdapter> Room<A> {
                         self.send(c, p.clone());
                     }
                 }
+            }
+        }
+    }
+
+    /// Sends the connections of `seat` alone the packets for `events` (a secret move's).
+    pub(super) fn send_events_to_seat(&self, events: &[<A::G as Game>::Event], seat: Seat) {
+        let Some(cur) = self.current.as_ref() else { return };
+        let viewer = Viewer::seat(seat);
+        let conns: Vec<ConnId> = self.conns.keys().copied().filter(|&c| self.viewer_of(c) == viewer).collect();
+        let mut packets = Vec::new();
+        for e in events {
+            if let Some(seen) = cur.game.view_event(e, viewer) {
+                A::event_packets(&seen, viewer, &cur.seats, &mut packets);
+            }
+        }
+        for p in packets {
+            let out = Outbound::from(p);
+            for &c in &conns {
+                self.send(c, out.clone());
             }
         }
     }

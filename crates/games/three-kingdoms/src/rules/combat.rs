@@ -98,17 +98,20 @@ impl ThreeKingdoms {
                 out.push(Event::Damaged { seat: to, source: src, amount, hp });
                 self.stack.push(Frame::Damage { src, to, amount, cause, stage: 1, point: 0 });
                 if hp <= 0 {
-                    out.push(Event::Dying { seat: to, hp });
                     self.stack.push(self.dying_frame(to, src));
                 }
                 // Kirin Bow resolves as the blow lands: before the rescue and the after-damage
-                // skills (so Retaliation cannot take the Bow first).
+                // skills (so Retaliation cannot take the Bow first). The victim is announced
+                // dying once the Bow is done (`step_kirin_bow`), as the rescue begins, so that
+                // the log reads in the rules' order (issue 46: the pick came after "dying").
                 if let Some(user) = src.filter(|&u| u != to && self.alive(u))
                     && cause.is_some_and(|u| u.kind == Kind::Attack)
                     && self.p(user).weapon() == Some(Kind::KirinBow)
                     && self.has_horse(to)
                 {
                     self.stack.push(Frame::KirinBow { user, target: to, stage: 0 });
+                } else if hp <= 0 {
+                    out.push(Event::Dying { seat: to, hp });
                 }
             }
             1 => {

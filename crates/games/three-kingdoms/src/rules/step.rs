@@ -310,6 +310,18 @@ impl ThreeKingdoms {
 
     /// Works a [`Frame::KirinBow`].
     fn step_kirin_bow(&mut self, user: Seat, target: Seat, stage: u8, out: &mut Vec<Event>) {
+        self.kirin_bow(user, target, stage, out);
+        // The Bow is done (neither waiting for its wielder's pick nor going on to it): a victim
+        // the blow left at 0 or less is dying now, and its rescue (the Dying frame under this
+        // one) begins.
+        let going_on = self.pending.is_some() || matches!(self.stack.last(), Some(Frame::KirinBow { .. }));
+        let hp = self.p(target).hp;
+        if !going_on && hp <= 0 && self.alive(target) {
+            out.push(Event::Dying { seat: target, hp });
+        }
+    }
+
+    fn kirin_bow(&mut self, user: Seat, target: Seat, stage: u8, out: &mut Vec<Event>) {
         if !self.alive(user) || !self.alive(target) || !self.has_horse(target) {
             return;
         }
