@@ -42,8 +42,8 @@
 
 pub mod accounts;
 mod batch;
-pub mod moderation;
 pub mod metrics;
+pub mod moderation;
 pub mod postgres;
 pub mod ratings;
 mod records;

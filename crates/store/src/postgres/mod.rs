@@ -13,9 +13,9 @@ mod accounts;
 mod cluster;
 mod commit;
 mod migrations;
+mod moderation;
 mod quickplay;
 mod ratings;
-mod moderation;
 
 use crate::batch::{Cmd, Gather};
 use crate::records::{MatchRecord, StoreError, StoredRoom};
@@ -27,8 +27,8 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 
 pub use cluster::{Listed, Located};
-pub use quickplay::QueuedTicket;
 pub use migrations::SCHEMA_VERSION;
+pub use quickplay::QueuedTicket;
 
 /// The node name a lone server uses: it owns every room (it claims those of its earlier
 /// incarnations at start).

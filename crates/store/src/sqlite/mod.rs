@@ -15,8 +15,8 @@ mod accounts;
 mod checkpoint;
 mod gc;
 mod migrations;
-mod ratings;
 mod moderation;
+mod ratings;
 mod writer;
 
 pub use migrations::SCHEMA_VERSION;
