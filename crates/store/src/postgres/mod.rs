@@ -26,8 +26,8 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 
 pub use cluster::{Listed, Located};
-pub use quickplay::QueuedTicket;
 pub use migrations::SCHEMA_VERSION;
+pub use quickplay::QueuedTicket;
 
 /// The node name a lone server uses: it owns every room (it claims those of its earlier
 /// incarnations at start).
