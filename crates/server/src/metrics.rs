@@ -4,7 +4,7 @@
 //! Recording goes through the `metrics` facade. Until [`install`] puts the Prometheus recorder
 //! in place (`cardtable serve` does, unless `--no-metrics`), every recording is a no-op.
 //! The move path holds its handles: a room registers its game's counter and histogram once,
-//! when it is built ([`GameMetrics`]), so a move costs an atomic add and a histogram sample,
+//! when it is built (`GameMetrics`), so a move costs an atomic add and a histogram sample,
 //! no lookup and no allocation. Label values are bounded: games, bot levels, room states,
 //! refusal codes, store backends; never a room id or a person's name. What the server holds
 //! (rooms, people, sockets) is counted when a page is asked for, not kept up to date move by

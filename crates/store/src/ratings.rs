@@ -14,7 +14,7 @@
 //! ratings (on PostgreSQL locked `FOR UPDATE`, in account order, so two matches ending at
 //! once with the same person rate one after the other), widens each for the time it was idle
 //! (`rating::idle_periods`), computes every new rating from those taken before the match
-//! ([`compute`]), and writes them with their history rows. It is idempotent per match id: a
+//! (`compute`), and writes them with their history rows. It is idempotent per match id: a
 //! match whose history rows exist already (a retried end, a failed-over room ending the same
 //! match again) changes nothing. The server calls it after `record_match`, with the id that
 //! call answered.

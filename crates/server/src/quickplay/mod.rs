@@ -10,7 +10,7 @@
 //!   joins it, `GET /api/parties/{id}` shows it (with its ticket once its leader queued it).
 //!
 //! The matching is [`matching::plan`] (the window, the wait, the bots). Where the queue lives:
-//! on a lone server in one actor task ([`memory`]); on a cluster in PostgreSQL ([`shared`],
+//! on a lone server in one actor task (`memory`); on a cluster in PostgreSQL (`shared`,
 //! `quickplay_queue`), matched by whichever node claims the waiting tickets, so that people
 //! connected to different nodes meet. Either way the room is made on the matching node and
 //! every ticket says where it is: its people join it as any room ([`crate::room::options::
