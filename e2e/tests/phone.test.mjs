@@ -166,7 +166,8 @@ for (const [size, opts] of SIZES) {
       await page.locator('[data-testid=start]:enabled').click();
       await page.locator('[data-testid=dock] [data-testid=hand-card]').first().waitFor({ timeout: 15000 });
       await page.waitForTimeout(300);
-      if ((await page.locator('[data-testid=dock]').getAttribute('data-live')) === 'false') break;
+      // "bot-ben is opening a tournament." (the status line says whose turn it is).
+      if ((await page.locator('[data-testid=status]').textContent()).includes('is opening a tournament')) break;
       await page.context().close();
       page = null;
     }
