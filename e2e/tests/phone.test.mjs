@@ -150,6 +150,41 @@ for (const [size, opts] of SIZES) {
     assert.deepEqual(page.errors, []);
     await page.context().close();
   });
+
+  test(`Ivanhoe, five seats, ${size}: between your turns the hand covers no display`, async () => {
+    // A table whose first turn is a bot's (the bots wait a minute: it stands still): the hand
+    // has nothing to decide, so it must not stick over the displays.
+    let page = null;
+    for (const seed of [99, 100, 101, 102, 103, 104, 105, 106]) {
+      const room = await createRoom(env.server.base, { game: 'ivanhoe', seed, botDelayMs: 60000 });
+      page = await newPage(env.browser, opts);
+      await joinRoom(page, env.server.base, room, 'ana');
+      for (let i = 0; i < 4; i++) {
+        await page.locator('[data-testid=add-bot]:enabled').click();
+        await page.locator('.pcard').nth(i + 1).waitFor();
+      }
+      await page.locator('[data-testid=start]:enabled').click();
+      await page.locator('[data-testid=dock] [data-testid=hand-card]').first().waitFor({ timeout: 15000 });
+      await page.waitForTimeout(300);
+      // "bot-ben is opening a tournament." (the status line says whose turn it is).
+      if ((await page.locator('[data-testid=status]').textContent()).includes('is opening a tournament')) break;
+      await page.context().close();
+      page = null;
+    }
+    assert.ok(page, 'a table whose first turn is a bot\'s');
+    const r = await page.evaluate(() => {
+      window.scrollTo(0, 0);
+      const dock = document.querySelector('[data-testid=dock]');
+      const d = dock.getBoundingClientRect();
+      const covered = [...document.querySelectorAll('.iv-player')].map((el) => el.getBoundingClientRect())
+        .filter((b) => b.top < window.innerHeight && b.bottom > d.top && b.top < d.bottom).length;
+      return { position: getComputedStyle(dock).position, covered };
+    });
+    assert.equal(r.position, 'static', `${size}: the idle hand sticks`);
+    assert.equal(r.covered, 0, `${size}: the hand covers ${r.covered} displays at the top of the page`);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
 }
 
 test('Buckshot on a phone: the winner card comes first after the game; a desktop header is one line', async () => {

@@ -152,7 +152,10 @@ export function mount(ctx) {
         described ? [h('strong', { text: cardInfo(described).name }), ' — ', cardInfo(described).desc.replace(/^[^:]*: /, '')]
           : h('span', { class: 'hint', text: 'Tap a card to read what it does, then tap it again (or Play) to play it; with a mouse, hover over it.' })));
     }
-    parts.push(h('div', { class: 'dock', dataset: { testid: 'dock' } }, dock));
+    // It sticks to the bottom of the screen only while a decision is yours: between your
+    // turns it sits after the displays, so on a phone it covers none of them.
+    const live = Boolean(prompt) || legal.length > 0;
+    parts.push(h('div', { class: live ? 'dock' : 'dock dock-idle', dataset: { testid: 'dock', live: String(live) } }, dock));
     const overlay = choiceOverlay(d, v, legal);
     if (overlay) parts.push(overlay);
     replaceChildren(ctx.root, h('div', { class: 'ivanhoe', dataset: { phase: d.phase ?? '' } }, parts));
