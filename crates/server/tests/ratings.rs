@@ -126,6 +126,8 @@ async fn a_leaver_loses_and_the_stand_in_finishes_the_game() {
         c.expect("PlayerJoined").await;
     }
     let mut watcher = s.client(&room).await;
+    // A socket hears the room once it has said something (docs/protocol.md).
+    watcher.send(json!({"type": "GameDataRequest"})).await;
     c.send(json!({"type": "StartGame"})).await;
     c.expect("GameStarted").await;
     c.send(json!({"type": "LeaveGame"})).await;

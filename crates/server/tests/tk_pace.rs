@@ -65,6 +65,9 @@ impl Table {
             });
         }
         let mut t = Table { handle, inbox, seen: Vec::new() };
+        // A socket hears the room once it has said something (docs/protocol.md): the watcher
+        // asks for the table, as the web client does.
+        t.send(WATCHER, json!({"type": "GameDataRequest"})).await;
         t.send(ALICE, json!({"type": "JoinGame", "username": "alice"})).await;
         for _ in 0..3 {
             t.send(ALICE, json!({"type": "AddBot", "bot": "easy"})).await;
