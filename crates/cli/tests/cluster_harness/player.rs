@@ -262,6 +262,8 @@ pub fn game_fields(gd: &Value, people: &[String]) -> Value {
         "lastWinner",
         "lastMatch",
         "matchNumber",
+        "ownCards",
+        "autoPass",
         "options",
         "waitingOn",
         "serial",
@@ -271,7 +273,8 @@ pub fn game_fields(gd: &Value, people: &[String]) -> Value {
         "replay",
         "players",
     ];
-    const MEMBER: &[&str] = &["joinTime", "isBot", "connected", "isSpectator", "bot"];
+    // A seat's rating is the room's (the store's ratings of its people, the ladder's of its bots).
+    const MEMBER: &[&str] = &["joinTime", "isBot", "connected", "isSpectator", "bot", "rating", "provisional"];
     let mut out = serde_json::Map::new();
     if let Some(map) = gd.as_object() {
         for (k, v) in map {
