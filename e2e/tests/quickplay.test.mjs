@@ -27,7 +27,9 @@ test('alone, Play now seats you with bots within the wait', { timeout: 60_000 },
   await page.locator('[data-testid=play-now-buckshot]').click();
   await page.locator('[data-testid=qp-waiting]').waitFor();
   await shot(page, 'quickplay-waiting');
-  assert.match(await page.locator('[data-testid=qp-bots]').textContent(), /Bots take the empty seats in|Seating/);
+  // The line is filled by the ticket socket's first packet, which may come a moment after
+  // the view is drawn.
+  await page.waitForFunction(() => /Bots take the empty seats in|Seating/.test(document.querySelector('[data-testid=qp-bots]')?.textContent ?? ''), null, { timeout: 2000 });
   // The room: its game started by itself, the person seated with three bots.
   await page.waitForURL(/\/r\/[a-z0-9]+$/, { timeout: (WAIT_S + 3) * 1000 });
   const seatedAfter = (Date.now() - clicked) / 1000;
