@@ -49,23 +49,6 @@ const MAX_TEXT: usize = protocol::MAX_CHAT;
 /// The longest ban in minutes: ten years (longer is "for good").
 const MAX_BAN_MINUTES: u64 = 10 * 366 * 24 * 60;
 
-/// "2026-12-07 10:00" (UTC) for a time in ms since the epoch.
-pub fn utc(ms: u64) -> String {
-    let secs = ms / 1000;
-    let (days, rest) = (secs / 86_400, secs % 86_400);
-    // Days to a civil date: count in 400-year eras of 146,097 days from 0000-03-01.
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02} {:02}:{:02}", rest / 3600, rest % 3600 / 60)
-}
-
 /// Polls the store for closes asked for of this server's rooms, every [`CLOSE_POLL`], while
 /// the lobby lives (PostgreSQL only: SQLite's file is this server's alone while it runs, so a
 /// close asked for from the terminal is taken at the next start).
@@ -322,7 +305,7 @@ pub async fn ban(
         return store_down(&e);
     }
     let how = match until {
-        Some(u) => format!("until {} UTC", utc(u)),
+        Some(u) => format!("until {} UTC", crate::auth::utc(u)),
         None => "for good".into(),
     };
     let entry =
@@ -548,14 +531,4 @@ pub async fn file_report(State(state): State<AppState>, headers: HeaderMap, body
 /// The live account called `name` (any case, as sign-in finds it): for the terminal's actions.
 pub async fn account_by_name(store: &store::Store, name: &str) -> Result<Option<Account>, store::StoreError> {
     Ok(store.account_by_key(&accounts::name_key(name)).await?.map(|(a, _)| a))
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn utc_writes_a_civil_date() {
-        assert_eq!(super::utc(0), "1970-01-01 00:00");
-        // 2026-12-06 09:45 UTC.
-        assert_eq!(super::utc(1_796_550_300_000), "2026-12-06 09:45");
-    }
 }

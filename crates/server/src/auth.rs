@@ -138,10 +138,27 @@ pub fn banned(ban: &store::moderation::Ban) -> Response {
     (StatusCode::FORBIDDEN, Json(body)).into_response()
 }
 
+/// "2026-12-07 10:00" (UTC) for a time in ms since the epoch.
+pub fn utc(ms: u64) -> String {
+    let secs = ms / 1000;
+    let (days, rest) = (secs / 86_400, secs % 86_400);
+    // Days to a civil date: count in 400-year eras of 146,097 days from 0000-03-01.
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02} {:02}:{:02}", rest / 3600, rest % 3600 / 60)
+}
+
 /// "you are banned until 2026-12-07 10:00 UTC: cheating" (or "for good").
 pub fn ban_sentence(ban: &store::moderation::Ban) -> String {
     let when = match ban.until {
-        Some(until) => format!("until {} UTC", crate::admin::utc(until)),
+        Some(until) => format!("until {} UTC", utc(until)),
         None => "for good".to_string(),
     };
     format!("you are banned {when}: {}", ban.reason)
@@ -761,5 +778,15 @@ pub async fn export(State(state): State<AppState>, headers: HeaderMap) -> Respon
             r
         }
         Err(r) => r,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn utc_writes_a_civil_date() {
+        assert_eq!(super::utc(0), "1970-01-01 00:00");
+        // 2026-12-06 09:45 UTC.
+        assert_eq!(super::utc(1_796_550_300_000), "2026-12-06 09:45");
     }
 }

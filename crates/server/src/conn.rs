@@ -295,7 +295,7 @@ pub async fn banned_socket(mut socket: WebSocket, ban: store::moderation::Ban) {
     let _ = tokio::time::timeout(GOODBYE, socket.send(Message::Text(text.into()))).await;
     // A close reason holds at most 123 bytes: the end of the ban, not the moderator's words.
     let reason = match ban.until {
-        Some(until) => format!("banned until {} UTC", crate::admin::utc(until)),
+        Some(until) => format!("banned until {} UTC", crate::auth::utc(until)),
         None => "banned for good".to_string(),
     };
     goodbye(&mut socket, protocol::CLOSE_BANNED, reason).await;

@@ -196,7 +196,11 @@ fn spawn_upkeep(exporter: metrics::Exporter, lobby: std::sync::Weak<Lobby>) {
 
 fn metrics_response(exporter: &metrics::Exporter, lobby: &Lobby) -> Response {
     // The text format's media type, version 0.0.4.
-    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], exporter.render(lobby)).into_response()
+    (
+        [(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")],
+        exporter.render(&lobby.census(), lobby.usage().totals().1),
+    )
+        .into_response()
 }
 
 /// `GET /metrics` on the main router: `404` where metrics are off or served elsewhere.

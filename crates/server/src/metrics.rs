@@ -31,7 +31,6 @@
 //!   table ([`quickplay_wait`]; registered here for quick play to record into);
 //! - `cardtable_build_info{version}` gauge, 1.
 
-use crate::lobby::Lobby;
 use metrics::{Counter, Histogram, Unit};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 use registry::GameKind;
@@ -142,16 +141,16 @@ fn describe() {
 }
 
 impl Exporter {
-    /// The page: the lobby's gauges counted now, then every series in the text format.
-    pub fn render(&self, lobby: &Lobby) -> String {
-        let census = lobby.census();
+    /// The page: the lobby's gauges (its `census` and `sockets` open, counted by the caller
+    /// now), then every series in the text format.
+    pub fn render(&self, census: &Census, sockets: usize) -> String {
         for (g, kind) in GameKind::ALL.iter().enumerate() {
             for (s, state) in ROOM_STATES.iter().enumerate() {
                 metrics::gauge!(ROOMS, "game" => kind.name(), "state" => *state).set(census.rooms[g][s] as f64);
             }
         }
         metrics::gauge!(PEOPLE).set(census.people as f64);
-        metrics::gauge!(SOCKETS).set(lobby.usage().totals().1 as f64);
+        metrics::gauge!(SOCKETS).set(sockets as f64);
         self.handle.render()
     }
 

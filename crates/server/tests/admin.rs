@@ -163,7 +163,7 @@ async fn a_banned_account_cannot_sign_in_or_join_a_room_and_is_told_until_when()
     let mut again = signed_client(&s.addr, &room, &cheat).await;
     let told = again.expect("Banned").await;
     assert_eq!(told["until"].as_u64(), Some(until));
-    let utc = server::admin::utc(until);
+    let utc = server::auth::utc(until);
     assert!(told["reason"].as_str().unwrap().contains(&utc), "the end, readable: {told}");
     assert!(again.next(2000).await.is_none());
     let closed = again.closed.clone().unwrap_or_default();
