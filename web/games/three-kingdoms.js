@@ -419,7 +419,7 @@ export function mount(ctx) {
       if (pass && v.request === 'Negate') {
         buttons.push(h('button', { type: 'button', dataset: { key: 'answer-pass-card', testid: 'pass-card' }, text: 'No Negate for this card', title: 'Pass now and on every other target of this card', on: { click: () => send(pass, { forCard: true }) } }));
       }
-      return h('section', { class: 'tk-prompt is-asked', dataset: { testid: 'response-prompt', request: v.request ?? '' }, attrs: { role: 'alertdialog', 'aria-label': what } },
+      return h('section', { class: 'tk-prompt is-asked', dataset: { testid: 'response-prompt', request: v.request ?? '', about: JSON.stringify(v.about ?? null) }, attrs: { role: 'alertdialog', 'aria-label': what } },
         h('p', { class: 'tk-prompt-text' }, h('strong', { text: what })),
         h('div', { class: 'tk-prompt-row' }, buttons, clock));
     }
