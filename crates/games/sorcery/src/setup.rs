@@ -7,7 +7,8 @@
 //! p2 board Bone Golem 1/3; p2 grave Air Elemental 1/-3; p2 deck Air Elemental, Banish
 //! ```
 //!
-//! Clauses (`;`-separated, any order): `active 1|2`, `turn N`, `testing`, and per player
+//! Clauses (`;`-separated, any order): `active 1|2`, `turn N`, `limit N` (the turn limit of
+//! [`crate::Config::turn_limit`]; none unless given), `testing`, and per player
 //! `pN life L`, `pN magic M`, `pN hand CARDS`, `pN deck CARDS` (top first), `pN grave CARDS`
 //! (bottom first, top last), `pN board MINIONS` (left to right), `pN ritual NAME CHARGES`.
 //! A card is `Name` or `Name a/d` (a minion's own values); a minion is `Name [a/d] [@actions]
@@ -91,6 +92,7 @@ impl Sorcery {
                 "testing" => g.testing = true,
                 "active" => g.active = player_seat(rest)?,
                 "turn" => g.turn = rest.parse().map_err(|_| format!("bad turn `{rest}`"))?,
+                "limit" => g.turn_limit = Some(rest.parse().map_err(|_| format!("bad turn limit `{rest}`"))?),
                 "p1" | "p2" => {
                     let seat = player_seat(&key[1..])?;
                     let (what, value) = rest.split_once(' ').unwrap_or((rest, ""));

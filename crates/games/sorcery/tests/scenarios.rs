@@ -64,6 +64,14 @@ const ROWS: &[(&str, &str, &[&str], &[&str])] = &[
         &["p1 hand Banish, Banish, Banish, Banish, Earth Elemental 4/3", "p1 board"],
     ),
     (
+        "Both hands full of spells that need a minion, no minion in play: nobody can ever act, \
+         and the turn limit draws the game (the server's rooms play with one)",
+        "limit 4; p1 hand Banish, Banish, Unsummon, Silence, Haste; p2 hand Banish, Banish, Unsummon, Silence, Haste; \
+         p1 deck Air Elemental; p2 deck Air Elemental",
+        &["end", "end", "end", "end"],
+        &["turn 4", "drawn", "p1 hand Banish, Banish, Unsummon, Silence, Haste"],
+    ),
+    (
         "Unsummon onto a full hand is refused",
         "p1 hand Unsummon; p2 hand Banish, Banish, Banish, Banish, Banish; p2 board Air Elemental",
         &["play 1 2 1"],

@@ -9,9 +9,13 @@
 //!   player, `life`, `magic`, `handSize`, `deckSize`; the room adds `view` (the engine's view
 //!   for this viewer: its own hand only) and `legal`.
 //!
-//! The match is the spec's game with the default decks (shuffled). The one addition is the
-//! engine's stalemate rule: a game where neither player can ever damage the other again is
-//! drawn instead of going on forever.
+//! The match is the spec's game with the default decks (shuffled). Two additions make every
+//! match end, as the engine's simulations do: the stalemate rule (a game where neither player
+//! can ever damage the other again is drawn) and a turn limit of [`TURN_LIMIT`] turns, after
+//! which the match is drawn. The spec has no way out of a game where both hands are full of
+//! spells that need a minion and no minion is in play: nobody can play, draw or attack, and two
+//! bots (or two stubborn people) would end turns forever. A game between people lasts 20-40
+//! turns; the limit is there for that lock.
 
 use crate::adapter::{Fields, GameAdapter, PacketError, Table};
 use engine::{Bot, Seat, Viewer};
@@ -21,6 +25,9 @@ use sorcery::cards::{CardId, Modifier, Targeting};
 use sorcery::{Action, Config, DEFAULT_DECK, Event, Sorcery, Status};
 
 pub struct SorceryAdapter;
+
+/// A room's match is drawn when this turn would start (150 turns each).
+pub const TURN_LIMIT: u32 = 300;
 
 fn to_json<T: serde::Serialize>(v: &T) -> String {
     serde_json::to_string(v).expect("packets serialize")
@@ -93,6 +100,7 @@ impl GameAdapter for SorceryAdapter {
         }
         let mut config = Config::terminal([DEFAULT_DECK.to_vec(), DEFAULT_DECK.to_vec()], false);
         config.draw_when_stuck = true;
+        config.turn_limit = Some(TURN_LIMIT);
         Ok(config)
     }
 
@@ -157,5 +165,18 @@ impl GameAdapter for SorceryAdapter {
 
     fn private_data(table: &Table<'_, Sorcery>, top: &mut Fields) {
         top.put("yourSeat", &table.viewer.as_seat().map(|s| s.0));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rooms_match_has_the_stalemate_rule_and_a_turn_limit() {
+        let config = SorceryAdapter::config(2, &Value::Null).unwrap();
+        assert!(config.draw_when_stuck);
+        assert_eq!(config.turn_limit, Some(TURN_LIMIT));
+        assert!(!config.testing);
     }
 }
