@@ -9,7 +9,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n==> %s\n' "$*"; }
+# Each step says when it starts (seconds since the script began): CI's budget is read from it.
+step() { printf '\n==> [%ds] %s\n' "$SECONDS" "$*"; }
 
 step "commit subjects (scripts/commit-msg)"
 # Every commit this build has since 30b4af7, the last one before the 72-character rule (the
@@ -92,3 +93,5 @@ if [ -f e2e/run.sh ]; then
     [ -x "$CARDTABLE_BIN" ] || cargo build -p cli --locked
     bash e2e/run.sh
 fi
+
+step "every test passed"

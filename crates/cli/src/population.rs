@@ -44,9 +44,18 @@ pub struct PopulationArgs {
     /// The chance that a person plays a legal move at random instead of its level's.
     #[arg(long, default_value_t = 0.05)]
     noise: f64,
+    /// Seconds a person rests between games, on average (each rest drawn evenly from 0 to
+    /// twice this): 0 queues again at once, so all N people are always in the queue or at a
+    /// table; people who pause leave fewer in the queue at a time, and quick play seats bots
+    /// more often.
+    #[arg(long, default_value_t = 0.0)]
+    pause: f64,
     /// The server's `--quickplay-wait` in seconds (an own server only).
     #[arg(long, default_value_t = 1.0)]
     wait: f64,
+    /// The server's `--threads` (an own server only; 0: one per CPU).
+    #[arg(long, default_value_t = 0)]
+    server_threads: usize,
     /// Players at each table (default: the game's own default).
     #[arg(long)]
     players: Option<usize>,
@@ -93,7 +102,7 @@ pub fn run(args: PopulationArgs) -> anyhow::Result<ExitCode> {
                 "--quickplay-wait",
                 &args.wait.to_string(),
                 "--threads",
-                "1",
+                &args.server_threads.to_string(),
             ]
             .iter()
             .map(|s| s.to_string())
@@ -149,10 +158,16 @@ async fn drive(
         people.push(Person { level, truth: r, name, session, rating: None });
     }
     let tally = Rc::new(RefCell::new(Tally::default()));
-    let runs = people.iter().map(|p| {
+    let runs = people.iter().enumerate().map(|(i, p)| {
         let tally = tally.clone();
         async move {
-            for _ in 0..args.games {
+            // Each person's rests from a generator of its own, seeded by its index.
+            let mut rng = engine::MatchRng::new(i as u64);
+            for g in 0..args.games {
+                if g > 0 && args.pause > 0.0 {
+                    let unit = f64::from(rng.next_u32()) / f64::from(u32::MAX);
+                    tokio::time::sleep(Duration::from_secs_f64(2.0 * args.pause * unit)).await;
+                }
                 if let Err(e) = play_one(args, game, addr, p, &tally).await {
                     tally.borrow_mut().errors.push(format!("{}: {e:#}", p.name));
                     tokio::time::sleep(Duration::from_millis(500)).await;
@@ -166,6 +181,7 @@ async fn drive(
     for p in &mut people {
         p.rating = fetch_rating(addr, p, game).await;
     }
+
     let tally = Rc::try_unwrap(tally).map_err(|_| anyhow::anyhow!("tally still shared"))?.into_inner();
     Ok((people, tally))
 }
@@ -377,7 +393,7 @@ fn report(
         "waitP50S": crate::loadtest::percentile(&waits, 0.5),
         "waitP95S": crate::loadtest::percentile(&waits, 0.95),
         "botSeatShare": if tally.seats == 0 { 0.0 } else { tally.bot_seats as f64 / tally.seats as f64 },
-        "serverCpuS": cpu, "wallS": wall, "perLevel": per_level,
+        "serverCpuS": cpu, "wallS": wall, "perLevel": per_level, "pauseS": args.pause,
         "errors": tally.errors.len(), "firstErrors": tally.errors.iter().take(5).collect::<Vec<_>>(),
     })
 }
@@ -385,7 +401,7 @@ fn report(
 fn print_text(r: &Value) {
     let f = |v: &Value, d: usize| v.as_f64().map_or("n/a".to_string(), |x| format!("{x:.d$}"));
     println!(
-        "{}: {} people x {} games ({} played, {} rated), levels {}, noise {}, wait {} s",
+        "{}: {} people x {} games ({} played, {} rated), levels {}, noise {}, wait {} s, pause {} s",
         r["game"].as_str().unwrap_or("?"),
         r["people"],
         r["gamesEach"],
@@ -393,7 +409,8 @@ fn print_text(r: &Value) {
         r["rated"],
         r["levels"],
         r["noise"],
-        r["waitS"]
+        r["waitS"],
+        r["pauseS"]
     );
     println!("  Spearman {}   mean absolute error {}", f(&r["spearman"], 3), f(&r["meanAbsError"], 1));
     println!(
