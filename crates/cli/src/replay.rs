@@ -247,22 +247,8 @@ fn duration(ms: u64) -> String {
     }
 }
 
-/// Milliseconds since 1970 as `YYYY-MM-DD HH:MM` in UTC.
-pub(crate) fn utc(ms: u64) -> String {
-    let secs = ms / 1000;
-    let (days, rest) = (secs / 86_400, secs % 86_400);
-    // Days to a civil date: count in 400-year eras of 146,097 days from 0000-03-01.
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02} {:02}:{:02}", rest / 3600, rest % 3600 / 60)
-}
+/// Milliseconds since 1970 as `YYYY-MM-DD HH:MM` in UTC: the server's, as ban notices print it.
+pub(crate) use server::auth::utc;
 
 /// The narrated match: a header, every event in the game's words, the result.
 pub fn narrate(m: &MatchRecord) -> anyhow::Result<String> {
