@@ -11,9 +11,14 @@ use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
 /// A server whose quick play waits `wait` before bots fill a table (bots move at once).
 async fn server(wait: Duration) -> Server {
+    server_with_bot_delay(wait, 0).await
+}
+
+/// A server whose quick-play bots wait `bot_delay_ms` a move.
+async fn server_with_bot_delay(wait: Duration, bot_delay_ms: u64) -> Server {
     let mut config = test_config(store::Store::memory().unwrap());
     config.limits.quickplay_wait = wait;
-    config.limits.quickplay_bot_delay_ms = 0;
+    config.limits.quickplay_bot_delay_ms = bot_delay_ms;
     Server::start_with(config).await
 }
 
@@ -62,10 +67,7 @@ async fn sit_down(addr: &str, room: &str, session: &str) -> (Client, Value) {
 async fn a_person_alone_is_seated_with_bots_within_the_wait() {
     // Bots that take their time: with none, three bots can shoot the person out and finish
     // the match before the table below is read (it then has no seats; CI saw it once).
-    let mut config = test_config(store::Store::memory().unwrap());
-    config.limits.quickplay_wait = Duration::from_secs(1);
-    config.limits.quickplay_bot_delay_ms = 500;
-    let s = Server::start_with(config).await;
+    let s = server_with_bot_delay(Duration::from_secs(1), 500).await;
     let (session, name) = guest(&s.addr).await;
     let ticket = queue(&s.addr, &session, json!({"game": "buckshot"})).await;
     let mut w = ticket_socket(&s.addr, &ticket, &session).await;
