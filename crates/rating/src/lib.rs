@@ -20,9 +20,11 @@
 //!
 //! # Multiplayer: finishing places ([`pairwise_results`], [`rate_match`])
 //! - A match of N seats is scored as every pair of seats playing one virtual game: the better
-//!   finishing place wins (1), the worse loses (0), a shared place is a draw (0.5)
-//!   (BoardGameArena's way). All pairs of one match are one period, each against the
-//!   opponents' ratings from before the match. Two-player games are just one pair.
+//!   finishing place wins (1), the worse loses (0) (BoardGameArena's way). Two seats in the
+//!   same place count nothing against each other (the games report only their winners, so
+//!   their order is unknown), unless every seat shares it: a match nobody won is a draw (0.5)
+//!   for every pair. All pairs of one match are one period, each against the opponents'
+//!   ratings from before the match. Two-player games are just one pair.
 //! - **Bots** are seats like people, at their fixed ratings; a bot's rating never moves.
 //! - **Co-operative Wolf Pack** ([`rate_team`]): the pilots are one team against the house's
 //!   Ace, a virtual opponent rated at its tier's ladder rating (`rookie`, `veteran`, `ace`,

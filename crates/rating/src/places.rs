@@ -7,22 +7,31 @@ pub const WIN: f64 = 1.0;
 pub const DRAW: f64 = 0.5;
 pub const LOSS: f64 = 0.0;
 
-/// Every pair of players as one virtual game, from their finishing places (1 is first; equal
-/// places are a tie): for each player, in order, its `(opponent index, score)` against every
-/// other player, 1 for a better place, 0.5 for the same, 0 for a worse.
+/// Every pair of players in different places as one virtual game, from their finishing places
+/// (1 is first): for each player, in order, its `(opponent index, score)` against every other
+/// player placed differently, 1 for a better place, 0 for a worse. Two players in the **same
+/// place count nothing** against each other, unless every player shares it (a match nobody
+/// won): then every pair is a draw, 0.5.
+///
+/// Why not a draw for any shared place: the games report only their winners (the others share
+/// second), so two players in the same place are two losers (or two winners of one side) whose
+/// order nobody knows. Scored as a draw, it pulls a strong and a weak loser together every
+/// time a third player wins, which squeezes the whole scale (measured: with draws, Ivanhoe's
+/// `random` people ended 260 points above their strength). The bot ladder counts pairs the
+/// same way, so people and bots share one scale.
 pub fn pairwise_results(places: &[u32]) -> Vec<Vec<(usize, f64)>> {
+    let all_level = places.windows(2).all(|w| w[0] == w[1]);
     let row = |i: usize| -> Vec<(usize, f64)> {
-        places.iter().enumerate().filter(|&(j, _)| j != i).map(|(j, &theirs)| (j, score(places[i], theirs))).collect()
+        let mine = places[i];
+        let scored = |&(j, &theirs): &(usize, &u32)| j != i && (theirs != mine || all_level);
+        let score = |theirs: u32| match mine.cmp(&theirs) {
+            std::cmp::Ordering::Less => WIN,
+            std::cmp::Ordering::Equal => DRAW,
+            std::cmp::Ordering::Greater => LOSS,
+        };
+        places.iter().enumerate().filter(scored).map(|(j, &theirs)| (j, score(theirs))).collect()
     };
     (0..places.len()).map(row).collect()
-}
-
-fn score(mine: u32, theirs: u32) -> f64 {
-    match mine.cmp(&theirs) {
-        std::cmp::Ordering::Less => WIN,
-        std::cmp::Ordering::Equal => DRAW,
-        std::cmp::Ordering::Greater => LOSS,
-    }
 }
 
 /// Rates one match in one period: `seats[i]` is each seat's rating before the match and
@@ -58,20 +67,42 @@ mod tests {
     use crate::glicko::TAU;
 
     #[test]
-    fn places_become_pairwise_wins_draws_and_losses() {
-        // Seat 1 won, seats 0 and 3 tied for second, seat 2 last.
+    fn places_become_pairwise_wins_and_losses_and_a_shared_place_counts_nothing() {
+        // Seat 1 won, seats 0 and 3 share second (two losers: their order is not known), seat
+        // 2 last (it left).
         let pairs = pairwise_results(&[2, 1, 4, 2]);
-        assert_eq!(pairs[0], vec![(1, 0.0), (2, 1.0), (3, 0.5)]);
+        assert_eq!(pairs[0], vec![(1, 0.0), (2, 1.0)]);
         assert_eq!(pairs[1], vec![(0, 1.0), (2, 1.0), (3, 1.0)]);
         assert_eq!(pairs[2], vec![(0, 0.0), (1, 0.0), (3, 0.0)]);
-        assert_eq!(pairs[3], vec![(0, 0.5), (1, 0.0), (2, 1.0)]);
+        assert_eq!(pairs[3], vec![(1, 0.0), (2, 1.0)]);
+        // Two winners of one side and two losers: only the winners-against-losers pairs.
+        let pairs = pairwise_results(&[1, 2, 1, 2]);
+        assert_eq!(pairs[0], vec![(1, 1.0), (3, 1.0)]);
+        assert_eq!(pairs[1], vec![(0, 0.0), (2, 0.0)]);
     }
 
     #[test]
-    fn two_players_are_one_game_and_a_shared_place_is_a_draw() {
+    fn two_players_are_one_game_and_a_match_nobody_won_is_a_draw_for_every_pair() {
         assert_eq!(pairwise_results(&[1, 2]), vec![vec![(1, 1.0)], vec![(0, 0.0)]]);
         assert_eq!(pairwise_results(&[1, 1]), vec![vec![(1, 0.5)], vec![(0, 0.5)]]);
+        assert_eq!(
+            pairwise_results(&[2, 2, 2]),
+            vec![vec![(1, 0.5), (2, 0.5)], vec![(0, 0.5), (2, 0.5)], vec![(0, 0.5), (1, 0.5)]]
+        );
         assert_eq!(pairwise_results(&[1]), vec![Vec::<(usize, f64)>::new()]);
+    }
+
+    #[test]
+    fn two_losers_are_not_pulled_together_when_a_third_player_wins() {
+        // A strong and a weak person both lose to a bot: each moves only by its loss to the
+        // bot, the weak one not up towards the strong one.
+        let bot = Rating { r: 1500.0, rd: 30.0, vol: 0.06 };
+        let strong = Rating { r: 1700.0, rd: 80.0, vol: 0.06 };
+        let weak = Rating { r: 1100.0, rd: 80.0, vol: 0.06 };
+        let rated = rate_match(&[(bot, false), (strong, true), (weak, true)], &[1, 2, 2], TAU);
+        assert_eq!(rated[1], update(strong, &[(bot, LOSS)], TAU));
+        assert_eq!(rated[2], update(weak, &[(bot, LOSS)], TAU));
+        assert!(rated[2].r < weak.r, "{:?}", rated[2]);
     }
 
     #[test]
