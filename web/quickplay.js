@@ -24,6 +24,7 @@ function goToRoom(seat) {
  * the ticket's socket says where the table is; `onCancel` redraws what was there before.
  */
 export function waitForTable(app, first, title, onCancel) {
+  if (first.type === 'QuickPlaySeated') { placed(app, first, title); return; }
   const waited = h('span', { dataset: { testid: 'qp-waited' }, text: '0:00' });
   const bots = h('p', { class: 'hint', dataset: { testid: 'qp-bots' } });
   const status = h('p', { class: 'hint', attrs: { 'aria-live': 'polite' } });
@@ -69,6 +70,22 @@ export function waitForTable(app, first, title, onCancel) {
     ws.close();
     onCancel();
   });
+}
+
+/**
+ * A placement game (the answer came seated): says why this table has bots, then opens it.
+ * The person's first rated games of a game are against the bot nearest their rating, so that
+ * their rating starts on the bots' scale (docs/rating.md, "Placement").
+ */
+function placed(app, seat, title) {
+  const p = seat.placement ?? { game: 1, of: 1 };
+  const level = seat.bots?.[0] ?? 'medium';
+  replaceChildren(app, h('section', { class: 'card quickplay-wait', dataset: { testid: 'qp-placement' }, attrs: { 'aria-labelledby': 'qp-h' } },
+    h('h1', { id: 'qp-h', text: `Placement game ${p.game} of ${p.of}: ${title}` }),
+    h('p', {}, `Your first ${p.of} rated games of ${title} are against the bot nearest your rating (this one: ${level}), so that your rating starts on the bots' scale. Then Play now finds you people.`),
+    h('p', { class: 'hint', attrs: { 'aria-live': 'polite' }, text: 'Opening the table…' })));
+  document.title = `Play now: ${title} · cardtable`;
+  setTimeout(() => goToRoom(seat), 1500);
 }
 
 async function queue(game, party) {

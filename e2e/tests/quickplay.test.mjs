@@ -1,7 +1,8 @@
 // Quick play (issue 43) in the browser: a person alone opens the lobby, clicks "Play now" for
 // Buckshot, sees the waiting view (time waited, when the bots come), and within the server's
 // wait (2 s here) lands in a room whose game has started with them and three bots.
-// A cancel takes them back to the lobby.
+// A cancel takes them back to the lobby. These servers run without placement games (as for
+// people who have placed); a newcomer's placement game is the last test.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +11,7 @@ import { startServer, launchBrowser, newPage, shot } from './helpers.js';
 const WAIT_S = 2;
 const env = { server: null, browser: null };
 before(async () => {
-  env.server = await startServer({ extra: ['--quickplay-wait', String(WAIT_S), '--quickplay-bot-delay-ms', '300'] });
+  env.server = await startServer({ extra: ['--quickplay-wait', String(WAIT_S), '--quickplay-bot-delay-ms', '300', '--quickplay-placement', '0'] });
   env.browser = await launchBrowser();
 });
 after(async () => {
@@ -49,7 +50,7 @@ test('alone, Play now seats you with bots within the wait', { timeout: 60_000 },
 
 test('a cancelled wait goes back to the lobby', { timeout: 60_000 }, async () => {
   // A wait long enough to press Cancel in: a server of its own.
-  const server = await startServer({ extra: ['--quickplay-wait', '60'] });
+  const server = await startServer({ extra: ['--quickplay-wait', '60', '--quickplay-placement', '0'] });
   try {
     const page = await newPage(env.browser, undefined, { identity: true });
     await page.goto(`${server.base}/`);
@@ -57,6 +58,35 @@ test('a cancelled wait goes back to the lobby', { timeout: 60_000 }, async () =>
     await page.locator('[data-testid=qp-waiting]').waitFor();
     await page.locator('[data-testid=qp-cancel]').click();
     await page.locator('[data-testid=play-now-sorcery]').waitFor();
+    assert.deepEqual(page.errors, []);
+  } finally {
+    await server.stop();
+  }
+});
+
+test("a newcomer's first Play now is a placement game against a bot, at once", { timeout: 60_000 }, async () => {
+  // The default server: placement games on, and a wait far longer than this test allows.
+  const server = await startServer({ extra: ['--quickplay-wait', '60'] });
+  try {
+    const page = await newPage(env.browser, undefined, { identity: true });
+    await page.goto(`${server.base}/`);
+    await page.locator('[data-testid=lobby-you]').waitFor();
+    const clicked = Date.now();
+    await page.locator('[data-testid=play-now-sorcery]').click();
+    const card = page.locator('[data-testid=qp-placement]');
+    await card.waitFor();
+    assert.match(await card.locator('h1').textContent(), /^Placement game 1 of 3: Sorcery$/);
+    assert.match(await card.textContent(), /against the bot nearest your rating \(this one: medium\)/);
+    await shot(page, 'quickplay-placement');
+    await page.waitForURL(/\/r\/[a-z0-9]+$/, { timeout: 5000 });
+    assert.ok(Date.now() - clicked < 5000, 'seated well within the 60 s wait');
+    await page.locator('[data-testid=you]').waitFor({ timeout: 10_000 });
+    const seats = await page.evaluate(async () => {
+      const id = location.pathname.split('/').pop();
+      return (await (await fetch(`/api/rooms/${id}`)).json()).players;
+    });
+    assert.equal(seats.length, 2, JSON.stringify(seats));
+    assert.equal(seats.filter((p) => p.startsWith('bot-')).length, 1, JSON.stringify(seats));
     assert.deepEqual(page.errors, []);
   } finally {
     await server.stop();

@@ -11,7 +11,8 @@
 //! hands its seat to its bot, and queues again when the game ends, until it has played M.
 //!
 //! Reported: the Spearman rank correlation of the final ratings against the true strengths,
-//! their mean absolute error, the queue waits (p50, p95), the share of seats bots filled, and
+//! their mean absolute error, the queue waits (p50, p95; of every game, and of the games that
+//! were not placement games, which are seated at once), the share of seats bots filled, and
 //! the server's CPU time. The server is a `cardtable serve` child process of this binary
 //! (a fresh SQLite file, `--quickplay-wait`, bots without delay), or the one at `--url` (which
 //! must allow autopilot).
@@ -53,6 +54,10 @@ pub struct PopulationArgs {
     /// The server's `--quickplay-wait` in seconds (an own server only).
     #[arg(long, default_value_t = 1.0)]
     wait: f64,
+    /// The server's `--quickplay-placement`: each person's first N games are against bots
+    /// (an own server only).
+    #[arg(long, default_value_t = server::limits::PLACEMENT_GAMES)]
+    placement: u32,
     /// The server's `--threads` (an own server only; 0: one per CPU).
     #[arg(long, default_value_t = 0)]
     server_threads: usize,
@@ -72,6 +77,9 @@ pub struct PopulationArgs {
 #[derive(Default)]
 struct Tally {
     waits_ms: Vec<u32>,
+    /// The waits of the games that were not placement games (those are seated at once).
+    queued_waits_ms: Vec<u32>,
+    placements: u64,
     seats: u64,
     bot_seats: u64,
     games: u64,
@@ -101,6 +109,8 @@ pub fn run(args: PopulationArgs) -> anyhow::Result<ExitCode> {
                 "0",
                 "--quickplay-wait",
                 &args.wait.to_string(),
+                "--quickplay-placement",
+                &args.placement.to_string(),
                 "--threads",
                 &args.server_threads.to_string(),
             ]
@@ -228,6 +238,7 @@ async fn play_one(
         bail!("quick play refused ({status}): {queued}");
     }
     let ticket = queued["ticket"].as_str().context("no ticket")?.to_string();
+    let placement = queued["type"] == "QuickPlaySeated";
     let mut w = socket(addr, &format!("/api/quickplay/{ticket}/ws"), &p.session).await?;
     let seat = loop {
         let v = next(&mut w, Duration::from_secs(60)).await?;
@@ -264,7 +275,13 @@ async fn play_one(
     let _ = ws.send(Message::Text(json!({"type": "LeaveGame"}).to_string().into())).await;
     let _ = ws.close(None).await;
     let mut t = tally.borrow_mut();
-    t.waits_ms.push(u32::try_from(waited.as_millis()).unwrap_or(u32::MAX));
+    let ms = u32::try_from(waited.as_millis()).unwrap_or(u32::MAX);
+    t.waits_ms.push(ms);
+    if placement {
+        t.placements += 1;
+    } else {
+        t.queued_waits_ms.push(ms);
+    }
     let players = seat["players"].as_u64().unwrap_or(0);
     let bots = seat["bots"].as_array().map_or(0, |b| b.len() as u64);
     // Each person counts its own table's seats once per person at it: the share comes out
@@ -375,6 +392,8 @@ fn report(
         .then(|| finals.iter().zip(&truths).map(|(f, t)| (f - t).abs()).sum::<f64>() / rated.len() as f64);
     let mut waits = tally.waits_ms.clone();
     waits.sort_unstable();
+    let mut queued = tally.queued_waits_ms.clone();
+    queued.sort_unstable();
     let per_level: Vec<Value> = truth
         .iter()
         .map(|(level, r)| {
@@ -386,12 +405,15 @@ fn report(
         .collect();
     json!({
         "game": game.name(), "people": args.people, "gamesEach": args.games, "levels": args.levels,
-        "noise": args.noise, "waitS": args.wait, "url": args.url,
+        "noise": args.noise, "waitS": args.wait, "placement": args.placement, "url": args.url,
         "gamesPlayed": tally.games, "rated": rated.len(),
         "spearman": spearman, "meanAbsError": mae,
         // `percentile` reads thousandths: milliseconds in, seconds out.
         "waitP50S": crate::loadtest::percentile(&waits, 0.5),
         "waitP95S": crate::loadtest::percentile(&waits, 0.95),
+        "placementGames": tally.placements,
+        "queuedWaitP50S": crate::loadtest::percentile(&queued, 0.5),
+        "queuedWaitP95S": crate::loadtest::percentile(&queued, 0.95),
         "botSeatShare": if tally.seats == 0 { 0.0 } else { tally.bot_seats as f64 / tally.seats as f64 },
         "serverCpuS": cpu, "wallS": wall, "perLevel": per_level, "pauseS": args.pause,
         "errors": tally.errors.len(), "firstErrors": tally.errors.iter().take(5).collect::<Vec<_>>(),
@@ -401,7 +423,7 @@ fn report(
 fn print_text(r: &Value) {
     let f = |v: &Value, d: usize| v.as_f64().map_or("n/a".to_string(), |x| format!("{x:.d$}"));
     println!(
-        "{}: {} people x {} games ({} played, {} rated), levels {}, noise {}, wait {} s, pause {} s",
+        "{}: {} people x {} games ({} played, {} rated), levels {}, noise {}, wait {} s, pause {} s, placement {}",
         r["game"].as_str().unwrap_or("?"),
         r["people"],
         r["gamesEach"],
@@ -410,7 +432,8 @@ fn print_text(r: &Value) {
         r["levels"],
         r["noise"],
         r["waitS"],
-        r["pauseS"]
+        r["pauseS"],
+        r["placement"]
     );
     println!("  Spearman {}   mean absolute error {}", f(&r["spearman"], 3), f(&r["meanAbsError"], 1));
     println!(
@@ -418,6 +441,12 @@ fn print_text(r: &Value) {
         f(&r["waitP50S"], 2),
         f(&r["waitP95S"], 2),
         f(&json!(r["botSeatShare"].as_f64().unwrap_or(0.0) * 100.0), 1)
+    );
+    println!(
+        "  {} placement games; the others' wait p50 {} s, p95 {} s",
+        r["placementGames"],
+        f(&r["queuedWaitP50S"], 2),
+        f(&r["queuedWaitP95S"], 2)
     );
     println!("  server CPU {} s over {} s", f(&r["serverCpuS"], 1), f(&r["wallS"], 1));
     for l in r["perLevel"].as_array().into_iter().flatten() {

@@ -122,6 +122,11 @@ pub struct ServeArgs {
     /// The bots' delay before each move at quick-play tables, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 700)]
     quickplay_bot_delay_ms: u64,
+    /// Placement: a person's first N rated games of a game, when they quick-play alone, are
+    /// against the bot nearest their rating, at once, so that their rating starts on the
+    /// bots' scale (0: meet people from the first game).
+    #[arg(long, value_name = "N", default_value_t = server::limits::PLACEMENT_GAMES)]
+    quickplay_placement: u32,
     /// Let people hand their seat to a bot (the `Autopilot` packet): simulated people of known
     /// strength for `cardtable population`. Never on a real server (a person's rating would be
     /// a bot's).
@@ -301,6 +306,7 @@ async fn serve(args: ServeArgs, nofile: Option<u64>) -> anyhow::Result<ExitCode>
         empty_room_ttl: seconds(args.empty_room_ttl),
         quickplay_wait: seconds(args.quickplay_wait),
         quickplay_bot_delay_ms: args.quickplay_bot_delay_ms.min(server::room::MAX_BOT_DELAY_MS),
+        quickplay_placement: args.quickplay_placement,
         allow_autopilot: args.allow_autopilot,
         ..Default::default()
     };

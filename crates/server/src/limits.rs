@@ -28,6 +28,13 @@ pub const DORMANT_AFTER: Duration = Duration::from_millis(500);
 /// health check is accepted and answered when every connection slot is taken.
 pub const RESERVED_FDS: u64 = 64;
 
+/// Placement games by default ([`Limits::quickplay_placement`]): a newcomer's first three rated
+/// games of a game in quick play are against bots. People who mostly meet each other can only
+/// learn their level *relative* to each other; games against bots, whose ratings are fixed,
+/// are what put a pool on the bots' scale, and they count most while a newcomer's rating is
+/// still wide (docs/rating.md, "Placement").
+pub const PLACEMENT_GAMES: u32 = 3;
+
 /// The most open connections a process with `nofile` descriptors may take on and still have
 /// [`RESERVED_FDS`] (or an eighth of the limit, whichever is more) for everything else: past
 /// it the server refuses a connection with a 503 rather than failing to accept one.
@@ -117,6 +124,10 @@ pub struct Limits {
     pub quickplay_wait: Duration,
     /// The bots' delay (`botDelayMs`) at quick-play tables.
     pub quickplay_bot_delay_ms: u64,
+    /// Placement: a person's first this many rated games of a game, when they quick-play
+    /// alone, are against the bot nearest their rating, seated at once (`serve
+    /// --quickplay-placement`; zero: none). See [`crate::quickplay`].
+    pub quickplay_placement: u32,
     /// Members may hand their seat to a bot (`Autopilot`: simulated people, `cardtable
     /// population`). Off on a real server: a person's rating would be a bot's.
     pub allow_autopilot: bool,
@@ -146,6 +157,7 @@ impl Default for Limits {
             dormant_after: DORMANT_AFTER,
             quickplay_wait: Duration::from_secs(15),
             quickplay_bot_delay_ms: 700,
+            quickplay_placement: PLACEMENT_GAMES,
             allow_autopilot: false,
         }
     }

@@ -227,7 +227,7 @@ pub(crate) fn bot_thought(game: &'static str, level: &'static str, took: Duratio
     metrics::histogram!(BOT_THINK_SECONDS, "game" => game, "level" => level).record(took);
 }
 
-/// A quick-play seeker of `game` waited `waited` for a table (for quick play to call).
+/// A quick-play ticket of `game` waited `waited` for its table (a placement game: zero).
 pub fn quickplay_wait(game: &'static str, waited: Duration) {
     metrics::histogram!(QUICKPLAY_WAIT_SECONDS, "game" => game).record(waited);
 }

@@ -1,6 +1,8 @@
 //! Quick play (issue 43) over real sockets: a person alone is seated with bots within the
 //! server's wait, two people queueing together get one table, a party stays together, and on
-//! a cluster two people connected to different nodes meet at one table.
+//! a cluster two people connected to different nodes meet at one table. A newcomer's first
+//! games are placement games against bots, seated at once, on a lone server and on a cluster;
+//! the other tests run servers without placement (people who have placed already).
 
 use crate::accounts::{guest, req, signed_client};
 use crate::common::{Client, Server, test_config};
@@ -14,11 +16,19 @@ async fn server(wait: Duration) -> Server {
     server_with_bot_delay(wait, 0).await
 }
 
-/// A server whose quick-play bots wait `bot_delay_ms` a move.
+/// A server whose quick-play bots wait `bot_delay_ms` a move (no placement games).
 async fn server_with_bot_delay(wait: Duration, bot_delay_ms: u64) -> Server {
+    server_with(wait, bot_delay_ms, 0).await
+}
+
+/// A server whose quick play waits `wait`, with bots that wait `bot_delay_ms` a move and
+/// `placement` placement games.
+async fn server_with(wait: Duration, bot_delay_ms: u64, placement: u32) -> Server {
     let mut config = test_config(store::Store::memory().unwrap());
     config.limits.quickplay_wait = wait;
     config.limits.quickplay_bot_delay_ms = bot_delay_ms;
+    config.limits.quickplay_placement = placement;
+    config.limits.allow_autopilot = true;
     Server::start_with(config).await
 }
 
@@ -36,6 +46,29 @@ async fn queue(addr: &str, session: &str, body: Value) -> String {
     assert_eq!(r.status, 201, "{}", r.body);
     assert_eq!(r.body["type"], "QuickPlayWaiting", "{}", r.body);
     r.body["ticket"].as_str().unwrap().to_string()
+}
+
+/// Queues the session's person for a placement game: the answer, seated already.
+async fn place(addr: &str, session: &str, body: Value) -> Value {
+    let r = req(addr, "POST", "/api/quickplay", Some(session), Some(body)).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    assert_eq!(r.body["type"], "QuickPlaySeated", "a placement game is seated at once: {}", r.body);
+    r.body
+}
+
+/// Sits down at quick-play room `room`, hands the seat to the `medium` bot (the server allows
+/// autopilot) and waits for the match to end, so that it counts as a rated game played.
+async fn play_out(addr: &str, room: &str, session: &str) {
+    let (mut c, _) = sit_down(addr, room, session).await;
+    c.send(json!({"type": "Autopilot", "level": "medium", "noise": 0.0})).await;
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(60) {
+        if c.next(500).await.is_some_and(|v| v["type"] == "GameEnded") {
+            return;
+        }
+        assert!(c.closed.is_none(), "the room closed: {:?}", c.closed);
+    }
+    panic!("the placement game did not end within a minute");
 }
 
 /// Waits on the ticket's socket for its seat (within `within`): the `QuickPlaySeated` packet
@@ -160,6 +193,66 @@ async fn two_people_queueing_together_get_one_table() {
 }
 
 #[tokio::test]
+async fn a_newcomer_places_against_bots_at_once_then_meets_people() {
+    // One placement game; a long wait, so that a table of two people is seated because it is
+    // full, and a table with bots only because it is a placement game.
+    let s = server_with(Duration::from_secs(30), 0, 1).await;
+    let (a, name_a) = guest(&s.addr).await;
+    let (b, name_b) = guest(&s.addr).await;
+    let mut rooms = Vec::new();
+    for session in [&a, &b] {
+        let asked = Instant::now();
+        let seat = place(&s.addr, session, json!({"game": "sorcery"})).await;
+        assert!(asked.elapsed() < Duration::from_secs(2), "{:?}", asked.elapsed());
+        assert_eq!(seat["placement"], json!({"game": 1, "of": 1}), "{seat}");
+        // A newcomer's 1500: the anchor level's bot.
+        assert_eq!(seat["bots"], json!(["medium"]), "{seat}");
+        // The ticket's socket says the same.
+        let ticket = seat["ticket"].as_str().unwrap();
+        let mut w = ticket_socket(&s.addr, ticket, session).await;
+        let (told, _) = seated(&mut w, Duration::from_secs(2)).await;
+        assert_eq!(told["room"], seat["room"]);
+        rooms.push(seat["room"].as_str().unwrap().to_string());
+    }
+    assert_ne!(rooms[0], rooms[1], "placement games are not shared");
+    let (ra, rb) = (rooms[0].clone(), rooms[1].clone());
+    let first = tokio::spawn({
+        let (addr, a) = (s.addr.clone(), a.clone());
+        async move { play_out(&addr, &ra, &a).await }
+    });
+    play_out(&s.addr, &rb, &b).await;
+    first.await.unwrap();
+    // Placed, both rated once: now they queue and meet each other.
+    for (name, session) in [(&name_a, &a), (&name_b, &b)] {
+        let r = req(&s.addr, "GET", &format!("/api/users/{name}"), Some(session), None).await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert!(r.body.to_string().contains("\"sorcery\""), "rated in Sorcery: {}", r.body);
+    }
+    let ta = queue(&s.addr, &a, json!({"game": "sorcery"})).await;
+    let tb = queue(&s.addr, &b, json!({"game": "sorcery"})).await;
+    let mut wa = ticket_socket(&s.addr, &ta, &a).await;
+    let mut wb = ticket_socket(&s.addr, &tb, &b).await;
+    let (sa, _) = seated(&mut wa, Duration::from_secs(5)).await;
+    let (sb, _) = seated(&mut wb, Duration::from_secs(5)).await;
+    assert_eq!(sa["room"], sb["room"], "{sa} {sb}");
+    assert_eq!(sa["bots"], json!([]));
+    // A party never places: it plays together (its empty seats go to bots after the wait).
+    let s2 = server_with(Duration::from_secs(1), 0, 3).await;
+    let (lead, _) = guest(&s2.addr).await;
+    let (friend, _) = guest(&s2.addr).await;
+    let r = req(&s2.addr, "POST", "/api/parties", Some(&lead), Some(json!({}))).await;
+    let party = r.body["id"].as_str().unwrap().to_string();
+    let r = req(&s2.addr, "POST", &format!("/api/parties/{party}/join"), Some(&friend), Some(json!({}))).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let tp = queue(&s2.addr, &lead, json!({"game": "ivanhoe", "players": 3, "party": party})).await;
+    let mut wp = ticket_socket(&s2.addr, &tp, &lead).await;
+    let (sp, _) = seated(&mut wp, Duration::from_secs(4)).await;
+    assert_eq!(sp["bots"].as_array().unwrap().len(), 1, "{sp}");
+    s2.stop().await;
+    s.stop().await;
+}
+
+#[tokio::test]
 async fn a_party_stays_together() {
     let s = server(Duration::from_secs(1)).await;
     let (lead, lead_name) = guest(&s.addr).await;
@@ -202,10 +295,30 @@ async fn a_party_stays_together() {
 #[tokio::test]
 async fn people_on_different_nodes_meet_at_one_table() {
     let Some(url) = crate::cluster_nodes::cluster("quickplay_nodes").await else { return };
-    let n1 =
-        crate::cluster_nodes::TestNode::start_with(&url, "n1", |c| c.limits.quickplay_wait = Duration::from_secs(30));
-    let n2 =
-        crate::cluster_nodes::TestNode::start_with(&url, "n2", |c| c.limits.quickplay_wait = Duration::from_secs(30));
+    // n1 and n2 do not place newcomers (their people meet at once); n3 does (one game).
+    let meet: fn(&mut server::ServerConfig) = |c| {
+        c.limits.quickplay_wait = Duration::from_secs(30);
+        c.limits.quickplay_placement = 0;
+    };
+    let (n1, n2) = (
+        &crate::cluster_nodes::TestNode::start_with(&url, "n1", meet),
+        &crate::cluster_nodes::TestNode::start_with(&url, "n2", meet),
+    );
+    let n3 = &crate::cluster_nodes::TestNode::start_with(&url, "n3", |c| c.limits.quickplay_placement = 1);
+    // A newcomer on n3 is seated at once with a bot, and another node reads the same seat
+    // from the shared queue.
+    let (c, _) = guest(&n3.addr).await;
+    let seat = place(&n3.addr, &c, json!({"game": "sorcery"})).await;
+    assert_eq!((seat["node"].as_str(), seat["placement"]["of"].as_u64()), (Some("n3"), Some(1)), "{seat}");
+    let ticket = seat["ticket"].as_str().unwrap();
+    let r = req(&n1.addr, "GET", &format!("/api/quickplay/{ticket}"), Some(&c), None).await;
+    assert_eq!(
+        (r.status, &r.body["type"], &r.body["room"]),
+        (200, &json!("QuickPlaySeated"), &seat["room"]),
+        "{}",
+        r.body
+    );
+    assert_eq!(r.body["bots"], json!(["medium"]));
     let (a, name_a) = guest(&n1.addr).await;
     let (b, name_b) = guest(&n2.addr).await;
     let ta = queue(&n1.addr, &a, json!({"game": "sorcery"})).await;
@@ -219,7 +332,7 @@ async fn people_on_different_nodes_meet_at_one_table() {
     assert_eq!(sa["bots"], json!([]));
     // Each goes where the room is (the node the seat names) and sits down.
     let room = sa["room"].as_str().unwrap().to_string();
-    let host = if sa["node"] == "n1" { &n1 } else { &n2 };
+    let host = if sa["node"] == "n1" { n1 } else { n2 };
     assert_eq!(sa["path"], format!("/n/{}", host.id));
     let first = tokio::spawn({
         let (addr, room, a) = (host.addr.clone(), room.clone(), a.clone());

@@ -241,6 +241,7 @@ impl Queue {
                         for t in &table.tickets {
                             if let Some(e) = self.tickets.get_mut(t) {
                                 e.info.waited = at - e.since;
+                                crate::metrics::quickplay_wait(game.name(), e.info.waited);
                                 e.info.seated = Some(seated.clone());
                                 e.seen = at;
                             }

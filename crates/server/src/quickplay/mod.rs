@@ -9,6 +9,11 @@
 //! - `POST /api/parties` makes a party (its link `/party/{id}`), `POST /api/parties/{id}/join`
 //!   joins it, `GET /api/parties/{id}` shows it (with its ticket once its leader queued it).
 //!
+//! A person alone whose rated games of the game are fewer than the server's placement count
+//! ([`crate::limits::Limits::quickplay_placement`]) is not queued: a **placement game** seats
+//! them at once with the bot nearest their rating, so that ratings start on the bots' scale
+//! (docs/rating.md, "Placement").
+//!
 //! The matching is [`matching::plan`] (the window, the wait, the bots). Where the queue lives:
 //! on a lone server in one actor task (`memory`); on a cluster in PostgreSQL (`shared`,
 //! `quickplay_queue`), matched by whichever node claims the waiting tickets, so that people
@@ -109,6 +114,13 @@ pub struct Party {
     pub link: String,
 }
 
+/// A ticket just queued, and whether it is a placement game: `(n, of)`, the person's `n`th
+/// placement game of `of`.
+pub struct Queued {
+    pub info: TicketInfo,
+    pub placing: Option<(u64, u64)>,
+}
+
 /// Why quick play refused.
 #[derive(Debug)]
 pub enum QpError {
@@ -119,6 +131,8 @@ pub enum QpError {
     /// The party has as many people as any table takes.
     PartyFull,
     Store(store::StoreError),
+    /// A placement table could not be made (the server's room limit, its database).
+    Table(crate::Error),
 }
 
 /// Quick play's queue, wherever it lives.
@@ -153,15 +167,26 @@ impl QuickPlay {
         game: GameKind,
         players: usize,
         people: Vec<QuickSeat>,
-    ) -> Result<TicketInfo, QpError> {
-        let rating = table_rating(lobby, game, &people).await.map_err(QpError::Store)?;
+    ) -> Result<Queued, QpError> {
+        let (rating, games) = table_rating(lobby, game, &people).await.map_err(QpError::Store)?;
         let ticket = new_ticket();
-        let info = TicketInfo { ticket, game, players, people, rating, waited: Duration::ZERO, seated: None };
+        let mut info = TicketInfo { ticket, game, players, people, rating, waited: Duration::ZERO, seated: None };
+        // Placement: a person alone who has played fewer rated games of this game than the
+        // server's placement count sits with the bot nearest their rating at once, without
+        // queueing (a party plays together, so it never places).
+        let placement = lobby.usage().limits().quickplay_placement;
+        let placing = (info.people.len() == 1 && games < u64::from(placement)).then_some(games + 1);
+        if placing.is_some() {
+            let seated =
+                seat_table(lobby, game, info.people.clone(), rating, players - 1).await.map_err(QpError::Table)?;
+            info.seated = Some(seated);
+            crate::metrics::quickplay_wait(game.name(), Duration::ZERO);
+        }
         match &self.backend {
             Backend::Memory(h) => h.enqueue(info.clone()).await,
             Backend::Shared => shared::enqueue(lobby, &info).await.map_err(QpError::Store)?,
         }
-        Ok(info)
+        Ok(Queued { info, placing: placing.map(|n| (n, u64::from(placement))) })
     }
 
     /// Ticket `ticket`, if `account` is one of its people (marks it watched).
@@ -191,16 +216,15 @@ impl QuickPlay {
 
 /// The mean rating in `game` of `people`, as quick play matches on it: each one's Glicko-2
 /// rating as it stands now (widened for the time since it was last rated), a newcomer's
-/// 1500 for one who has none.
-async fn table_rating(lobby: &Lobby, game: GameKind, people: &[QuickSeat]) -> Result<f64, store::StoreError> {
+/// 1500 for one who has none; and the fewest rated games of it any of them has played.
+async fn table_rating(lobby: &Lobby, game: GameKind, people: &[QuickSeat]) -> Result<(f64, u64), store::StoreError> {
     let accounts: Vec<i64> = people.iter().map(|p| p.account).collect();
     let rated = lobby.store().game_ratings(game.name(), &accounts).await?;
     let now = crate::room::now_ms();
-    let total: f64 = accounts
-        .iter()
-        .map(|a| rated.iter().find(|r| r.account == *a).map_or(rating::INITIAL_R, |r| r.rating_at(now).r))
-        .sum();
-    Ok(total / accounts.len().max(1) as f64)
+    let own = |a: &i64| rated.iter().find(|r| r.account == *a);
+    let total: f64 = accounts.iter().map(|a| own(a).map_or(rating::INITIAL_R, |r| r.rating_at(now).r)).sum();
+    let fewest = accounts.iter().map(|a| own(a).map_or(0, |r| r.games)).min().unwrap_or(0);
+    Ok((total / accounts.len().max(1) as f64, fewest))
 }
 
 /// The bot levels of `game` with their fixed ratings (the ladder's, anchored `medium` = 1500),
@@ -256,7 +280,8 @@ fn qp_error(e: QpError) -> Response {
         QpError::PartyFull => {
             fail(StatusCode::CONFLICT, "party_full", format!("a party has at most {MAX_PARTY} people"))
         }
-        QpError::Store(e) => crate::error::store_down(&e),
+        QpError::Store(e) | QpError::Table(crate::Error::Store(e)) => crate::error::store_down(&e),
+        QpError::Table(e) => fail(StatusCode::SERVICE_UNAVAILABLE, "no_table", format!("no table could be made: {e}")),
     }
 }
 
@@ -337,8 +362,8 @@ pub async fn queue(State(state): State<AppState>, headers: HeaderMap, body: axum
             Err(e) => return crate::error::store_down(&e),
         }
     }
-    let info = match qp.enqueue(&state.lobby, game, players, people).await {
-        Ok(i) => i,
+    let Queued { info, placing } = match qp.enqueue(&state.lobby, game, players, people).await {
+        Ok(q) => q,
         Err(e) => return qp_error(e),
     };
     if let (Some(id), Some(h)) = (&req.party, qp.parties()) {
@@ -346,6 +371,9 @@ pub async fn queue(State(state): State<AppState>, headers: HeaderMap, body: axum
     }
     let mut body = info.message(qp.wait);
     body["wait"] = qp.wait.as_secs_f64().into();
+    if let Some((n, of)) = placing {
+        body["placement"] = serde_json::json!({ "game": n, "of": of });
+    }
     (StatusCode::CREATED, Json(body)).into_response()
 }
 

@@ -24,7 +24,9 @@ pub(super) async fn enqueue(lobby: &Lobby, info: &TicketInfo) -> Result<(), stor
     let people = serde_json::to_string(&info.people).expect("seats serialize");
     let accounts: Vec<i64> = info.people.iter().map(|p| p.account).collect();
     let players = i32::try_from(info.players).unwrap_or(i32::MAX);
-    pg.quickplay_enqueue(&info.ticket, info.game.name(), players, &people, &accounts, info.rating).await
+    let bots = info.seated.as_ref().map(|s| serde_json::to_string(&s.bots).expect("levels serialize"));
+    let seated = info.seated.as_ref().zip(bots.as_deref()).map(|(s, b)| (s.room.as_str(), s.path.as_str(), b));
+    pg.quickplay_enqueue(&info.ticket, info.game.name(), players, &people, &accounts, info.rating, seated).await
 }
 
 fn from_row(row: store::postgres::QueuedTicket) -> Option<TicketInfo> {
@@ -104,6 +106,9 @@ async fn match_once(lobby: &Lobby, wait: Duration) -> Result<(), store::StoreErr
                 Ok(seated) => {
                     let bots = serde_json::to_string(&seated.bots).expect("levels serialize");
                     pg.quickplay_seat(&table.tickets, &seated.room, &seated.path, &bots).await?;
+                    for t in &table.tickets {
+                        crate::metrics::quickplay_wait(game.name(), tickets[t].waited);
+                    }
                 }
                 Err(e) => tracing::warn!(game = game.name(), "a quick-play table was not made: {e}"),
             }

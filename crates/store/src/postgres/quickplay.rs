@@ -52,7 +52,9 @@ fn row_ticket(r: &tokio_postgres::Row) -> QueuedTicket {
 
 impl PgStore {
     /// Queues a ticket; the waiting tickets of any of its accounts leave the queue (one
-    /// ticket a person at a time).
+    /// ticket a person at a time). With `seated` (room, path, bots as JSON) the ticket is
+    /// stored already seated at that room of this node (a placement game: no matching).
+    #[allow(clippy::too_many_arguments)]
     pub async fn quickplay_enqueue(
         &self,
         ticket: &str,
@@ -61,16 +63,19 @@ impl PgStore {
         people: &str,
         accounts: &[i64],
         rating: f64,
+        seated: Option<(&str, &str, &str)>,
     ) -> Result<(), StoreError> {
+        let node = seated.map(|_| self.shared.node.as_str());
+        let (room, path, bots) = (seated.map(|s| s.0), seated.map(|s| s.1), seated.map(|s| s.2));
         self.bounded(async |client| {
             let tx = client.transaction().await.map_err(query_error)?;
             tx.execute("DELETE FROM quickplay_queue WHERE room IS NULL AND accounts && $1", &[&accounts])
                 .await
                 .map_err(query_error)?;
             tx.execute(
-                "INSERT INTO quickplay_queue (ticket, game, players, people, accounts, rating)
-                 VALUES ($1, $2, $3, $4, $5, $6)",
-                &[&ticket, &game, &players, &people, &accounts, &rating],
+                "INSERT INTO quickplay_queue (ticket, game, players, people, accounts, rating, room, node, path, bots)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+                &[&ticket, &game, &players, &people, &accounts, &rating, &room, &node, &path, &bots],
             )
             .await
             .map_err(query_error)?;
