@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { startServer, newPage, launchBrowser, shot, DESKTOP } from './helpers.js';
+import { axeProblems } from './a11y.js';
 
 const env = { server: null, browser: null, names: [] };
 
@@ -52,7 +53,8 @@ after(async () => {
 });
 
 test('the leaderboard lists established players by rating, and a profile charts its rating', async () => {
-  const page = await newPage(env.browser, DESKTOP);
+  // bypassCSP: axe-core is injected as a script of the test's own.
+  const page = await newPage(env.browser, { ...DESKTOP, bypassCSP: true });
   await page.goto(`${env.server.base}/`);
   await page.locator('[data-testid=lobby-leaderboards] a', { hasText: 'Sorcery' }).click();
   await page.locator('[data-testid=leaderboard-page]').waitFor();
@@ -61,6 +63,7 @@ test('the leaderboard lists established players by rating, and a profile charts 
   assert.deepEqual(await rows.evaluateAll((rs) => rs.map((r) => r.dataset.name)), env.names.slice(0, 2), 'best first, the provisional one left out');
   assert.deepEqual(await page.locator('[data-testid=leaderboard-rating]').allTextContents(), ['1712', '1588']);
   await shot(page, 'ratings-leaderboard');
+  assert.deepEqual(await axeProblems(page, 'leaderboard'), []);
   // A player's name leads to their profile: their rating and its history's chart.
   await rows.first().locator('a').click();
   await page.locator('[data-testid=profile-rating]').waitFor();
@@ -70,9 +73,28 @@ test('the leaderboard lists established players by rating, and a profile charts 
   assert.equal(await chart.locator('circle').count(), 31, 'one point a rated game');
   assert.ok((await chart.boundingBox()).width > 100, 'the chart is drawn');
   await shot(page, 'ratings-profile-chart');
+  assert.deepEqual(await axeProblems(page, 'profile'), []);
   // The provisional player's profile says so.
   await page.goto(`${env.server.base}/u/${encodeURIComponent(env.names[2])}`);
   assert.equal(await page.locator('[data-testid=rating-value]').textContent(), '1650?');
   assert.deepEqual(page.errors, []);
   await page.context().close();
+});
+
+test('the lobby marks rated rooms', async () => {
+  const base = env.server.base;
+  const make = async (body) => (await (await fetch(`${base}/api/rooms`, {
+    method: 'POST', headers: { origin: base, 'content-type': 'application/json' }, body: JSON.stringify(body),
+  })).json()).id;
+  const rated = await make({ game: 'sorcery', rated: true });
+  const casual = await make({ game: 'sorcery' });
+  const page = await newPage(env.browser, { ...DESKTOP, bypassCSP: true });
+  await page.goto(`${base}/`);
+  const row = (id) => page.locator(`.room-item[data-room="${id}"]`);
+  await row(rated).waitFor();
+  assert.equal(await row(rated).locator('[data-testid=room-rated]').textContent(), 'rated');
+  assert.equal(await row(casual).locator('[data-testid=room-rated]').count(), 0);
+  await shot(page, 'lobby-rated-room');
+  assert.deepEqual(await axeProblems(page, 'lobby with a rated room'), []);
+  assert.deepEqual(page.errors, []);
 });

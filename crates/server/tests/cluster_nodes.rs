@@ -337,7 +337,7 @@ async fn every_node_lists_every_nodes_rooms_and_ids_are_the_clusters() {
     let n1 = TestNode::start(&url, "n1");
     let n2 = TestNode::start(&url, "n2");
     let r1 = n1.room(json!({"game": "buckshot"})).await;
-    let r2 = n2.room(json!({"game": "ivanhoe"})).await;
+    let r2 = n2.room(json!({"game": "ivanhoe", "rated": true})).await;
     let hidden = n2.room(json!({"game": "buckshot", "private": true})).await;
     let mut alice = n2.client(&r2).await;
     alice.join("alice").await;
@@ -357,6 +357,9 @@ async fn every_node_lists_every_nodes_rooms_and_ids_are_the_clusters() {
             (Some("n2"), Some("/n/n2"), Some("ivanhoe"))
         );
         assert_eq!(e2["players"], json!(["alice"]), "{e2}");
+        // Whether a room is rated travels with its listing: from the other node too.
+        let e1 = list.iter().find(|r| r["id"] == r1.as_str()).unwrap();
+        assert_eq!((&e1["rated"], &e2["rated"]), (&json!(false), &json!(true)), "on {}: {list:?}", n.id);
         assert!(!ids.contains(&hidden.as_str()), "a private room is not listed");
     }
     // Any node answers where a room lives, private ones too (the link is the key).

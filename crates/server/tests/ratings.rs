@@ -98,6 +98,25 @@ async fn a_casual_match_rates_nobody() {
     s.stop().await;
 }
 
+/// The lobby's list says which rooms are rated, for a live room and for one gone dormant
+/// (nobody connected: the lobby keeps only a small record of it).
+#[tokio::test]
+async fn the_lobby_lists_whether_a_room_is_rated() {
+    let s = Server::start(store::Store::memory().unwrap()).await;
+    let rated = s.room(json!({"game": "sorcery", "rated": true})).await;
+    let casual = s.room(json!({"game": "sorcery"})).await;
+    let listed =
+        |list: &Value, id: &str| list.as_array().unwrap().iter().find(|r| r["id"] == id).unwrap()["rated"].clone();
+    let (_, list) = crate::common::http(&s.addr, "GET", "/api/rooms", None).await;
+    assert_eq!((listed(&list, &rated), listed(&list, &casual)), (json!(true), json!(false)), "{list}");
+    let c = s.client(&rated).await;
+    drop(c);
+    tokio::time::sleep(server::limits::DORMANT_AFTER * 3).await;
+    let (_, list) = crate::common::http(&s.addr, "GET", "/api/rooms", None).await;
+    assert_eq!((listed(&list, &rated), listed(&list, &casual)), (json!(true), json!(false)), "{list}");
+    s.stop().await;
+}
+
 #[tokio::test]
 async fn a_seeded_or_set_up_room_cannot_be_rated() {
     let s = Server::start(store::Store::memory().unwrap()).await;

@@ -104,6 +104,7 @@ pub enum Whereabouts {
 fn summary_from_listing(id: &str, game: &str, listing: Option<&str>) -> serde_json::Value {
     let mut v = serde_json::json!({
         "id": id, "game": game, "players": [], "state": "lobby", "spectators": 0, "seeded": false,
+        "rated": false,
     });
     if let Some(serde_json::Value::Object(fields)) = listing.and_then(|l| serde_json::from_str(l).ok()) {
         for (k, val) in fields {

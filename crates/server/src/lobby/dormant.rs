@@ -22,6 +22,7 @@ pub(super) struct Dormant {
     kind: GameKind,
     private: bool,
     seeded: bool,
+    rated: bool,
     spectators: u32,
     /// When the room was made (ms).
     created_at: u64,
@@ -39,6 +40,7 @@ impl Dormant {
             kind,
             private: summary.private,
             seeded: summary.seeded,
+            rated: summary.rated,
             spectators: u32::try_from(summary.spectators).unwrap_or(u32::MAX),
             created_at: summary.created_at,
             players: summary.players.join("\n").into_boxed_str(),
@@ -57,6 +59,7 @@ impl Dormant {
             spectators: self.spectators as usize,
             private: self.private,
             seeded: self.seeded,
+            rated: self.rated,
             created_at: self.created_at,
             connected: 0,
         }

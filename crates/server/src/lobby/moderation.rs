@@ -52,6 +52,7 @@ impl Lobby {
                 json!({
                     "id": s.id, "game": s.game, "players": s.players, "state": s.state,
                     "spectators": s.spectators, "private": s.private, "seeded": s.seeded,
+                    "rated": s.rated,
                     "createdAt": s.created_at, "node": node, "dormant": matches!(slot, Slot::Dormant(_)),
                 })
             })

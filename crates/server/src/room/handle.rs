@@ -34,6 +34,8 @@ pub struct RoomSummary {
     /// Its creator chose the seed (see `Limits::allow_seeded_rooms`): whoever knows the seed
     /// can work out every hidden card.
     pub seeded: bool,
+    /// Its games count for the people's ratings (chosen at creation, never changed).
+    pub rated: bool,
     /// When the room was made (ms since the epoch; 0: not known, a room stored before it was
     /// kept): a moderator's list shows its age. Not in the public list.
     #[serde(skip)]
@@ -160,6 +162,7 @@ impl RoomHandle {
         game: &'static str,
         private: bool,
         seeded: bool,
+        rated: bool,
     ) -> (Self, Inbox, Arc<Mutex<RoomSummary>>, Moved) {
         let (tx, rx) = mpsc::channel(1024);
         let summary = Arc::new(Mutex::new(RoomSummary {
@@ -170,6 +173,7 @@ impl RoomHandle {
             spectators: 0,
             private,
             seeded,
+            rated,
             created_at: 0,
             connected: 0,
         }));

@@ -178,8 +178,9 @@ impl<A: GameAdapter> Room<A> {
     }
 
     fn build(id: String, options: RoomOptions, store: store::Store, base_seed: u64) -> (Self, RoomHandle, Inbox) {
+        let seeded = options.seed.is_some() || options.setup.is_some();
         let (handle, inbox, summary, moved) =
-            RoomHandle::new(id.clone(), A::name(), options.private, options.seed.is_some() || options.setup.is_some());
+            RoomHandle::new(id.clone(), A::name(), options.private, seeded, options.rated);
         // The bots' generator: their choices need no replaying (their moves are stored).
         let rng = MatchRng::new(os_random_u64());
         let quick_deadline =

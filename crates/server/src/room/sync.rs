@@ -323,7 +323,7 @@ impl<A: GameAdapter> Room<A> {
         let s = self.fresh_summary();
         serde_json::json!({
             "players": s.players, "state": s.state, "spectators": s.spectators,
-            "seeded": s.seeded, "private": s.private, "createdAt": s.created_at,
+            "seeded": s.seeded, "rated": s.rated, "private": s.private, "createdAt": s.created_at,
         })
         .to_string()
     }
