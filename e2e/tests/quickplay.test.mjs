@@ -6,7 +6,8 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, shot } from './helpers.js';
+import { startServer, launchBrowser, newPage, shot, DESKTOP } from './helpers.js';
+import { axeProblems } from './a11y.js';
 
 const WAIT_S = 2;
 const env = { server: null, browser: null };
@@ -20,7 +21,8 @@ after(async () => {
 });
 
 test('alone, Play now seats you with bots within the wait', { timeout: 60_000 }, async () => {
-  const page = await newPage(env.browser, undefined, { identity: true });
+  // bypassCSP: axe-core is injected as a script of the test's own.
+  const page = await newPage(env.browser, { ...DESKTOP, bypassCSP: true }, { identity: true });
   await page.goto(`${env.server.base}/`);
   await page.locator('[data-testid=lobby-you]').waitFor();
   const me = (await page.locator('[data-testid=lobby-you] bdi').textContent()).trim();
@@ -28,6 +30,7 @@ test('alone, Play now seats you with bots within the wait', { timeout: 60_000 },
   await page.locator('[data-testid=play-now-buckshot]').click();
   await page.locator('[data-testid=qp-waiting]').waitFor();
   await shot(page, 'quickplay-waiting');
+  assert.deepEqual(await axeProblems(page, 'quick-play wait'), []);
   // The line is filled by the ticket socket's first packet, which may come a moment after
   // the view is drawn.
   await page.waitForFunction(() => /Bots take the empty seats in|Seating/.test(document.querySelector('[data-testid=qp-bots]')?.textContent ?? ''), null, { timeout: 2000 });
@@ -68,7 +71,7 @@ test("a newcomer's first Play now is a placement game against a bot, at once", {
   // The default server: placement games on, and a wait far longer than this test allows.
   const server = await startServer({ extra: ['--quickplay-wait', '60'] });
   try {
-    const page = await newPage(env.browser, undefined, { identity: true });
+    const page = await newPage(env.browser, { ...DESKTOP, bypassCSP: true }, { identity: true });
     await page.goto(`${server.base}/`);
     await page.locator('[data-testid=lobby-you]').waitFor();
     const clicked = Date.now();
@@ -78,6 +81,7 @@ test("a newcomer's first Play now is a placement game against a bot, at once", {
     assert.match(await card.locator('h1').textContent(), /^Placement game 1 of 3: Sorcery$/);
     assert.match(await card.textContent(), /against the bot nearest your rating \(this one: medium\)/);
     await shot(page, 'quickplay-placement');
+    assert.deepEqual(await axeProblems(page, 'placement card'), []);
     await page.waitForURL(/\/r\/[a-z0-9]+$/, { timeout: 5000 });
     assert.ok(Date.now() - clicked < 5000, 'seated well within the 60 s wait');
     await page.locator('[data-testid=you]').waitFor({ timeout: 10_000 });
