@@ -96,3 +96,35 @@ test("a newcomer's first Play now is a placement game against a bot, at once", {
     await server.stop();
   }
 });
+
+test('a friend follows a party link and sits at the leader\'s table', { timeout: 60_000 }, async () => {
+  const leader = await newPage(env.browser, { ...DESKTOP, bypassCSP: true }, { identity: true });
+  const friend = await newPage(env.browser, { ...DESKTOP, bypassCSP: true }, { identity: true });
+  await leader.goto(`${env.server.base}/`);
+  await leader.locator('[data-testid=lobby-you]').waitFor();
+  const lead = (await leader.locator('[data-testid=lobby-you] bdi').textContent()).trim();
+  await leader.locator('[data-testid=make-party]').click();
+  const link = await leader.locator('[data-testid=party-link]').getAttribute('href');
+  assert.match(link, /^\/party\/[0-9a-f]{32}$/);
+  await friend.goto(`${env.server.base}${link}`);
+  const people = friend.locator('[data-testid=party-people]');
+  await people.filter({ hasText: lead }).waitFor();
+  assert.match(await people.textContent(), new RegExp(`^In the party: ${lead}, guest-\\d+ \\(led by ${lead}\\)\\.$`));
+  await shot(friend, 'quickplay-party');
+  assert.deepEqual(await axeProblems(friend, 'party page'), []);
+  // The leader's lobby shows the friend (it asks every 2 s), then queues the party for
+  // Sorcery: two people fill its table, so it is seated at once, with no bot.
+  await leader.locator('[data-testid=party-people]').filter({ hasText: ',' }).waitFor({ timeout: 5000 });
+  await leader.locator('[data-testid=play-now-sorcery]').click();
+  await leader.waitForURL(/\/r\/[a-z0-9]+$/, { timeout: 10_000 });
+  await friend.waitForURL(/\/r\/[a-z0-9]+$/, { timeout: 10_000 });
+  assert.equal(new URL(leader.url()).pathname, new URL(friend.url()).pathname, 'one table');
+  await leader.locator('[data-testid=you]').waitFor({ timeout: 10_000 });
+  const seats = await leader.evaluate(async () => {
+    const id = location.pathname.split('/').pop();
+    return (await (await fetch(`/api/rooms/${id}`)).json()).players;
+  });
+  assert.equal(seats.filter((p) => p.startsWith('bot-')).length, 0, JSON.stringify(seats));
+  assert.deepEqual(leader.errors, []);
+  assert.deepEqual(friend.errors, []);
+});
