@@ -5,8 +5,8 @@
 
 use serde_json::{Value, json};
 
-use crate::accounts::{guest, member, req, signed_client};
 use crate::common::Server;
+use crate::common::people::{guest, member, req, signed_client};
 
 /// A member made an admin (as `cardtable admin grant` does): its session.
 async fn admin(s: &Server, store: &store::Store, name: &str) -> String {

@@ -850,16 +850,16 @@ async fn an_admin_on_one_node_closes_a_room_another_node_owns() {
     let mut c = n2.client(&room).await;
     c.join("kim").await;
     // The admin signs up on n1 (accounts are shared) and is granted the role in the database.
-    let session = crate::accounts::member(&n1.addr, "boss", "a long enough password").await;
-    let me = crate::accounts::req(&n1.addr, "GET", "/api/me", Some(&session), None).await;
+    let session = crate::common::people::member(&n1.addr, "boss", "a long enough password").await;
+    let me = crate::common::people::req(&n1.addr, "GET", "/api/me", Some(&session), None).await;
     let store = store::Store::connect(&url).await.unwrap();
     store.set_admin(me.body["id"].as_i64().unwrap(), true).await.unwrap();
-    let rooms = crate::accounts::req(&n1.addr, "GET", "/api/admin/rooms", Some(&session), None).await.body;
+    let rooms = crate::common::people::req(&n1.addr, "GET", "/api/admin/rooms", Some(&session), None).await.body;
     let listed =
         rooms.as_array().unwrap().iter().find(|r| r["id"] == room.as_str()).expect("every node's rooms").clone();
     assert_eq!((listed["node"].as_str(), listed["private"].as_bool()), (Some("n2"), Some(true)), "{listed}");
     assert_eq!(listed["players"], json!(["kim"]));
-    let r = crate::accounts::req(
+    let r = crate::common::people::req(
         &n1.addr,
         "POST",
         &format!("/api/admin/rooms/{room}/close"),

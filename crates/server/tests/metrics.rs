@@ -11,24 +11,6 @@ use prometheus_parse::{LineInfo, Scrape, Value as Sample};
 use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};
 
-/// A JSON `POST` to `path` on `addr` as the server's own page sends it (its `Origin`, the
-/// session cookie if any): the status, the head and the body.
-async fn post(addr: &str, path: &str, session: Option<&str>, body: &str) -> (u16, String, String) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
-    let cookie = session.map(|id| format!("Cookie: ct_session={id}\r\n")).unwrap_or_default();
-    let request = format!(
-        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nOrigin: http://{addr}\r\n{cookie}\
-         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(request.as_bytes()).await.unwrap();
-    let mut resp = String::new();
-    s.read_to_string(&mut resp).await.unwrap();
-    let (head, body) = resp.split_once("\r\n\r\n").unwrap_or((resp.as_str(), ""));
-    (head[9..12].parse().unwrap(), head.to_string(), body.to_string())
-}
-
 /// The page at `path` on `addr`: its status, content type and body.
 async fn get(addr: &str, path: &str) -> (u16, String, String) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -277,16 +259,10 @@ async fn the_metrics_page_is_prometheus_text_and_counts_a_game() {
     assert_eq!(watched.value(server::metrics::SOCKETS, &[]), 3.0);
     assert_eq!(watched.value(server::metrics::PEOPLE, &[]), 2.0);
     // A quick play (a newcomer's placement game, seated at once) records its wait.
-    let (status, head, _) = post(&s.addr, "/api/auth/guest", None, "{}").await;
-    assert_eq!(status, 201, "{head}");
-    let cookie = head
-        .lines()
-        .find(|l| l.to_ascii_lowercase().starts_with("set-cookie: ct_session="))
-        .map(|l| &l["set-cookie: ct_session=".len()..])
-        .expect("a session");
-    let session = cookie.split(';').next().unwrap();
-    let (status, _, body) = post(&s.addr, "/api/quickplay", Some(session), r#"{"game":"sorcery"}"#).await;
-    assert!(status == 201 && body.contains("QuickPlaySeated"), "{status} {body}");
+    let (session, _) = common::people::guest(&s.addr).await;
+    let r =
+        common::people::req(&s.addr, "POST", "/api/quickplay", Some(&session), Some(json!({"game": "sorcery"}))).await;
+    assert_eq!((r.status, &r.body["type"]), (201, &json!("QuickPlaySeated")), "{}", r.body);
     let waits = format!("{}_count", server::metrics::QUICKPLAY_WAIT_SECONDS);
     let seated = page(&s.addr).await;
     assert_eq!(seated.value(&waits, &[("game", "sorcery")]) - after.value(&waits, &[("game", "sorcery")]), 1.0);

@@ -4,7 +4,7 @@
 //! games are placement games against bots, seated at once, on a lone server and on a cluster;
 //! the other tests run servers without placement (people who have placed already).
 
-use crate::accounts::{guest, req, signed_client};
+use crate::common::people::{guest, req, signed_client};
 use crate::common::{Client, Server, test_config};
 use serde_json::{Value, json};
 use std::time::Duration;

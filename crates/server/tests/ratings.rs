@@ -2,7 +2,7 @@
 //! and history, a casual one does not, a leaver loses while the stand-in finishes the game, an
 //! end replayed after a restart rates nothing twice, and the leaderboard's endpoint.
 
-use crate::accounts::{guest, req, signed_client};
+use crate::common::people::{guest, req, signed_client};
 use crate::common::{Client, Server};
 use serde_json::{Value, json};
 use std::time::Duration;

@@ -2,6 +2,8 @@
 //! with its own store, a tiny HTTP client, and a WebSocket client that reads packets as JSON.
 #![allow(dead_code)] // each test file uses a different part of it
 
+pub mod people;
+
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use std::time::Duration;
