@@ -48,6 +48,22 @@ async fn queue(addr: &str, session: &str, body: Value) -> String {
     r.body["ticket"].as_str().unwrap().to_string()
 }
 
+/// Person `a` (their server's address and session) and then person `b` queue for Sorcery
+/// and are seated `within`: their seats, at one table with no bot (checked), and how long `a`
+/// waited for it.
+async fn meet(a: (&str, &str), b: (&str, &str), within: Duration) -> (Value, Value, Duration) {
+    let ta = queue(a.0, a.1, json!({"game": "sorcery"})).await;
+    let tb = queue(b.0, b.1, json!({"game": "sorcery"})).await;
+    assert_ne!(ta, tb);
+    let mut wa = ticket_socket(a.0, &ta, a.1).await;
+    let mut wb = ticket_socket(b.0, &tb, b.1).await;
+    let (sa, after) = seated(&mut wa, within).await;
+    let (sb, _) = seated(&mut wb, within).await;
+    assert_eq!(sa["room"], sb["room"], "{sa} {sb}");
+    assert_eq!(sa["bots"], json!([]));
+    (sa, sb, after)
+}
+
 /// Queues the session's person for a placement game: the answer, seated already.
 async fn place(addr: &str, session: &str, body: Value) -> Value {
     let r = req(addr, "POST", "/api/quickplay", Some(session), Some(body)).await;
@@ -163,16 +179,8 @@ async fn two_people_queueing_together_get_one_table() {
     let s = server(Duration::from_secs(30)).await;
     let (a, name_a) = guest(&s.addr).await;
     let (b, name_b) = guest(&s.addr).await;
-    let ta = queue(&s.addr, &a, json!({"game": "sorcery"})).await;
-    let tb = queue(&s.addr, &b, json!({"game": "sorcery"})).await;
-    assert_ne!(ta, tb);
-    let mut wa = ticket_socket(&s.addr, &ta, &a).await;
-    let mut wb = ticket_socket(&s.addr, &tb, &b).await;
-    let (sa, after) = seated(&mut wa, Duration::from_secs(5)).await;
-    let (sb, _) = seated(&mut wb, Duration::from_secs(5)).await;
+    let (sa, _, after) = meet((&s.addr, &a), (&s.addr, &b), Duration::from_secs(5)).await;
     assert!(after < Duration::from_secs(3), "{after:?}");
-    assert_eq!(sa["room"], sb["room"]);
-    assert_eq!(sa["bots"], json!([]));
     let room = sa["room"].as_str().unwrap().to_string();
     // Someone else who finds the room only watches: the seats are theirs.
     let mut watcher = s.client(&room).await;
@@ -228,14 +236,10 @@ async fn a_newcomer_places_against_bots_at_once_then_meets_people() {
         assert_eq!(r.status, 200, "{}", r.body);
         assert!(r.body.to_string().contains("\"sorcery\""), "rated in Sorcery: {}", r.body);
     }
-    let ta = queue(&s.addr, &a, json!({"game": "sorcery"})).await;
-    let tb = queue(&s.addr, &b, json!({"game": "sorcery"})).await;
-    let mut wa = ticket_socket(&s.addr, &ta, &a).await;
-    let mut wb = ticket_socket(&s.addr, &tb, &b).await;
-    let (sa, _) = seated(&mut wa, Duration::from_secs(5)).await;
-    let (sb, _) = seated(&mut wb, Duration::from_secs(5)).await;
-    assert_eq!(sa["room"], sb["room"], "{sa} {sb}");
-    assert_eq!(sa["bots"], json!([]));
+    // One may have won its placement game and the other lost it: their ratings are then up to
+    // about 350 apart (175 each way from 1500), which both windows (±100, growing 50 a
+    // second) reach after 5 s, well before the server's 30 s wait brings bots.
+    meet((&s.addr, &a), (&s.addr, &b), Duration::from_secs(10)).await;
     // A party never places: it plays together (its empty seats go to bots after the wait).
     let s2 = server_with(Duration::from_secs(1), 0, 3).await;
     let (lead, _) = guest(&s2.addr).await;
@@ -296,13 +300,13 @@ async fn a_party_stays_together() {
 async fn people_on_different_nodes_meet_at_one_table() {
     let Some(url) = crate::cluster_nodes::cluster("quickplay_nodes").await else { return };
     // n1 and n2 do not place newcomers (their people meet at once); n3 does (one game).
-    let meet: fn(&mut server::ServerConfig) = |c| {
+    let placed_already: fn(&mut server::ServerConfig) = |c| {
         c.limits.quickplay_wait = Duration::from_secs(30);
         c.limits.quickplay_placement = 0;
     };
     let (n1, n2) = (
-        &crate::cluster_nodes::TestNode::start_with(&url, "n1", meet),
-        &crate::cluster_nodes::TestNode::start_with(&url, "n2", meet),
+        &crate::cluster_nodes::TestNode::start_with(&url, "n1", placed_already),
+        &crate::cluster_nodes::TestNode::start_with(&url, "n2", placed_already),
     );
     let n3 = &crate::cluster_nodes::TestNode::start_with(&url, "n3", |c| c.limits.quickplay_placement = 1);
     // A newcomer on n3 is seated at once with a bot, and another node reads the same seat
@@ -321,15 +325,8 @@ async fn people_on_different_nodes_meet_at_one_table() {
     assert_eq!(r.body["bots"], json!(["medium"]));
     let (a, name_a) = guest(&n1.addr).await;
     let (b, name_b) = guest(&n2.addr).await;
-    let ta = queue(&n1.addr, &a, json!({"game": "sorcery"})).await;
-    let tb = queue(&n2.addr, &b, json!({"game": "sorcery"})).await;
-    let mut wa = ticket_socket(&n1.addr, &ta, &a).await;
-    let mut wb = ticket_socket(&n2.addr, &tb, &b).await;
-    let (sa, _) = seated(&mut wa, Duration::from_secs(5)).await;
-    let (sb, _) = seated(&mut wb, Duration::from_secs(5)).await;
-    assert_eq!(sa["room"], sb["room"], "{sa} {sb}");
+    let (sa, sb, _) = meet((&n1.addr, &a), (&n2.addr, &b), Duration::from_secs(5)).await;
     assert_eq!(sa["node"], sb["node"]);
-    assert_eq!(sa["bots"], json!([]));
     // Each goes where the room is (the node the seat names) and sits down.
     let room = sa["room"].as_str().unwrap().to_string();
     let host = if sa["node"] == "n1" { n1 } else { n2 };
